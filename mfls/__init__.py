@@ -1,0 +1,3 @@
+"""mfls: the MarkdownFlow language server."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from mfls.cli import main
+
+raise SystemExit(main())

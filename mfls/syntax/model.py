@@ -1,0 +1,172 @@
+"""The scanner's vocabulary: plain immutable data, no behaviour beyond conversion.
+
+Every offset is a code point offset into the original source text, end exclusive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+
+class Reason(str, Enum):
+    """Why a marker is not a valid memory marker (scanner-decisions rule 6)."""
+
+    EMPTY = "empty"
+    LINE_BREAK = "line-break"
+    CONTROL_CHARACTER = "control-character"
+    UNCLOSED = "unclosed"
+
+
+class Role(str, Enum):
+    BINDING = "binding"
+    REFERENCE = "reference"
+
+
+class BlockKind(str, Enum):
+    """Leaf blocks of CommonMark 0.31.2 (containers are not leaves)."""
+
+    PARAGRAPH = "paragraph"
+    HEADING = "heading"  # ATX or setext; `level` holds 1-6, `setext` tells which
+    THEMATIC_BREAK = "thematic_break"
+    FENCED_CODE = "fenced_code"
+    INDENTED_CODE = "indented_code"
+    HTML_BLOCK = "html_block"  # `level` holds the CommonMark HTML block type 1-7
+    LINK_REFERENCE_DEFINITION = "link_reference_definition"
+
+
+class LiteralKind(str, Enum):
+    """Inline literal contexts (scanner-decisions rule 9, inline list)."""
+
+    CODE_SPAN = "code_span"
+    MATH = "math"
+    AUTOLINK = "autolink"
+    RAW_HTML = "raw_html"
+    LINK_RESOURCE = "link_resource"  # `(destination "title")` of an inline link or image
+    LINK_LABEL = "link_label"  # `[label]` of a full reference link (rule 24)
+    LINK_REFERENCE_DEFINITION = "link_reference_definition"
+    INFO_STRING = "info_string"
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A valid memory marker: `{{ key }}`, or a legacy binding `%{{key}}`.
+
+    `start`/`end` cover the whole marker (the `%` included for legacy bindings).
+    `key_start`/`key_end` cover the normalized key in the source; a valid key never
+    holds a line break, so that range is one contiguous run of one line.
+    """
+
+    start: int
+    end: int
+    key: str
+    key_start: int
+    key_end: int
+    role: Role = Role.REFERENCE
+    legacy: bool = False
+    literal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidMarker:
+    """An invalid marker in surrounding text; literal text, but atomic.
+
+    For `unclosed`, `end` is the end of the inline text the marker owns, and
+    `hidden_markers`/`hidden_interactions` count what that tail would have held
+    had the marker not swallowed it.
+    """
+
+    start: int
+    end: int
+    reason: Reason
+    legacy: bool = False
+    hidden_markers: int = 0
+    hidden_interactions: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    label: str
+    value: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Interaction:
+    """`?[ ... ]`. `binding` is the key bound by a leading marker, or None."""
+
+    start: int
+    end: int
+    binding: str | None
+    multiple: bool
+    choices: tuple[Choice, ...]
+    input: str | None
+    binding_marker: Marker | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    kind: LiteralKind
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A leaf block.
+
+    `start` is the offset of its first line's first character (container markers
+    included), `end` the end of its last line, line ending excluded.
+    `inline` lists the source ranges whose concatenation is the block's inline text:
+    paragraphs and headings (their raw inline content), ordinary HTML blocks of
+    types 6-7 (their text), link reference definitions (their whole text), fenced
+    code (the info string only). Other blocks have none.
+    """
+
+    kind: BlockKind
+    start: int
+    end: int
+    level: int = 0
+    inline: tuple[tuple[int, int], ...] = ()
+    setext: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ScanResult:
+    markers: tuple[Marker, ...] = ()
+    invalid: tuple[InvalidMarker, ...] = ()
+    interactions: tuple[Interaction, ...] = ()
+    blocks: tuple[Block, ...] = ()
+    literals: tuple[Literal, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The `mfls scan --json` contract (scanner-decisions section 6)."""
+        return {
+            "markers": [
+                {
+                    "start": m.start,
+                    "end": m.end,
+                    "key": m.key,
+                    "role": m.role.value,
+                    "legacy": m.legacy,
+                    "literal": m.literal,
+                }
+                for m in self.markers
+            ],
+            "invalid": [
+                {"start": i.start, "end": i.end, "reason": i.reason.value} for i in self.invalid
+            ],
+            "interactions": [
+                {
+                    "start": x.start,
+                    "end": x.end,
+                    "binding": x.binding,
+                    "multiple": x.multiple,
+                    "choices": [{"label": c.label, "value": c.value} for c in x.choices],
+                    "input": x.input,
+                }
+                for x in self.interactions
+            ],
+        }
