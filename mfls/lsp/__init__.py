@@ -1,0 +1,1 @@
+"""Helpers of the LSP front end: position encodings, settings, conversions, timing."""
