@@ -1,0 +1,1 @@
+"""Applying refactorings to files: text edits, unified diffs, atomic multi-file writes."""

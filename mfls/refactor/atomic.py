@@ -1,0 +1,105 @@
+"""Replace several files as one step: all of them change, or none does.
+
+Every new content is first written to a temporary file beside its original (same
+directory, so the final `os.replace` is an atomic rename on one file system). Only
+when every temporary file is written are the originals replaced. If anything fails,
+the originals already replaced are written back and the temporary files removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+TEMP_SUFFIX = ".mfls-tmp"
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    path: Path
+    original: bytes  # what the file must still hold when the change is applied
+    new: bytes
+
+
+class FileChangedOnDisk(RuntimeError):
+    """A file no longer holds the content the change was computed from."""
+
+
+class AtomicWriteFailed(RuntimeError):
+    """The change could not be applied; every file holds its original content."""
+
+
+def write_temp(path: Path, data: bytes) -> Path:
+    """Write `data` to a new temporary file beside `path`, with `path`'s permissions."""
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    temp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(OSError):
+            os.chmod(temp, stat.S_IMODE(path.stat().st_mode))
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise
+    return temp
+
+
+def replace(temp: Path, path: Path) -> None:
+    os.replace(temp, path)
+
+
+def apply_file_changes(changes: Sequence[FileChange]) -> None:
+    """Apply every change or none; raise `AtomicWriteFailed` after restoring everything."""
+    for change in changes:
+        try:
+            current = change.path.read_bytes()
+        except OSError as error:
+            raise AtomicWriteFailed(f"cannot read {change.path}: {error}") from error
+        if current != change.original:
+            raise FileChangedOnDisk(f"{change.path} changed on disk; nothing was written")
+
+    temps: list[Path] = []
+    replaced: list[FileChange] = []
+    try:
+        for change in changes:
+            temps.append(write_temp(change.path, change.new))
+        for change, temp in zip(changes, temps, strict=True):
+            replace(temp, change.path)
+            replaced.append(change)
+    except BaseException as error:
+        problems = _restore(replaced)
+        for temp in temps:
+            with contextlib.suppress(OSError):
+                temp.unlink()
+        if not isinstance(error, Exception):
+            raise
+        if problems:
+            message = f"writing failed ({error}); could not restore {', '.join(problems)}"
+        else:
+            message = f"writing failed ({error}); every file was left as it was"
+        raise AtomicWriteFailed(message) from error
+
+
+def _restore(replaced: Sequence[FileChange]) -> list[str]:
+    """Put the original bytes back into every already replaced file; list failures."""
+    failures: list[str] = []
+    for change in reversed(replaced):
+        try:
+            temp = write_temp(change.path, change.original)
+            try:
+                replace(temp, change.path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    temp.unlink()
+                raise
+        except OSError:
+            failures.append(str(change.path))
+    return failures
