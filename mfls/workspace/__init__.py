@@ -1,0 +1,1 @@
+"""Layer 2: courses, their configuration, and the immutable index snapshot."""

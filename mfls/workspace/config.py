@@ -1,0 +1,218 @@
+"""`mfcourse.toml`: parsing never fails; every problem is data with a location."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Final
+
+from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF, SEVERITY_NAMES
+from mfls.workspace.hosts import HOST_NAMES
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+COURSE_FILE: Final = "mfcourse.toml"
+DEFAULT_LESSONS: Final = ("**/*.md", "**/*.markdown", "**/*.mdflow")
+
+
+@dataclass(frozen=True)
+class CourseConfig:
+    name: str | None = None
+    host: str = "generic"
+    lessons: tuple[str, ...] = DEFAULT_LESSONS
+    references: tuple[str, ...] = ()
+    system_keys: tuple[str, ...] = ()
+    severities: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class ConfigProblem:
+    """A problem in the course file. `start`/`end` are code point offsets in its text,
+    `line`/`column` 0-based. `fatal` means the whole file was ignored."""
+
+    message: str
+    start: int
+    end: int
+    line: int
+    column: int
+    fatal: bool = False
+
+
+_TOP_FIELDS: Final = ("name", "host", "lessons", "references", "system-keys", "diagnostics")
+_ERROR_AT: Final = re.compile(r"\(at line (\d+), column (\d+)\)$")
+_ERROR_AT_END: Final = re.compile(r"\(at end of document\)$")
+
+
+def parse_course_config(text: str) -> tuple[CourseConfig, list[ConfigProblem]]:
+    body = text[1:] if text.startswith("\ufeff") else text
+    shift = len(text) - len(body)
+    try:
+        data = tomllib.loads(body)
+    except tomllib.TOMLDecodeError as error:
+        return CourseConfig(), [_syntax_problem(text, shift, str(error))]
+    return _read_fields(text, data)
+
+
+def _syntax_problem(text: str, shift: int, message: str) -> ConfigProblem:
+    at = _ERROR_AT.search(message)
+    if at:
+        line, column = int(at.group(1)) - 1, int(at.group(2)) - 1
+        offset = _line_start(text, line) + column + (shift if line == 0 else 0)
+    elif _ERROR_AT_END.search(message):
+        offset = len(text)
+    else:
+        offset = 0
+    offset = min(offset, len(text))
+    reason = _ERROR_AT.sub("", _ERROR_AT_END.sub("", message)).strip()
+    line, column = _line_column(text, offset)
+    return ConfigProblem(
+        f"The course file is not valid TOML ({reason}); every setting uses its default "
+        "until it is fixed.",
+        offset,
+        min(offset + 1, len(text)),
+        line,
+        column,
+        fatal=True,
+    )
+
+
+def _read_fields(text: str, data: dict[str, Any]) -> tuple[CourseConfig, list[ConfigProblem]]:
+    problems: list[ConfigProblem] = []
+
+    def problem(message: str, key: str, table: str | None = None) -> None:
+        start, end = _locate_key(text, table, key)
+        line, column = _line_column(text, start)
+        problems.append(ConfigProblem(message, start, end, line, column))
+
+    for key in data:
+        if key not in _TOP_FIELDS:
+            problem(
+                f"Unknown setting `{key}` is ignored; the course file knows "
+                + ", ".join(f"`{k}`" for k in _TOP_FIELDS)
+                + ".",
+                key,
+            )
+    values: dict[str, Any] = {}
+    name = data.get("name")
+    if name is not None:
+        if isinstance(name, str):
+            values["name"] = name
+        else:
+            problem("`name` must be a string; it is ignored.", "name")
+    host = data.get("host")
+    if host is not None:
+        if isinstance(host, str) and host in HOST_NAMES:
+            values["host"] = host
+        else:
+            problem(
+                f"`host` must be one of {', '.join(repr(h) for h in HOST_NAMES)}; "
+                "the generic host applies.",
+                "host",
+            )
+    for key, attribute in (
+        ("lessons", "lessons"),
+        ("references", "references"),
+        ("system-keys", "system_keys"),
+    ):
+        raw = data.get(key)
+        if raw is None:
+            continue
+        if isinstance(raw, list) and all(isinstance(item, str) for item in raw):
+            items = tuple(item.strip() for item in raw if item.strip())
+            values[attribute] = items
+        else:
+            problem(f"`{key}` must be a list of strings; it is ignored.", key)
+    diagnostics = data.get("diagnostics")
+    if diagnostics is not None:
+        if isinstance(diagnostics, dict):
+            values["severities"] = MappingProxyType(_read_severities(diagnostics, problem))
+        else:
+            problem("`diagnostics` must be a table of code = severity; ignored.", "diagnostics")
+    return CourseConfig(**values), problems
+
+
+def _read_severities(table: dict[str, Any], problem: Any) -> dict[str, str]:
+    allowed = (*SEVERITY_NAMES, OFF)
+    severities: dict[str, str] = {}
+    for code, severity in table.items():
+        if code not in DEFAULT_SEVERITIES:
+            problem(f"Unknown diagnostic code `{code}` is ignored.", code, "diagnostics")
+        elif not isinstance(severity, str) or severity not in allowed:
+            problem(
+                f"The severity of `{code}` must be one of "
+                + ", ".join(f'"{s}"' for s in allowed)
+                + "; the default applies.",
+                code,
+                "diagnostics",
+            )
+        else:
+            severities[code] = severity
+    return severities
+
+
+_TABLE_HEADER: Final = re.compile(r"^\s*\[\s*([^\]]*?)\s*\]\s*(?:#.*)?$")
+
+
+def _locate_key(text: str, table: str | None, key: str) -> tuple[int, int]:
+    """The span of `key = ...` inside `[table]` (None: the top level); (0, 0) if not found."""
+    pattern = re.compile(
+        r"\s*(?:" + re.escape(key) + '|"' + re.escape(key) + "\"|'" + re.escape(key) + r"')\s*="
+    )
+    current: str | None = None
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        header = _TABLE_HEADER.match(line)
+        if header:
+            current = header.group(1).strip("\"'")
+        elif current == table:
+            match = pattern.match(line)
+            if match:
+                start = offset + len(line) - len(line.lstrip())
+                return start, offset + match.end() - 1
+        offset += len(line)
+    if table is None:
+        offset = 0
+        for line in text.splitlines(keepends=True):
+            header = _TABLE_HEADER.match(line)
+            if header and header.group(1).strip("\"'") == key:
+                start = offset + len(line) - len(line.lstrip())
+                return start, offset + len(line.rstrip("\r\n"))
+            offset += len(line)
+    return 0, 0
+
+
+def _line_start(text: str, line: int) -> int:
+    offset = 0
+    for _ in range(line):
+        found = _next_line(text, offset)
+        if found is None:
+            return len(text)
+        offset = found
+    return offset
+
+
+def _next_line(text: str, offset: int) -> int | None:
+    for index in range(offset, len(text)):
+        char = text[index]
+        if char == "\n":
+            return index + 1
+        if char == "\r":
+            return index + 2 if text.startswith("\n", index + 1) else index + 1
+    return None
+
+
+def _line_column(text: str, offset: int) -> tuple[int, int]:
+    line = 0
+    start = 0
+    while True:
+        found = _next_line(text, start)
+        if found is None or found > offset:
+            return line, offset - start
+        line += 1
+        start = found

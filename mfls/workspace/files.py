@@ -1,0 +1,140 @@
+"""Every disk access of the workspace: walking course folders and reading files.
+
+A file that cannot be used is skipped with one log line on the `mfls` logger; nothing
+here raises for a bad file, and nothing leaves the root it was asked to read.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field
+from typing import Final
+
+from mfls.workspace.config import COURSE_FILE
+
+log = logging.getLogger("mfls")
+
+MAX_FILE_BYTES: Final = 8 * 1024 * 1024
+"""Files larger than this (8 MiB) are not indexed."""
+
+MAX_DOCUMENTS: Final = 20_000
+"""At most this many files are listed under one workspace folder."""
+
+SKIPPED_DIRECTORIES: Final = frozenset({"node_modules", "__pycache__"})
+"""Besides these, directories whose name starts with `.` are not walked."""
+
+
+@dataclass
+class Listing:
+    """What a walk found: files (absolute paths) and directories holding a course file."""
+
+    files: list[str] = field(default_factory=list)
+    course_roots: list[str] = field(default_factory=list)
+
+
+def inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def walk(root: str, max_documents: int = MAX_DOCUMENTS) -> Listing:
+    """List the regular files under `root`, never following a link out of it or in a loop."""
+    listing = Listing()
+    real_root = os.path.realpath(root)
+    seen: set[str] = set()
+    pending = [root]
+    limit_logged = False
+    while pending:
+        directory = pending.pop()
+        real = os.path.realpath(directory)
+        if real in seen:
+            log.warning("skipped %s: directory loop through a symbolic link", directory)
+            continue
+        if not inside(real, real_root):
+            log.warning("skipped %s: symbolic link leaves the course root %s", directory, root)
+            continue
+        seen.add(real)
+        try:
+            with os.scandir(directory) as entries:
+                children = sorted(entries, key=lambda entry: entry.name)
+        except OSError as error:
+            log.warning("skipped %s: cannot list it (%s)", directory, error.strerror or error)
+            continue
+        subdirectories: list[str] = []
+        for entry in children:
+            try:
+                is_dir = entry.is_dir()
+                is_file = entry.is_file()
+            except OSError:
+                continue
+            if is_dir:
+                if not entry.name.startswith(".") and entry.name not in SKIPPED_DIRECTORIES:
+                    subdirectories.append(entry.path)
+            elif is_file:
+                if entry.name == COURSE_FILE:
+                    listing.course_roots.append(directory)
+                elif len(listing.files) < max_documents:
+                    listing.files.append(entry.path)
+                elif not limit_logged:
+                    limit_logged = True
+                    log.warning(
+                        "stopped listing %s after %d files (the document limit)",
+                        root,
+                        max_documents,
+                    )
+        pending.extend(reversed(subdirectories))
+    return listing
+
+
+def read_text(path: str, root: str | None, max_bytes: int = MAX_FILE_BYTES) -> str | None:
+    """The UTF-8 text of `path` with its line endings as written, or None (logged)."""
+    try:
+        if root is not None and not inside(os.path.realpath(path), os.path.realpath(root)):
+            log.warning("skipped %s: it resolves outside the course root %s", path, root)
+            return None
+        size = os.stat(path).st_size
+        if size > max_bytes:
+            log.warning("skipped %s: %d bytes is over the %d-byte limit", path, size, max_bytes)
+            return None
+        with open(path, "rb") as stream:
+            data = stream.read(max_bytes + 1)
+    except FileNotFoundError:
+        log.warning("skipped %s: it no longer exists", path)
+        return None
+    except IsADirectoryError:
+        log.warning("skipped %s: it is a directory", path)
+        return None
+    except OSError as error:
+        log.warning("skipped %s: unreadable (%s)", path, error.strerror or error)
+        return None
+    if len(data) > max_bytes:
+        log.warning("skipped %s: it grew over the %d-byte limit", path, max_bytes)
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        log.warning("skipped %s: not valid UTF-8 (byte %d)", path, error.start)
+        return None
+
+
+def nearest_course_root(path: str, boundary: str) -> str | None:
+    """The nearest directory from `path`'s own up to `boundary` holding a course file."""
+    directory = os.path.dirname(path)
+    while inside(directory, boundary):
+        if os.path.isfile(os.path.join(directory, COURSE_FILE)):
+            return directory
+        if directory == boundary:
+            break
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    return None
+
+
+def exists(path: str) -> bool:
+    return os.path.exists(path)
+
+
+def is_directory(path: str) -> bool:
+    return os.path.isdir(path)

@@ -1,0 +1,479 @@
+"""`Workspace`: the one mutable holder of folders, open buffers and the current snapshot.
+
+Every change builds a new `WorkspaceSnapshot` and swaps it in under a lock; readers take
+`workspace.snapshot` once and keep a consistent view. Disk access goes through `files`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Protocol
+
+from mfls.workspace import files
+from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig, parse_course_config
+from mfls.workspace.globs import compile_glob
+from mfls.workspace.hosts import host_profile
+from mfls.workspace.index import (
+    CourseSnapshot,
+    DocEntry,
+    DocKind,
+    ScannedDocument,
+    WorkspaceSnapshot,
+    build_course,
+    remove_document,
+    replace_document,
+    with_course,
+)
+from mfls.workspace.uris import canonical_uri, path_to_uri, uri_to_path
+
+log = logging.getLogger("mfls")
+
+PROGRESS_STEP = 100
+"""`index_all` reports progress after every this many documents read."""
+
+
+class EditableDocument(ScannedDocument, Protocol):
+    def edited(
+        self, start: int, end: int, new_text: str, version: int | None = None
+    ) -> EditableDocument: ...
+
+
+DocumentFactory = Callable[[str, "int | None"], EditableDocument]
+Edit = tuple[int, int, str]
+
+
+@dataclass(frozen=True)
+class CoursePlan:
+    """A course as found on disk: its root, configuration and ordered members."""
+
+    root: str
+    config: CourseConfig
+    problems: tuple[ConfigProblem, ...]
+    paths: tuple[str, ...]
+    members: Mapping[str, tuple[str, DocKind, int]]  # uri -> (path, kind, order)
+
+    def classify(self, path: str) -> tuple[DocKind, int]:
+        """Kind and order of a document of this course that no lesson glob lists."""
+        relative = _relative(path, self.root)
+        if any(compile_glob(g).match(relative) for g in self.config.references):
+            return "reference", len(self.members)
+        return "lesson", len(self.members)
+
+
+def _relative(path: str, root: str) -> str:
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def _members(
+    root: str, config: CourseConfig, paths: Iterable[str]
+) -> Mapping[str, tuple[str, DocKind, int]]:
+    relative = sorted((_relative(p, root), p) for p in paths)
+    members: dict[str, tuple[str, DocKind, int]] = {}
+    references = [compile_glob(g) for g in config.references]
+
+    def is_reference(rel: str) -> bool:
+        return any(g.match(rel) for g in references)
+
+    for pattern in config.lessons:
+        glob = compile_glob(pattern)
+        for rel, path in relative:
+            uri = path_to_uri(path)
+            if uri not in members and glob.match(rel) and not is_reference(rel):
+                members[uri] = (path, "lesson", len(members))
+    for rel, path in relative:
+        uri = path_to_uri(path)
+        if uri not in members and is_reference(rel):
+            members[uri] = (path, "reference", len(members))
+    return MappingProxyType(members)
+
+
+def _default_factory() -> DocumentFactory:
+    from mfls.syntax.document import Document
+
+    return Document
+
+
+class Workspace:
+    def __init__(
+        self,
+        *,
+        max_file_bytes: int = files.MAX_FILE_BYTES,
+        max_documents: int = files.MAX_DOCUMENTS,
+        document_factory: DocumentFactory | None = None,
+    ) -> None:
+        self._lock = threading.RLock()
+        self._max_file_bytes = max_file_bytes
+        self._max_documents = max_documents
+        self._factory = document_factory or _default_factory()
+        self._folders: tuple[str, ...] = ()
+        self._plans: dict[str, CoursePlan] = {}
+        self._open: dict[str, tuple[EditableDocument, int | None]] = {}
+        self._snapshot = WorkspaceSnapshot.empty()
+        self._indexing = 0
+        self._pending: list[tuple[str, str]] = []
+
+    @property
+    def snapshot(self) -> WorkspaceSnapshot:
+        return self._snapshot
+
+    @property
+    def folders(self) -> tuple[str, ...]:
+        return self._folders
+
+    # -- folders and indexing ---------------------------------------------------------
+
+    def set_folders(self, paths: list[str]) -> None:
+        """Set the workspace folders; courses outside them are dropped (open files stay)."""
+        folders = tuple(dict.fromkeys(os.path.abspath(p) for p in paths))
+        with self._lock:
+            self._folders = folders
+            self._plans = {
+                root: plan
+                for root, plan in self._plans.items()
+                if any(files.inside(root, f) for f in folders)
+            }
+            self._assemble(self._disk_documents())
+
+    def index_all(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """Read every course document of every folder from disk, then swap once."""
+        with self._lock:
+            self._indexing += 1
+            folders = self._folders
+        try:
+            plans: dict[str, CoursePlan] = {}
+            for folder in folders:
+                plans.update(self._plan_folder(folder))
+            wanted = [
+                (uri, path, plan.root)
+                for plan in plans.values()
+                for uri, (path, _, _) in plan.members.items()
+            ]
+            documents: dict[str, EditableDocument] = {}
+            total = len(wanted)
+            for done, (uri, path, root) in enumerate(wanted, 1):
+                if uri not in self._open:
+                    text = files.read_text(path, root, self._max_file_bytes)
+                    if text is not None:
+                        documents[uri] = self._factory(text, None)
+                if progress is not None and (done % PROGRESS_STEP == 0 or done == total):
+                    progress(done, total)
+            with self._lock:
+                self._plans = plans
+                self._assemble(documents)
+        finally:
+            with self._lock:
+                self._indexing -= 1
+                pending, self._pending = self._pending, []
+        if pending:
+            self.files_changed(pending)
+
+    def _plan_folder(self, folder: str) -> dict[str, CoursePlan]:
+        listing = files.walk(folder, self._max_documents)
+        roots = sorted(set(listing.course_roots) | {folder}, key=len, reverse=True)
+        paths_of: dict[str, list[str]] = {root: [] for root in roots}
+        for path in listing.files:
+            for root in roots:
+                if files.inside(path, root):
+                    paths_of[root].append(path)
+                    break
+        return {root: self._plan(root, paths_of[root]) for root in roots}
+
+    def _plan(self, root: str, paths: Iterable[str]) -> CoursePlan:
+        config, problems = self._read_config(root)
+        paths = tuple(paths)
+        return CoursePlan(root, config, problems, paths, _members(root, config, paths))
+
+    def _read_config(self, root: str) -> tuple[CourseConfig, tuple[ConfigProblem, ...]]:
+        course_file = os.path.join(root, COURSE_FILE)
+        if not files.exists(course_file):
+            return CourseConfig(), ()
+        text = files.read_text(course_file, root, self._max_file_bytes)
+        if text is None:
+            problem = ConfigProblem(
+                "The course file could not be read; every setting uses its default.",
+                0,
+                0,
+                0,
+                0,
+                fatal=True,
+            )
+            return CourseConfig(), (problem,)
+        config, problems = parse_course_config(text)
+        for found in problems:
+            if found.fatal:
+                log.warning("%s: %s", course_file, found.message)
+        return config, tuple(problems)
+
+    def _plan_course(self, root: str) -> CoursePlan:
+        """List one course root again (nested courses excluded)."""
+        listing = files.walk(root, self._max_documents)
+        nested = [r for r in listing.course_roots if r != root]
+        paths = [p for p in listing.files if not any(files.inside(p, n) for n in nested)]
+        return self._plan(root, paths)
+
+    # -- locating documents -----------------------------------------------------------
+
+    def _folder_of(self, path: str) -> str | None:
+        containing = [f for f in self._folders if files.inside(path, f)]
+        return max(containing, key=len) if containing else None
+
+    def _root_of(self, path: str) -> str | None:
+        """The course root of a file path, or None when it lies outside every folder."""
+        folder = self._folder_of(path)
+        if folder is None:
+            return None
+        known = [r for r in self._plans if files.inside(path, r)]
+        nearest = files.nearest_course_root(path, folder)
+        candidates = known + ([nearest] if nearest else []) + [folder]
+        return max(candidates, key=len)
+
+    def _plan_for(self, root: str) -> CoursePlan:
+        plan = self._plans.get(root)
+        if plan is None:
+            config, problems = self._read_config(root)
+            plan = CoursePlan(root, config, problems, (), MappingProxyType({}))
+            self._plans[root] = plan
+        return plan
+
+    def _entry(
+        self,
+        uri: str,
+        document: EditableDocument,
+        version: int | None,
+        is_open: bool,
+        root: str | None,
+    ) -> DocEntry:
+        path = uri_to_path(uri)
+        if root is None or path is None:
+            return DocEntry(uri, path, version, document, "lesson", 0, is_open)
+        plan = self._plan_for(root)
+        member = plan.members.get(uri)
+        kind, order = (member[1], member[2]) if member else plan.classify(path)
+        return DocEntry(uri, path, version, document, kind, order, is_open)
+
+    def _empty_course(self, course_id: str, root: str | None) -> CourseSnapshot:
+        if root is None:
+            config, problems = CourseConfig(), ()
+        else:
+            plan = self._plan_for(root)
+            config, problems = plan.config, plan.problems
+        return build_course(
+            course_id, root, config, host_profile(config.host, config.system_keys), (), problems
+        )
+
+    def _put(
+        self, uri: str, document: EditableDocument, version: int | None, is_open: bool
+    ) -> None:
+        snapshot = self._snapshot
+        course = snapshot.course_for(uri)
+        if course is None:
+            path = uri_to_path(uri)
+            root = self._root_of(path) if path is not None else None
+            course_id = root if root is not None else uri
+            course = snapshot.courses.get(course_id) or self._empty_course(course_id, root)
+        entry = self._entry(uri, document, version, is_open, course.root)
+        self._snapshot = with_course(snapshot, replace_document(course, entry), course.id)
+
+    def _drop(self, uri: str) -> None:
+        snapshot = self._snapshot
+        course = snapshot.course_for(uri)
+        if course is None:
+            return
+        updated: CourseSnapshot | None = remove_document(course, uri)
+        if updated is not None and updated.root is None and not updated.docs:
+            updated = None
+        self._snapshot = with_course(snapshot, updated, course.id)
+
+    # -- open buffers -----------------------------------------------------------------
+
+    def open(self, uri: str, text: str, version: int | None) -> None:
+        uri = canonical_uri(uri)
+        document = self._factory(text, version)
+        with self._lock:
+            self._open[uri] = (document, version)
+            self._put(uri, document, version, True)
+
+    def change(self, uri: str, edits: list[Edit], version: int | None) -> None:
+        """Apply `(start, end, new_text)` code point edits, in order, to an open buffer."""
+        uri = canonical_uri(uri)
+        with self._lock:
+            current = self._open.get(uri)
+            if current is None:
+                log.warning("ignored a change to %s, which is not open", uri)
+                return
+            document = current[0]
+            for start, end, new_text in edits:
+                document = document.edited(start, end, new_text, version)
+            self._open[uri] = (document, version)
+            self._put(uri, document, version, True)
+
+    def close(self, uri: str) -> None:
+        """Forget the buffer; the disk copy takes its place if the file is a course member."""
+        uri = canonical_uri(uri)
+        with self._lock:
+            if self._open.pop(uri, None) is None:
+                return
+            course = self._snapshot.course_for(uri)
+            root = course.root if course is not None else None
+            member = root is not None and uri in self._plan_for(root).members
+        path = uri_to_path(uri)
+        text = files.read_text(path, root, self._max_file_bytes) if member and path else None
+        with self._lock:
+            if uri in self._open:
+                return
+            if text is None:
+                self._drop(uri)
+            else:
+                self._put(uri, self._factory(text, None), None, False)
+
+    def is_open(self, uri: str) -> bool:
+        return canonical_uri(uri) in self._open
+
+    # -- disk changes -----------------------------------------------------------------
+
+    def files_changed(self, changes: list[tuple[str, str]]) -> None:
+        """React to `(path, "created" | "changed" | "deleted")` reported by the editor."""
+        with self._lock:
+            if self._indexing:
+                self._pending.extend(changes)
+        replan: set[str] = set()
+        for path, kind in changes:
+            path = os.path.abspath(path)
+            with self._lock:
+                root = self._root_of(path)
+            if root is None:
+                continue
+            if os.path.basename(path) == COURSE_FILE or (
+                kind == "created" and files.is_directory(path)
+            ):
+                folder = self._folder_of(path)
+                if folder is not None:
+                    replan.add(folder)
+                continue
+            if kind == "changed":
+                self._reread(path, root)
+            elif kind == "deleted" and path_to_uri(path) not in self._plan_for(root).members:
+                folder = self._folder_of(path)
+                if folder is not None:
+                    replan.add(folder)
+            else:
+                replan.add(root)
+        for target in sorted(replan, key=len):
+            if target in self._folders:
+                self._replan_folder(target)
+            else:
+                self._replan_course(target)
+
+    def _reread(self, path: str, root: str) -> None:
+        uri = path_to_uri(path)
+        with self._lock:
+            if uri in self._open or uri not in self._plan_for(root).members:
+                return
+        text = files.read_text(path, root, self._max_file_bytes)
+        with self._lock:
+            if uri in self._open:
+                return
+            if text is None:
+                self._drop(uri)
+            else:
+                self._put(uri, self._factory(text, None), None, False)
+
+    def _replan_course(self, root: str) -> None:
+        plan = self._plan_course(root)
+        with self._lock:
+            self._plans[root] = plan
+        self._rebuild({root: plan})
+
+    def _replan_folder(self, folder: str) -> None:
+        plans = self._plan_folder(folder)
+        with self._lock:
+            for root in [r for r in self._plans if files.inside(r, folder)]:
+                del self._plans[root]
+            self._plans.update(plans)
+        self._rebuild(plans)
+
+    def _rebuild(self, plans: Mapping[str, CoursePlan]) -> None:
+        """Rebuild the courses of `plans`, reading only documents not already indexed."""
+        with self._lock:
+            known = self._disk_documents()
+        documents: dict[str, EditableDocument] = {}
+        for plan in plans.values():
+            for uri, (path, _, _) in plan.members.items():
+                if uri in known:
+                    documents[uri] = known[uri]
+                elif uri not in self._open:
+                    text = files.read_text(path, plan.root, self._max_file_bytes)
+                    if text is not None:
+                        documents[uri] = self._factory(text, None)
+        with self._lock:
+            known = self._disk_documents()
+            known.update(documents)
+            self._assemble(known)
+
+    # -- assembling a whole snapshot --------------------------------------------------
+
+    def _disk_documents(self) -> dict[str, EditableDocument]:
+        found: dict[str, EditableDocument] = {}
+        for course in self._snapshot.courses.values():
+            for uri, entry in course.docs.items():
+                if not entry.is_open:
+                    found[uri] = entry.document  # type: ignore[assignment]
+        return found
+
+    def _assemble(self, disk: Mapping[str, EditableDocument]) -> None:
+        """Build the snapshot from the plans, the given disk documents and open buffers."""
+        old = self._snapshot
+        grouped: dict[str, tuple[str | None, list[DocEntry]]] = {}
+        placed: set[str] = set()
+        for root, plan in self._plans.items():
+            entries: list[DocEntry] = []
+            for uri, (path, kind, order) in plan.members.items():
+                opened = self._open.get(uri)
+                if opened is not None:
+                    entries.append(DocEntry(uri, path, opened[1], opened[0], kind, order, True))
+                elif uri in disk:
+                    entries.append(DocEntry(uri, path, None, disk[uri], kind, order, False))
+                else:
+                    continue
+                placed.add(uri)
+            grouped[root] = (root, entries)
+        for uri, (document, version) in self._open.items():
+            if uri in placed:
+                continue
+            path = uri_to_path(uri)
+            root = self._root_of(path) if path is not None else None
+            course_id = root if root is not None else uri
+            entry = self._entry(uri, document, version, True, root)
+            grouped.setdefault(course_id, (root, []))[1].append(entry)
+        courses: dict[str, CourseSnapshot] = {}
+        course_of: dict[str, str] = {}
+        for course_id, (root, entries) in grouped.items():
+            plan = self._plans.get(root) if root is not None else None
+            config = plan.config if plan is not None else CourseConfig()
+            problems = plan.problems if plan is not None else ()
+            previous = old.courses.get(course_id)
+            course = build_course(
+                course_id,
+                root,
+                config,
+                host_profile(config.host, config.system_keys),
+                [_same_or(previous, e) for e in entries],
+                problems,
+            )
+            courses[course_id] = course
+            for entry in entries:
+                course_of[entry.uri] = course_id
+        self._snapshot = WorkspaceSnapshot(
+            MappingProxyType(courses), MappingProxyType(course_of), old.generation + 1
+        )
+
+
+def _same_or(previous: CourseSnapshot | None, entry: DocEntry) -> DocEntry:
+    """Reuse the previous entry object when nothing about the document changed."""
+    old = previous.docs.get(entry.uri) if previous is not None else None
+    return old if old is not None and old == entry else entry
