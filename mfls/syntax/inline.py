@@ -1,0 +1,524 @@
+"""Reading one inline text: memory markers, interactions and inline literal contexts.
+
+Offsets are relative to the inline text. The reading is left to right; at each
+position the construct that starts first wins and owns its whole extent
+(scanner-decisions rule 3).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from enum import Enum
+
+from mfls.syntax.inline_support import (
+    ASCII_PUNCTUATION,
+    CLOSING_TAG,
+    DESTINATION_END,
+    DOUBLE_DOLLAR,
+    EMAIL_AUTOLINK,
+    LABEL_BRACKET,
+    LINK_SPACE,
+    MATH_SPACE,
+    MAX_LABEL,
+    OPEN_TAG,
+    POINTY_DESTINATION,
+    SINGLE_DOLLAR_CLOSER,
+    TITLES,
+    URI_AUTOLINK,
+    BacktickRuns,
+    NextFinder,
+    Parens,
+    backslashes_before,
+)
+from mfls.syntax.interactions import split_body
+from mfls.syntax.keys import WHITESPACE, normalize_key, trim
+from mfls.syntax.model import (
+    Interaction,
+    InvalidMarker,
+    Literal,
+    LiteralKind,
+    Marker,
+    Reason,
+    Role,
+)
+
+
+class InlineMode(Enum):
+    MARKDOWN = "markdown"  # paragraphs, headings: full CommonMark inline literal contexts
+    HTML = "html"  # ordinary HTML blocks (types 6-7): only complete raw HTML is literal
+    LITERAL = "literal"  # the whole text is an inline literal context
+
+
+@dataclass(frozen=True, slots=True)
+class InlineScan:
+    markers: tuple[Marker, ...] = ()
+    invalid: tuple[InvalidMarker, ...] = ()
+    interactions: tuple[Interaction, ...] = ()
+    literals: tuple[Literal, ...] = ()
+
+
+_MARKDOWN_SPECIAL = re.compile(r"[\\`$<\[\]!{?]")
+_HTML_SPECIAL = re.compile(r"[<{?]")
+
+
+class _Opener:
+    __slots__ = ("image", "pos")
+
+    def __init__(self, pos: int, image: bool):
+        self.pos = pos
+        self.image = image
+
+
+class _Reader:
+    """One left-to-right reading of an inline text."""
+
+    def __init__(self, text: str, mode: InlineMode, count_hidden: bool = True):
+        self.text = text
+        # NUL counts as U+FFFD for structure (rule 26); keys come from `text`.
+        self.s = text.replace("\0", "\ufffd") if "\0" in text else text
+        self.n = len(text)
+        self.mode = mode
+        self.escapes = mode is not InlineMode.HTML
+        self.count_hidden = count_hidden
+        self.markers: list[Marker] = []
+        self.invalid: list[InvalidMarker] = []
+        self.interactions: list[Interaction] = []
+        self.literals: list[Literal] = []
+        s = self.s
+        self.next_open = NextFinder(s, literal="{{")
+        self.next_close = NextFinder(s, literal="}}")
+        self.next_bracket = NextFinder(s, literal="]")
+        self._finders: dict[str, NextFinder] = {}
+        self._runs: BacktickRuns | None = None
+        self._parens: Parens | None = None
+        # Last interaction body walk: (body start, closing `]` or -1, atoms, atom starts,
+        # last body start for which the same walk holds).
+        self._walk: tuple[int, int, list[tuple[int, int]], list[int], int] | None = None
+
+    # -- memoized lookups -------------------------------------------------------------
+
+    def _find(self, needle: str, pos: int) -> int:
+        finder = self._finders.get(needle)
+        if finder is None:
+            finder = self._finders[needle] = NextFinder(self.s, literal=needle)
+        return finder(pos)
+
+    def _find_pattern(self, key: str, pattern: re.Pattern[str], pos: int) -> int:
+        finder = self._finders.get(key)
+        if finder is None:
+            finder = self._finders[key] = NextFinder(self.s, pattern=pattern)
+        return finder(pos)
+
+    # -- markers ----------------------------------------------------------------------
+
+    def _make_marker(
+        self, start: int, close: int, *, literal: bool, role: Role = Role.REFERENCE
+    ) -> Marker | InvalidMarker:
+        """The marker `{{` at `start` closed by the `}}` at `close`."""
+        key, reason = normalize_key(self.text[start + 2 : close])
+        if key is None:
+            assert reason is not None
+            return InvalidMarker(start=start, end=close + 2, reason=reason)
+        ks, ke = trim(self.text, start + 2, close)
+        return Marker(
+            start=start,
+            end=close + 2,
+            key=key,
+            key_start=ks,
+            key_end=ke,
+            role=role,
+            literal=literal,
+        )
+
+    def _literal_markers(self, start: int, end: int, escapes: bool) -> None:
+        """Report the complete valid markers inside the literal context `[start, end)`."""
+        s = self.s
+        pos = start
+        while True:
+            m = s.find("{{", pos, end)
+            if m < 0:
+                return
+            if escapes and backslashes_before(s, m, start) % 2 == 1:
+                pos = m + 1
+                continue
+            close = self.next_close(m + 2)
+            if close < 0 or close + 2 > end:
+                return
+            marker = self._make_marker(m, close, literal=True)
+            if isinstance(marker, Marker):
+                self.markers.append(marker)
+            pos = close + 2
+
+    def _add_literal(self, kind: LiteralKind, start: int, end: int, escapes: bool) -> None:
+        self.literals.append(Literal(kind=kind, start=start, end=end))
+        self._literal_markers(start, end, escapes)
+
+    def _surrounding_marker(self, m: int) -> int:
+        """A marker starting at `m` in surrounding text; returns where reading resumes."""
+        close = self.next_close(m + 2)
+        if close < 0:
+            hidden_markers = hidden_interactions = 0
+            if self.count_hidden:
+                tail = _Reader(self.text[m + 2 :], self.mode, count_hidden=False)
+                tail.run()
+                hidden_markers = len(tail.markers)
+                hidden_interactions = len(tail.interactions)
+            self.invalid.append(
+                InvalidMarker(
+                    start=m,
+                    end=self.n,
+                    reason=Reason.UNCLOSED,
+                    hidden_markers=hidden_markers,
+                    hidden_interactions=hidden_interactions,
+                )
+            )
+            return self.n
+        marker = self._make_marker(m, close, literal=False)
+        if isinstance(marker, Marker):
+            self.markers.append(marker)
+        else:
+            self.invalid.append(marker)
+        return close + 2
+
+    # -- interactions -----------------------------------------------------------------
+
+    def _walk_body(self, body: int) -> tuple[int, list[tuple[int, int]]]:
+        """Find the closing `]` of a body starting at `body`, reading markers as atoms.
+
+        Returns `(close, atoms)`, `close` -1 when there is none (no `]`, or a marker
+        without `}}` swallows the rest).
+        """
+        cached = self._walk
+        if cached is not None:
+            b0, close, atoms, starts, limit = cached
+            if b0 <= body <= limit:
+                k = bisect_right(starts, body) - 1
+                if k < 0 or atoms[k][1] <= body or atoms[k][0] == body:
+                    first = k if k >= 0 and atoms[k][0] == body else k + 1
+                    return close, atoms[first:]
+        s = self.s
+        atoms = []
+        pos = body
+        close = -1
+        limit = self.n
+        while True:
+            bracket = self.next_bracket(pos)
+            if bracket < 0:
+                break
+            m = self.next_open(pos)
+            if m < 0 or m > bracket:
+                close = bracket
+                break
+            if self.escapes and backslashes_before(s, m, body) % 2 == 1:
+                pos = m + 1
+                continue
+            end = self.next_close(m + 2)
+            if end < 0:
+                limit = m
+                break
+            atoms.append((m, end + 2))
+            pos = end + 2
+        if close >= 0:
+            limit = close
+        self._walk = (body, close, atoms, [a for a, _ in atoms], limit)
+        return close, atoms
+
+    def _interaction(self, q: int) -> int:
+        """Try an interaction at `?[` (`q` is the `?`); returns where reading resumes or -1."""
+        body = q + 2
+        close, atoms = self._walk_body(body)
+        if close < 0 or (close + 1 < self.n and self.s[close + 1] == "("):
+            return -1
+        text = self.text
+        lead = body
+        while lead < close and text[lead] in WHITESPACE:
+            lead += 1
+        legacy = text.startswith("%{{", lead)
+        first = lead + 1 if legacy else lead
+        binding: Marker | None = None
+        rest = body
+        for a, b in atoms:
+            made = self._make_marker(a, b - 2, literal=False)
+            if a == first:
+                if isinstance(made, Marker):
+                    ks, ke = made.key_start, made.key_end
+                    binding = Marker(
+                        start=lead,
+                        end=b,
+                        key=made.key,
+                        key_start=ks,
+                        key_end=ke,
+                        role=Role.BINDING,
+                        legacy=legacy,
+                    )
+                    self.markers.append(binding)
+                    rest = b
+                    continue
+                if legacy:
+                    assert isinstance(made, InvalidMarker)
+                    made = InvalidMarker(start=a, end=b, reason=made.reason, legacy=True)
+            if isinstance(made, Marker):
+                self.markers.append(made)
+            else:
+                self.invalid.append(made)
+        split = split_body(text, rest, close, [atom for atom in atoms if atom[0] >= rest])
+        self.interactions.append(
+            Interaction(
+                start=q,
+                end=close + 1,
+                binding=None if binding is None else binding.key,
+                multiple=split.multiple,
+                choices=split.choices,
+                input=split.input,
+                binding_marker=binding,
+            )
+        )
+        return close + 1
+
+    # -- Markdown literal contexts ----------------------------------------------------
+
+    def _code_span(self, i: int) -> int:
+        s = self.s
+        j = i
+        while j < self.n and s[j] == "`":
+            j += 1
+        length = j - i
+        if self._runs is None:
+            self._runs = BacktickRuns(s)
+        closer = self._runs.closer(length, j)
+        if closer < 0:
+            return j
+        self._add_literal(LiteralKind.CODE_SPAN, i, closer + length, escapes=False)
+        return closer + length
+
+    def _math(self, i: int) -> int:
+        s = self.s
+        n = self.n
+        if i + 1 < n and s[i + 1] == "$":
+            pos = i + 2
+            while True:
+                j = self._find_pattern("$$", DOUBLE_DOLLAR, pos)
+                if j < 0:
+                    return i + 2
+                if backslashes_before(s, j, i + 2) % 2 == 0:
+                    break
+                pos = j + 1
+            self._add_literal(LiteralKind.MATH, i, j + 2, escapes=False)
+            return j + 2
+        if i + 1 >= n or s[i + 1] in MATH_SPACE:
+            return i + 1
+        pos = i + 2
+        while True:
+            j = self._find_pattern("$", SINGLE_DOLLAR_CLOSER, pos)
+            if j < 0:
+                return i + 1
+            if backslashes_before(s, j, i + 1) % 2 == 0:
+                break
+            pos = j + 1
+        self._add_literal(LiteralKind.MATH, i, j + 1, escapes=False)
+        return j + 1
+
+    def _raw_html(self, i: int) -> int:
+        """End of a complete inline raw HTML construct at `i`, or -1."""
+        s = self.s
+        if s.startswith("<!--", i):
+            if s.startswith("<!-->", i):
+                return i + 5
+            if s.startswith("<!--->", i):
+                return i + 6
+            j = self._find("-->", i + 4)
+            return -1 if j < 0 else j + 3
+        if s.startswith("<?", i):
+            j = self._find("?>", i + 2)
+            return -1 if j < 0 else j + 2
+        if s.startswith("<![CDATA[", i):
+            j = self._find("]]>", i + 9)
+            return -1 if j < 0 else j + 3
+        if s.startswith("<!", i):
+            if i + 2 < self.n and s[i + 2].isascii() and s[i + 2].isalpha():
+                j = self._find(">", i + 2)
+                return -1 if j < 0 else j + 1
+            return -1
+        m = OPEN_TAG.match(s, i) or CLOSING_TAG.match(s, i)
+        return -1 if m is None else m.end()
+
+    def _angle(self, i: int) -> int:
+        if self.mode is InlineMode.MARKDOWN:
+            m = URI_AUTOLINK.match(self.s, i) or EMAIL_AUTOLINK.match(self.s, i)
+            if m is not None:
+                self._add_literal(LiteralKind.AUTOLINK, i, m.end(), escapes=False)
+                return m.end()
+        end = self._raw_html(i)
+        if end < 0:
+            return i + 1
+        self._add_literal(LiteralKind.RAW_HTML, i, end, escapes=False)
+        return end
+
+    # -- links ------------------------------------------------------------------------
+
+    def _resource(self, p: int) -> int:
+        """End of an inline link resource `( ... )` whose `(` is at `p`, or -1."""
+        s = self.s
+        n = self.n
+        m = LINK_SPACE.match(s, p + 1)
+        assert m is not None
+        q = m.end()
+        if q < n and s[q] == "<":
+            d = POINTY_DESTINATION.match(s, q)
+            if d is None:
+                return -1
+            q = d.end()
+        else:
+            limit = self._find_pattern("dest", DESTINATION_END, q)
+            if limit < 0:
+                limit = n
+            if self._parens is None:
+                self._parens = Parens(s)
+            end = self._parens.end_of(q, limit)
+            if end < 0:
+                return -1
+            q = end
+        m = LINK_SPACE.match(s, q)
+        assert m is not None
+        if m.end() > q and m.end() < n and s[m.end()] in TITLES:
+            t = TITLES[s[m.end()]].match(s, m.end())
+            if t is None:
+                return -1
+            m = LINK_SPACE.match(s, t.end())
+            assert m is not None
+        q = m.end()
+        if q < n and s[q] == ")":
+            return q + 1
+        return -1
+
+    def _label(self, p: int) -> int:
+        """End of a link label `[ ... ]` whose `[` is at `p`, or -1."""
+        s = self.s
+        pos = p + 1
+        limit = min(self.n, p + 1 + MAX_LABEL + 1)
+        while True:
+            m = LABEL_BRACKET.search(s, pos, limit)
+            if m is None:
+                return -1
+            j = m.start()
+            if self.escapes and backslashes_before(s, j, p + 1) % 2 == 1:
+                pos = j + 1
+                continue
+            if s[j] == "[" or j - (p + 1) > MAX_LABEL:
+                return -1
+            if not s[p + 1 : j].strip(" \t\r\n"):
+                return -1
+            return j + 1
+
+    def _close_bracket(
+        self, i: int, openers: list[_Opener], inactive_below: int
+    ) -> tuple[int, int]:
+        """A `]` at `i`; returns (where reading resumes, new inactive watermark)."""
+        if not openers:
+            return i + 1, inactive_below
+        opener = openers.pop()
+        if not opener.image and len(openers) < inactive_below:
+            return i + 1, min(inactive_below, len(openers))
+        n = self.n
+        s = self.s
+        end = -1
+        if i + 1 < n and s[i + 1] == "(":
+            end = self._resource(i + 1)
+            if end >= 0:
+                self._add_literal(LiteralKind.LINK_RESOURCE, i + 1, end, escapes=True)
+        if end < 0 and i + 1 < n and s[i + 1] == "[":
+            end = self._label(i + 1)
+            if end >= 0:
+                self._add_literal(LiteralKind.LINK_LABEL, i + 1, end, escapes=True)
+        if end < 0:
+            return i + 1, min(inactive_below, len(openers))
+        if not opener.image:
+            inactive_below = len(openers)
+        return end, min(inactive_below, len(openers))
+
+    # -- the readings -----------------------------------------------------------------
+
+    def run(self) -> None:
+        if self.mode is InlineMode.LITERAL:
+            self._literal_markers(0, self.n, escapes=True)
+        elif self.mode is InlineMode.HTML:
+            self._run_html()
+        else:
+            self._run_markdown()
+
+    def _run_html(self) -> None:
+        s = self.s
+        n = self.n
+        pos = 0
+        search = _HTML_SPECIAL.search
+        while pos < n:
+            m = search(s, pos)
+            if m is None:
+                return
+            i = m.start()
+            c = s[i]
+            if c == "<":
+                pos = self._angle(i)
+            elif c == "{":
+                pos = self._surrounding_marker(i) if s.startswith("{{", i) else i + 1
+            else:
+                pos = i + 1
+                if i + 1 < n and s[i + 1] == "[":
+                    end = self._interaction(i)
+                    if end >= 0:
+                        pos = end
+
+    def _run_markdown(self) -> None:
+        s = self.s
+        n = self.n
+        pos = 0
+        search = _MARKDOWN_SPECIAL.search
+        openers: list[_Opener] = []
+        inactive_below = 0
+        while pos < n:
+            m = search(s, pos)
+            if m is None:
+                return
+            i = m.start()
+            c = s[i]
+            if c == "\\":
+                pos = i + 2 if i + 1 < n and s[i + 1] in ASCII_PUNCTUATION else i + 1
+            elif c == "{":
+                pos = self._surrounding_marker(i) if s.startswith("{{", i) else i + 1
+            elif c == "`":
+                pos = self._code_span(i)
+            elif c == "$":
+                pos = self._math(i)
+            elif c == "<":
+                pos = self._angle(i)
+            elif c == "[":
+                openers.append(_Opener(i, image=False))
+                pos = i + 1
+            elif c == "!":
+                if i + 1 < n and s[i + 1] == "[":
+                    openers.append(_Opener(i + 1, image=True))
+                    pos = i + 2
+                else:
+                    pos = i + 1
+            elif c == "]":
+                pos, inactive_below = self._close_bracket(i, openers, inactive_below)
+            else:  # "?"
+                pos = i + 1
+                if i + 1 < n and s[i + 1] == "[":
+                    end = self._interaction(i)
+                    if end >= 0:
+                        pos = end
+
+
+def scan_inline(text: str, mode: InlineMode) -> InlineScan:
+    """Read one inline text; offsets in the result are relative to `text`."""
+    reader = _Reader(text, mode)
+    reader.run()
+    return InlineScan(
+        markers=tuple(reader.markers),
+        invalid=tuple(reader.invalid),
+        interactions=tuple(reader.interactions),
+        literals=tuple(reader.literals),
+    )

@@ -1,0 +1,99 @@
+"""Splitting the body of an interaction `?[ ... ]` into choices and an input hint.
+
+Markers (valid or not) are atomic: separators inside them mean nothing
+(scanner-decisions rules 13, 15 and 21).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mfls.syntax.keys import trim
+from mfls.syntax.model import Choice
+
+_PIPE_RUN = re.compile(r"\|+")
+# Stands in for the characters of a marker while looking for separators; it is none
+# of `.`, `|` or `/`.
+_MASK = "\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class SplitBody:
+    multiple: bool
+    choices: tuple[Choice, ...]
+    input: str | None
+
+
+def _masked(text: str, start: int, end: int, atoms: Sequence[tuple[int, int]]) -> str:
+    pieces: list[str] = []
+    pos = start
+    for a, b in atoms:
+        a = max(a, start)
+        b = min(b, end)
+        if b <= pos:
+            continue
+        pieces.append(text[pos:a])
+        pieces.append(_MASK * (b - a))
+        pos = b
+    pieces.append(text[pos:end])
+    return "".join(pieces)
+
+
+def _choice(text: str, masked: str, base: int, start: int, end: int) -> Choice | None:
+    ts, te = trim(text, start, end)
+    if ts >= te:
+        return None
+    slashes = masked.find("//", ts - base, te - base)
+    if slashes < 0:
+        label = text[ts:te]
+        return Choice(label=label, value=label, start=ts, end=te)
+    cut = base + slashes
+    ls, le = trim(text, ts, cut)
+    return Choice(label=text[ls:le], value=text[cut + 2 : te], start=ts, end=te)
+
+
+def _pieces(masked: str, end: int) -> tuple[bool, list[tuple[int, int]]]:
+    """Split `masked[:end]` into choice ranges; also tell whether it is `||` mode."""
+    first = masked.find("|", 0, end)
+    if first < 0:
+        return False, [(0, end)]
+    ranges: list[tuple[int, int]] = []
+    pos = 0
+    if first + 1 < end and masked[first + 1] == "|":
+        cut = first
+        while cut >= 0:
+            ranges.append((pos, cut))
+            pos = cut + 2
+            cut = masked.find("||", pos, end)
+        ranges.append((pos, end))
+        return True, ranges
+    for run in _PIPE_RUN.finditer(masked, 0, end):
+        if run.end() - run.start() == 1:
+            ranges.append((pos, run.start()))
+            pos = run.end()
+    ranges.append((pos, end))
+    return False, ranges
+
+
+def split_body(text: str, start: int, end: int, atoms: Sequence[tuple[int, int]] = ()) -> SplitBody:
+    """Split `text[start:end]` (the body after any binding) into choices and input.
+
+    `atoms` are the marker spans inside the body, sorted; offsets are into `text`.
+    """
+    masked = _masked(text, start, end, atoms)
+    dots = masked.find("...")
+    hint: str | None = None
+    choices_end = len(masked)
+    if dots >= 0:
+        hs, he = trim(text, start + dots + 3, end)
+        hint = text[hs:he]
+        choices_end = dots
+    multiple, ranges = _pieces(masked, choices_end)
+    choices: list[Choice] = []
+    for a, b in ranges:
+        choice = _choice(text, masked, start, start + a, start + b)
+        if choice is not None:
+            choices.append(choice)
+    return SplitBody(multiple=multiple, choices=tuple(choices), input=hint)

@@ -1,0 +1,93 @@
+"""Memory keys: the seed's trimming whitespace set and key normalization.
+
+A key is a marker body trimmed by the explicit whitespace set below, then checked
+(scanner-decisions rule 6). Interior text is kept exactly as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mfls.syntax.model import Reason
+
+# The seed's explicit cross-language set. U+FEFF is deliberately absent: it is key content.
+WHITESPACE: frozenset[str] = frozenset(
+    [chr(c) for c in range(0x09, 0x0E)]
+    + [chr(c) for c in range(0x1C, 0x21)]
+    + ["\u0085", "\u00a0", "\u1680"]
+    + [chr(c) for c in range(0x2000, 0x200B)]
+    + ["\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
+)
+WHITESPACE_CHARS: str = "".join(sorted(WHITESPACE))
+
+LINE_BREAKS: frozenset[str] = frozenset("\n\r\u0085\u2028\u2029")
+
+_LINE_BREAK_RE = re.compile("[\n\r\u0085\u2028\u2029]")
+_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+CLOSING_SEQUENCE = "}}"
+
+
+def trim(s: str, start: int = 0, end: int | None = None) -> tuple[int, int]:
+    """The range of `s[start:end]` left after trimming the seed's whitespace set.
+
+    Returns absolute offsets into `s`; an all-whitespace range gives `(end, end)`.
+    """
+    if end is None:
+        end = len(s)
+    piece = s[start:end]
+    left = len(piece) - len(piece.lstrip(WHITESPACE_CHARS))
+    if left == len(piece):
+        return end, end
+    right = len(piece.rstrip(WHITESPACE_CHARS))
+    return start + left, start + right
+
+
+def trimmed(s: str) -> str:
+    """`s` with the seed's whitespace set removed from both ends."""
+    return s.strip(WHITESPACE_CHARS)
+
+
+def key_problem(key: str) -> Reason | None:
+    """Why an already trimmed key is invalid, or None when it is a valid key."""
+    if not key:
+        return Reason.EMPTY
+    if _LINE_BREAK_RE.search(key):
+        return Reason.LINE_BREAK
+    if _CONTROL_RE.search(key):
+        return Reason.CONTROL_CHARACTER
+    return None
+
+
+def normalize_key(body: str) -> tuple[str | None, Reason | None]:
+    """Normalize a marker body: `(key, None)` when valid, else `(None, reason)`."""
+    key = trimmed(body)
+    reason = key_problem(key)
+    if reason is not None:
+        return None, reason
+    return key, None
+
+
+def is_valid_key(key: str) -> bool:
+    """True when `key` is exactly what some marker body normalizes to."""
+    return key == trimmed(key) and key_problem(key) is None and CLOSING_SEQUENCE not in key
+
+
+def check_new_key(name: str) -> tuple[str | None, str | None]:
+    """Validate a name typed by the user (rename): `(key, None)` or `(None, problem)`.
+
+    The problems are the reason codes of rule 6 (`empty`, `line-break`,
+    `control-character`) plus `closing-sequence`: a key holding `}}` cannot be written.
+    """
+    key = trimmed(name)
+    reason = key_problem(key)
+    if reason is not None:
+        return None, reason.value
+    if CLOSING_SEQUENCE in key:
+        return None, "closing-sequence"
+    return key, None
+
+
+def marker_text(key: str) -> str:
+    """The marker the seed recommends generating for `key`: one space of padding each side."""
+    return "{{ " + key + " }}"
