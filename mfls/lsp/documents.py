@@ -1,0 +1,98 @@
+"""Texts the server converts positions in: open buffers first, then the course index.
+
+Every text gets one `LineIndex`, kept while the text is current; an open buffer's index
+is updated edit by edit rather than rebuilt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from lsprotocol import types as t
+
+from mfls.lsp.positions import Encoding, LineIndex
+
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdflow")
+LANGUAGE_IDS = frozenset({"markdown", "markdownflow"})
+COURSE_FILE = "mfcourse.toml"
+
+
+def is_markdown(uri: str, language_id: str | None = None) -> bool:
+    if language_id is not None and language_id in LANGUAGE_IDS:
+        return True
+    return uri.lower().endswith(MARKDOWN_SUFFIXES)
+
+
+def is_course_file(uri: str) -> bool:
+    return uri.rsplit("/", 1)[-1] == COURSE_FILE
+
+
+@dataclass
+class OpenBuffer:
+    client_uri: str  # the URI exactly as the client spelled it
+    version: int
+    index: LineIndex
+
+
+class Texts:
+    """Open buffers, plus a cache of indexes for texts read from the course index."""
+
+    def __init__(self, lookup: Callable[[str], str | None]) -> None:
+        self._lookup = lookup
+        self.open: dict[str, OpenBuffer] = {}
+        self._cache: dict[str, LineIndex] = {}
+
+    def index(self, uri: str) -> LineIndex | None:
+        buffer = self.open.get(uri)
+        if buffer is not None:
+            return buffer.index
+        text = self._lookup(uri)
+        if text is None:
+            self._cache.pop(uri, None)
+            return None
+        cached = self._cache.get(uri)
+        if cached is None or (cached.text is not text and cached.text != text):
+            cached = LineIndex(text)
+            self._cache[uri] = cached
+        return cached
+
+    def client_uri(self, uri: str) -> str:
+        buffer = self.open.get(uri)
+        return buffer.client_uri if buffer is not None else uri
+
+    def forget(self, uri: str) -> None:
+        self._cache.pop(uri, None)
+
+
+class Converter:
+    """LSP positions and ranges <-> code point offsets, in the negotiated encoding."""
+
+    def __init__(self, texts: Texts, encoding: Encoding = Encoding.UTF16) -> None:
+        self.texts = texts
+        self.encoding = encoding
+
+    def offset(self, uri: str, position: t.Position) -> int | None:
+        index = self.texts.index(uri)
+        if index is None:
+            return None
+        return index.offset(position.line, position.character, self.encoding)
+
+    def offsets(self, uri: str, range_: t.Range) -> tuple[int, int] | None:
+        index = self.texts.index(uri)
+        if index is None:
+            return None
+        start = index.offset(range_.start.line, range_.start.character, self.encoding)
+        end = index.offset(range_.end.line, range_.end.character, self.encoding)
+        return (start, end) if start <= end else (end, start)
+
+    def position(self, index: LineIndex, offset: int) -> t.Position:
+        line, character = index.position(offset, self.encoding)
+        return t.Position(line=line, character=character)
+
+    def range(self, index: LineIndex, start: int, end: int) -> t.Range:
+        return t.Range(start=self.position(index, start), end=self.position(index, end))
+
+    def range_in(self, uri: str, start: int, end: int) -> t.Range | None:
+        index = self.texts.index(uri)
+        return None if index is None else self.range(index, start, end)
