@@ -1,0 +1,183 @@
+"""`mfls rename --course DIR OLD NEW [--dry-run]`: rename a memory key in a course's files.
+
+The same edit and the same validation as the editor's rename. `--dry-run` prints a
+unified diff and writes nothing. A real run writes every file or none
+(`mfls.refactor.atomic`); line endings and the UTF-8 encoding (a BOM included) are
+kept byte for byte outside the edited markers.
+
+Exit status: 0 renamed (or would rename), 1 refused (the message says why), 2 the
+command line or the files could not be used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from mfls.features import rename as rn
+from mfls.refactor.atomic import (
+    AtomicWriteFailed,
+    FileChange,
+    FileChangedOnDisk,
+    apply_file_changes,
+)
+from mfls.refactor.diff import unified_diff
+from mfls.refactor.text_edits import apply_changes
+from mfls.syntax.keys import check_new_key
+from mfls.workspace.index import CourseSnapshot
+
+RENAME_HELP = "rename a memory key in every document of a course"
+
+
+class RenameFailed(Exception):
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class _Skipped(logging.Handler):
+    """Collects the files the workspace skips while indexing (its "skipped PATH" lines)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.paths: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if str(record.msg).startswith("skipped %s") and record.args:
+            args = record.args if isinstance(record.args, tuple) else (record.args,)
+            self.paths.append(str(args[0]))
+
+
+def configure_rename(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--course", required=True, metavar="DIR", help="the course folder (holding mfcourse.toml)"
+    )
+    parser.add_argument("old", metavar="OLD", help="the key to rename, as a marker holds it")
+    parser.add_argument("new", metavar="NEW", help="the new key")
+    parser.add_argument(
+        "--dry-run", action="store_true", help="print a unified diff and change nothing"
+    )
+
+
+def load_course(directory: str) -> tuple[CourseSnapshot, list[str]]:
+    """Index the course at `directory`; also return the files that could not be read."""
+    from mfls.workspace.workspace import Workspace
+
+    root = os.path.abspath(directory)
+    if not os.path.isdir(root):
+        raise RenameFailed(f"{directory} is not a folder", status=2)
+    collector = _Skipped()
+    logger = logging.getLogger("mfls")
+    logger.addHandler(collector)
+    try:
+        workspace = Workspace()
+        workspace.set_folders([root])
+        workspace.index_all()
+    finally:
+        logger.removeHandler(collector)
+    course = workspace.snapshot.courses.get(root)
+    if course is None:
+        raise RenameFailed(f"{directory} holds no MarkdownFlow documents", status=1)
+    return course, collector.paths
+
+
+def _relative(path: str | None, root: str | None, uri: str) -> str:
+    if path is None:
+        return uri
+    if root is not None:
+        return os.path.relpath(path, root).replace(os.sep, "/")
+    return path
+
+
+def plan_rename(directory: str, old: str, new: str) -> tuple[CourseSnapshot, rn.WorkspaceChange]:
+    """The validated rename of `old` to `new` in the course at `directory`."""
+    old_key, problem = check_new_key(old)
+    if old_key is None:
+        raise RenameFailed(f"OLD is not a key a marker can hold ({problem})", status=2)
+    course, skipped = load_course(directory)
+    try:
+        change = rn.rename_key(course, old_key, new)
+    except rn.RenameRefused as refusal:
+        raise RenameFailed(refusal.message) from None
+    needle = old_key.encode("utf-8")
+    unsafe = [p for p in skipped if _holds(p, needle)]
+    if unsafe:
+        raise RenameFailed(
+            "these course files could not be read but may use the key, so renaming would "
+            "leave the course half-renamed: " + ", ".join(unsafe)
+        )
+    return course, change
+
+
+def _holds(path: str, needle: bytes) -> bool:
+    try:
+        return needle in Path(path).read_bytes()
+    except OSError:
+        return False
+
+
+def render_diff(course: CourseSnapshot, change: rn.WorkspaceChange) -> str:
+    parts = []
+    for doc in change.documents:
+        label = _relative(doc.path, course.root, doc.uri)
+        parts.append(unified_diff(label, doc.text, apply_changes(doc.text, doc.changes)))
+    return "".join(parts)
+
+
+def file_changes(change: rn.WorkspaceChange) -> list[FileChange]:
+    changes = []
+    for doc in change.documents:
+        if doc.path is None:
+            raise RenameFailed(f"{doc.uri} is not a local file", status=2)
+        new_text = apply_changes(doc.text, doc.changes)
+        changes.append(
+            FileChange(Path(doc.path), doc.text.encode("utf-8"), new_text.encode("utf-8"))
+        )
+    return changes
+
+
+def run_rename(args: argparse.Namespace) -> int:
+    try:
+        course, change = plan_rename(args.course, args.old, args.new)
+        markers = change.summary.get("markers", 0)
+        if not change.documents:
+            print("mfls rename: the key already has that name; nothing to do", file=sys.stderr)
+            return 0
+        if args.dry_run:
+            _write(render_diff(course, change))
+            print(
+                f"mfls rename: would change {markers} markers in {len(change.documents)} files "
+                "(dry run: nothing written)",
+                file=sys.stderr,
+            )
+            return 0
+        apply_file_changes(file_changes(change))
+    except RenameFailed as failure:
+        print(f"mfls rename: {failure}", file=sys.stderr)
+        return failure.status
+    except AtomicWriteFailed as failure:
+        print(f"mfls rename: {failure}", file=sys.stderr)
+        return 2
+    except FileChangedOnDisk as failure:
+        print(f"mfls rename: {failure}", file=sys.stderr)
+        return 1
+    _write(f"renamed {markers} markers in {len(change.documents)} files\n")
+    if change.annotation is not None:
+        print(f"mfls rename: note: {change.annotation.description}", file=sys.stderr)
+    return 0
+
+
+def _write(text: str) -> None:
+    sys.stdout.buffer.write(text.encode("utf-8", errors="surrogatepass"))
+    sys.stdout.buffer.flush()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`mfls rename` on its own (the `mfls` command line adds it as a subcommand)."""
+    parser = argparse.ArgumentParser(prog="mfls rename", description=RENAME_HELP)
+    configure_rename(parser)
+    return run_rename(parser.parse_args(argv))

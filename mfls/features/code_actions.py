@@ -1,0 +1,348 @@
+"""Quick fixes, source actions and the merge refactoring, as plain workspace changes.
+
+Every action is an ordinary edit of markers (or, for an unbound reference, one inserted
+interaction); nothing else in any document changes.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+
+from mfls.features import rename as rn
+from mfls.features.rename import DocumentChange, KeyUse, WorkspaceChange
+from mfls.refactor.text_edits import TextChange
+from mfls.syntax.model import Block, BlockKind, Marker, Role
+from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
+
+QUICKFIX = "quickfix"
+MERGE = "refactor.rewrite.mfls.mergeKey"
+CONVERT_LEGACY = "source.mfls.convertLegacyBindings"
+CONVERT_LEGACY_COURSE = "source.mfls.convertLegacyBindings.course"
+PAD_MARKERS = "source.mfls.padMarkers"
+PAD_MARKERS_COURSE = "source.mfls.padMarkers.course"
+
+_FIRST_LINE_END = re.compile(r"\r\n|\r|\n")
+_SNIPPET_SPECIAL = re.compile(r"([\\$}])")
+
+
+@dataclass(frozen=True, slots=True)
+class CodeAction:
+    """One action. `snippet_change`, when set, is `change` written as a snippet (for
+    clients that accept snippet edits); `fixes` names the diagnostic code it answers
+    and `fixes_range` the marker it answers it on (offsets in the requested document)."""
+
+    title: str
+    kind: str
+    change: WorkspaceChange
+    snippet_change: WorkspaceChange | None = None
+    fixes: str | None = None
+    fixes_range: tuple[int, int] | None = None
+    preferred: bool = False
+
+
+def code_actions(
+    snapshot: WorkspaceSnapshot,
+    uri: str,
+    start: int,
+    end: int,
+    *,
+    course_wide: bool = True,
+    merge_targets: Mapping[str, Iterable[str]] | None = None,
+) -> list[CodeAction]:
+    """Every action for the range `[start, end]` of `uri`.
+
+    `course_wide=False` leaves out the source actions over the whole course (they read
+    every document). `merge_targets` maps a key to keys the author asked to merge it
+    into (a refused rename), offered besides the near-miss candidates.
+    """
+    found = rn.entry_for(snapshot, uri)
+    if found is None:
+        return []
+    course, entry = found
+    actions: list[CodeAction] = []
+    text = rn.doc_text(entry)
+    provided = rn.host_keys(course)
+    bound = _bound_keys(course)
+    all_keys = _course_keys(course) | provided
+    merge_targets = merge_targets or {}
+    for marker in rn.doc_scan(entry).markers:
+        if marker.start > end:
+            break
+        if marker.end < start:
+            continue
+        actions.extend(
+            _marker_actions(course, entry, text, marker, bound, all_keys, provided, merge_targets)
+        )
+    actions.extend(_document_source_actions(entry))
+    if course_wide:
+        actions.extend(_course_source_actions(course))
+    return actions
+
+
+# Quick fixes and merges on one marker.
+
+
+def _marker_actions(
+    course: CourseSnapshot,
+    entry: DocEntry,
+    text: str,
+    marker: Marker,
+    bound: frozenset[str],
+    all_keys: frozenset[str],
+    provided: frozenset[str],
+    merge_targets: Mapping[str, Iterable[str]],
+) -> Iterator[CodeAction]:
+    span = (marker.start, marker.end)
+    if marker.legacy:
+        changes = rn.marker_changes(text, marker, marker.key, legacy=False)
+        if changes:
+            yield CodeAction(
+                title=f"Convert legacy binding to {rn.padded(marker.key, False)}",
+                kind=QUICKFIX,
+                change=_single(entry, changes),
+                fixes="legacy-binding",
+                fixes_range=span,
+                preferred=True,
+            )
+    if rn.can_pad(text, marker) and not rn.is_padded(text, marker):
+        yield CodeAction(
+            title=f"Pad marker to {rn.padded(marker.key, marker.legacy)}",
+            kind=QUICKFIX,
+            change=_single(
+                entry, rn.marker_changes(text, marker, marker.key, legacy=marker.legacy)
+            ),
+        )
+    if marker.literal or marker.key in provided:
+        return
+    unbound = marker.role is Role.REFERENCE and marker.key not in bound
+    candidates = near_miss_candidates(marker.key, all_keys - {marker.key})
+    if unbound:
+        for candidate in candidates:
+            changes = rn.marker_changes(text, marker, candidate, legacy=marker.legacy)
+            if changes:
+                yield CodeAction(
+                    title=f"Replace with {rn.padded(candidate, False)}",
+                    kind=QUICKFIX,
+                    change=_single(entry, changes),
+                    fixes="near-miss",
+                    fixes_range=span,
+                    preferred=len(candidates) == 1,
+                )
+        insertion = _binding_insertion(course, entry, marker.key)
+        if insertion is not None:
+            plain, snippet = insertion
+            yield CodeAction(
+                title=f"Ask for '{marker.key}' in an interaction before its first use",
+                kind=QUICKFIX,
+                change=plain,
+                snippet_change=snippet,
+                fixes="unbound-reference",
+                fixes_range=span,
+                preferred=not candidates,
+            )
+    targets = [c for c in candidates if c not in provided]
+    for extra in merge_targets.get(marker.key, ()):
+        if extra not in targets and extra != marker.key and extra not in provided:
+            targets.append(extra)
+    for target in targets:
+        try:
+            change = rn.rename_key(course, marker.key, target, merge=True)
+        except rn.RenameRefused:
+            continue
+        yield CodeAction(
+            title=f"Merge key '{marker.key}' into '{target}'",
+            kind=MERGE,
+            change=change,
+        )
+
+
+def _single(entry: DocEntry, changes: list[TextChange]) -> WorkspaceChange:
+    return WorkspaceChange(documents=(_doc_change(entry, changes),))
+
+
+def _doc_change(entry: DocEntry, changes: list[TextChange]) -> DocumentChange:
+    return DocumentChange(entry.uri, entry.path, entry.version, rn.doc_text(entry), tuple(changes))
+
+
+def _bound_keys(course: CourseSnapshot) -> frozenset[str]:
+    return frozenset(course.bindings)
+
+
+def _course_keys(course: CourseSnapshot) -> frozenset[str]:
+    return frozenset(course.keys())
+
+
+# Near misses.
+
+_PUNCTUATION_OR_SPACE = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def _folded(key: str) -> str:
+    return _PUNCTUATION_OR_SPACE.sub("", unicodedata.normalize("NFKC", key).casefold())
+
+
+def _edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, or `limit + 1` as soon as it is known to exceed `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+def near_miss_candidates(key: str, keys: Iterable[str]) -> list[str]:
+    """Keys that `key` is probably a misspelling of: equal once whitespace, case, NFKC
+    and punctuation are ignored, or within a small edit distance; closest first."""
+    folded = _folded(key)
+    limit = 1 if len(folded) < 8 else 2
+    scored: list[tuple[int, str]] = []
+    for other in keys:
+        other_folded = _folded(other)
+        if not folded or not other_folded:
+            continue
+        if other_folded == folded:
+            scored.append((0, other))
+            continue
+        distance = _edit_distance(folded, other_folded, limit)
+        if distance <= limit:
+            scored.append((distance, other))
+    scored.sort()
+    return [other for _, other in scored]
+
+
+# Asking for an unbound key.
+
+
+def _binding_insertion(
+    course: CourseSnapshot, here: DocEntry, key: str
+) -> tuple[WorkspaceChange, WorkspaceChange] | None:
+    """The interaction `?[{{ key }} ...]` inserted before the first use of `key` in course
+    order (lessons first; reference documents only when no lesson uses it), as plain
+    text and as a snippet."""
+    first = _first_use(course, key)
+    if first is None:
+        return None
+    entry = first.entry
+    text = rn.doc_text(entry)
+    block = _block_of(rn.doc_scan(entry).blocks, first.marker.start)
+    eol = _line_ending(text)
+    padded_key = rn.padded(key, False)
+    plain_body = f"?[{padded_key} Option A | Option B | ...Other]"
+    snippet_key = _SNIPPET_SPECIAL.sub(r"\\\1", padded_key)
+    snippet_body = f"?[{snippet_key} ${{1:Option A}} | ${{2:Option B}} | ...${{3:Other}}]"
+    if block is not None and block.kind is BlockKind.PARAGRAPH and block.inline:
+        at = block.inline[0][0]
+        line_start = _line_start(text, at)
+        prefix = text[line_start:at]
+        continuation = "".join(ch if ch == ">" or ch in " \t" else " " for ch in prefix)
+        tail = eol + continuation.rstrip(" \t") + eol + continuation
+    else:
+        at = _line_start(text, block.start if block is not None else first.marker.start)
+        tail = eol + eol
+    return (
+        WorkspaceChange(documents=(_doc_change(entry, [TextChange(at, at, plain_body + tail)]),)),
+        WorkspaceChange(documents=(_doc_change(entry, [TextChange(at, at, snippet_body + tail)]),)),
+    )
+
+
+def _first_use(course: CourseSnapshot, key: str) -> KeyUse | None:
+    first_reference: KeyUse | None = None
+    for use in rn.key_uses(course, key):
+        if use.marker.literal:
+            continue
+        if use.entry.kind == "lesson":
+            return use
+        if first_reference is None:
+            first_reference = use
+    return first_reference
+
+
+def _block_of(blocks: Iterable[Block], offset: int) -> Block | None:
+    for block in blocks:
+        if block.start <= offset <= block.end:
+            return block
+    return None
+
+
+def _line_start(text: str, offset: int) -> int:
+    return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+
+
+def _line_ending(text: str) -> str:
+    match = _FIRST_LINE_END.search(text)
+    return match.group() if match else "\n"
+
+
+# Source actions.
+
+
+def legacy_changes(entry: DocEntry) -> list[TextChange]:
+    """Every legacy binding of the document converted to `{{ key }}`."""
+    text = rn.doc_text(entry)
+    if "%" not in text:
+        return []
+    changes: list[TextChange] = []
+    for marker in rn.doc_scan(entry).markers:
+        if marker.legacy:
+            changes.extend(rn.marker_changes(text, marker, marker.key, legacy=False))
+    return changes
+
+
+def padding_changes(entry: DocEntry) -> list[TextChange]:
+    """Every marker of the document that can be padded, written `{{ key }}`."""
+    text = rn.doc_text(entry)
+    changes: list[TextChange] = []
+    for marker in rn.doc_scan(entry).markers:
+        if rn.can_pad(text, marker) and not rn.is_padded(text, marker):
+            changes.extend(rn.marker_changes(text, marker, marker.key, legacy=marker.legacy))
+    return changes
+
+
+def _document_source_actions(entry: DocEntry) -> Iterator[CodeAction]:
+    legacy = legacy_changes(entry)
+    if legacy:
+        yield CodeAction(
+            "Convert every legacy binding in this document to {{ key }}",
+            CONVERT_LEGACY,
+            _single(entry, legacy),
+        )
+    padding = padding_changes(entry)
+    if padding:
+        yield CodeAction(
+            "Pad every marker in this document to {{ key }}", PAD_MARKERS, _single(entry, padding)
+        )
+
+
+def _course_change(
+    course: CourseSnapshot, changes_of: Callable[[DocEntry], list[TextChange]]
+) -> WorkspaceChange:
+    documents = []
+    for entry in sorted(course.docs.values(), key=lambda e: (e.order, e.uri)):
+        changes = changes_of(entry)
+        if changes:
+            documents.append(_doc_change(entry, changes))
+    return WorkspaceChange(documents=tuple(documents))
+
+
+def _course_source_actions(course: CourseSnapshot) -> Iterator[CodeAction]:
+    legacy = _course_change(course, legacy_changes)
+    if legacy.documents:
+        yield CodeAction(
+            "Convert every legacy binding in this course to {{ key }}",
+            CONVERT_LEGACY_COURSE,
+            legacy,
+        )
+    padding = _course_change(course, padding_changes)
+    if padding.documents:
+        yield CodeAction(
+            "Pad every marker in this course to {{ key }}", PAD_MARKERS_COURSE, padding
+        )

@@ -1,0 +1,390 @@
+"""Renaming a memory key across one course, and rewriting single markers.
+
+Pure functions of a workspace snapshot: offsets and keys in, plain edits out. The
+edits never touch other courses, and never markers in block literal contexts (the
+scanner does not report those at all).
+
+How a marker is rewritten (`marker_changes`):
+- a marker in surrounding text whose padding is only whitespace is written whole in
+  the padded form `{{ key }}`, keeping a legacy `%` (`%{{ key }}`); padding that
+  spans lines is joined into one space, which keeps the paragraph;
+- a marker whose padding holds anything else (the `>` of a block quote on a later
+  line) keeps its layout: only the key's own characters are replaced, since
+  rewriting the rest would delete container markers;
+- a marker in an inline literal context (code span, link destination, HTML tag, ...)
+  keeps its padding too: added spaces could change what that context is.
+When only the key is replaced and the new key ends with `}` right before the closing
+`}}`, one space is added so the marker still closes after the key.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from mfls.refactor.text_edits import TextChange
+from mfls.syntax.keys import check_new_key, trimmed
+from mfls.syntax.model import BlockKind, Marker, ScanResult
+from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
+
+ANNOTATION_ID = "mfls.storedAnswers"
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_MAX_LISTED_USES = 5
+
+
+class RenameRefused(Exception):
+    """The rename cannot be done; the message says why, for the author."""
+
+    def __init__(self, message: str, *, old_key: str | None = None, new_key: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.old_key = old_key
+        self.new_key = new_key
+
+
+class KeyConflict(RenameRefused):
+    """The new key is already used in the course: renaming would merge two questions."""
+
+
+@dataclass(frozen=True, slots=True)
+class RenameTarget:
+    """What `prepareRename` answers: the key's range inside the braces, and the key."""
+
+    uri: str
+    start: int
+    end: int
+    key: str
+    course_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    label: str
+    description: str
+    needs_confirmation: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentChange:
+    """Edits of one document. `version` is the open buffer's version, None on disk."""
+
+    uri: str
+    path: str | None
+    version: int | None
+    text: str
+    changes: tuple[TextChange, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WorkspaceChange:
+    """A plain workspace edit: per-document changes, and an optional annotation that
+    applies to every change."""
+
+    documents: tuple[DocumentChange, ...]
+    annotation: Annotation | None = None
+    summary: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def change_count(self) -> int:
+        return sum(len(d.changes) for d in self.documents)
+
+
+@dataclass(frozen=True, slots=True)
+class KeyUse:
+    """One marker of a key in a course document."""
+
+    entry: DocEntry
+    marker: Marker
+
+
+# Accessors of the index documents, in one place.
+
+
+def doc_text(entry: DocEntry) -> str:
+    return entry.text
+
+
+def doc_scan(entry: DocEntry) -> ScanResult:
+    return entry.result
+
+
+def course_for(snapshot: WorkspaceSnapshot, uri: str) -> CourseSnapshot | None:
+    return snapshot.course_for(uri)
+
+
+def entry_for(snapshot: WorkspaceSnapshot, uri: str) -> tuple[CourseSnapshot, DocEntry] | None:
+    return snapshot.entry(uri)
+
+
+def host_keys(course: CourseSnapshot) -> frozenset[str]:
+    return frozenset(course.host.provided_keys) | frozenset(course.config.system_keys)
+
+
+def line_number(text: str, offset: int) -> int:
+    """The 1-based line of `offset`; LF, CRLF and CR each end one line."""
+    return len(_LINE_END.findall(text, 0, offset)) + 1
+
+
+# Finding markers and key uses.
+
+
+def marker_at(result: ScanResult, offset: int) -> Marker | None:
+    """The valid marker under `offset` (its end counts, when no marker starts there)."""
+    touching: Marker | None = None
+    for marker in result.markers:
+        if marker.start <= offset < marker.end:
+            return marker
+        if marker.end == offset:
+            touching = marker
+        elif marker.start > offset:
+            break
+    return touching
+
+
+def key_uses(course: CourseSnapshot, key: str) -> list[KeyUse]:
+    """Every reported marker of `key` in the course, in course order: bindings,
+    references, legacy bindings and markers of inline literal contexts."""
+    docs = course.docs
+    uses = [KeyUse(docs[o.uri], o.marker) for o in course.occurrences(key) if o.uri in docs]
+    uses.sort(key=lambda u: (u.entry.order, u.entry.uri, u.marker.start))
+    return uses
+
+
+def describe_uses(course: CourseSnapshot, uses: Iterable[KeyUse]) -> str:
+    """`lessons/01.md:7 (binding), ...` for a message, at most a few places."""
+    listed: list[str] = []
+    total = 0
+    for use in uses:
+        total += 1
+        if len(listed) < _MAX_LISTED_USES:
+            role = use.marker.role.value
+            where = _display_name(course, use.entry)
+            listed.append(f"{where}:{line_number(doc_text(use.entry), use.marker.start)} ({role})")
+    if total > len(listed):
+        listed.append(f"and {total - len(listed)} more")
+    return ", ".join(listed)
+
+
+def _display_name(course: CourseSnapshot, entry: DocEntry) -> str:
+    path = entry.path
+    if path and course.root and path.startswith(course.root.rstrip("/\\") + "/"):
+        return path[len(course.root.rstrip("/\\")) + 1 :]
+    if path:
+        return path
+    return entry.uri
+
+
+# prepareRename.
+
+
+def prepare_rename(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> RenameTarget:
+    """The key under `offset`, or `RenameRefused` saying why nothing can be renamed."""
+    found = entry_for(snapshot, uri)
+    if found is None:
+        raise RenameRefused("This document is not part of any indexed course yet.")
+    course, entry = found
+    result = doc_scan(entry)
+    marker = marker_at(result, offset)
+    if marker is None:
+        raise RenameRefused(_why_not_here(result, offset))
+    if marker.key in host_keys(course):
+        raise RenameRefused(_host_key_message(course, marker.key), old_key=marker.key)
+    return RenameTarget(uri, marker.key_start, marker.key_end, marker.key, course.id)
+
+
+def _why_not_here(result: ScanResult, offset: int) -> str:
+    for invalid in result.invalid:
+        if invalid.start <= offset < invalid.end or offset == invalid.end:
+            return (
+                f"This marker is invalid ({invalid.reason.value}): it is literal text, not a "
+                "memory key, so there is nothing to rename. Fix the marker first."
+            )
+    for block in result.blocks:
+        if block.start <= offset <= block.end:
+            if block.kind in (BlockKind.FENCED_CODE, BlockKind.INDENTED_CODE):
+                return (
+                    "Markers inside code blocks are examples, not memory: they are never renamed."
+                )
+            if block.kind is BlockKind.HTML_BLOCK and 1 <= block.level <= 5:
+                return (
+                    "Markers inside raw HTML blocks (script, style, pre, textarea, comments) "
+                    "are not memory: they are never renamed."
+                )
+    return "There is no memory marker here: put the cursor on a {{ key }} to rename that key."
+
+
+def _host_key_message(course: CourseSnapshot, key: str) -> str:
+    if key in course.host.provided_keys:
+        return (
+            f"'{key}' is provided by the host ({course.host.name}); its name is not the "
+            "course's to change."
+        )
+    return (
+        f"'{key}' is a system key listed in the course file (system-keys); rename it "
+        "there and in the host, not in the lessons."
+    )
+
+
+# The new name.
+
+_NAME_PROBLEMS = {
+    "empty": "The new name is empty once surrounding whitespace is trimmed.",
+    "line-break": (
+        "The new name contains a line break (U+000A, U+000D, U+0085, U+2028 or U+2029); "
+        "a key must stay on one line."
+    ),
+    "control-character": (
+        "The new name contains a control character (U+0000-U+001F or U+007F-U+009F), "
+        "which a key may not hold."
+    ),
+    "closing-sequence": (
+        "The new name contains '}}', which always closes a marker: such a key cannot be written."
+    ),
+}
+
+
+def validate_new_key(course: CourseSnapshot, name: str) -> str:
+    """The new name normalized exactly like a marker body, or `RenameRefused`."""
+    key, problem = check_new_key(name)
+    if key is None:
+        raise RenameRefused(
+            _NAME_PROBLEMS.get(problem or "", f"The new name is invalid ({problem}).")
+        )
+    for prefix in course.host.reserved_prefixes:
+        if key.startswith(prefix):
+            raise RenameRefused(
+                f"The new name starts with '{prefix}', a prefix the host "
+                f"({course.host.name}) reserves for its own keys."
+            )
+    if key in host_keys(course):
+        raise RenameRefused(
+            f"'{key}' is provided by the host: a course key cannot take its name.", new_key=key
+        )
+    return key
+
+
+# Rewriting markers.
+
+
+def padded(key: str, legacy: bool) -> str:
+    return ("%{{ " if legacy else "{{ ") + key + " }}"
+
+
+def _body_edges(text: str, marker: Marker) -> tuple[int, int]:
+    """Offsets just after the opening `{{` and at the closing `}}`."""
+    opening = marker.start + (3 if marker.legacy else 2)
+    return opening, marker.end - 2
+
+
+def can_pad(text: str, marker: Marker) -> bool:
+    """True when the marker can be written whole without losing anything but padding."""
+    if marker.literal:
+        return False
+    opening, closing = _body_edges(text, marker)
+    return (
+        trimmed(text[opening : marker.key_start]) == "" == trimmed(text[marker.key_end : closing])
+    )
+
+
+def is_padded(text: str, marker: Marker) -> bool:
+    return text[marker.start : marker.end] == padded(marker.key, marker.legacy)
+
+
+def marker_changes(text: str, marker: Marker, new_key: str, *, legacy: bool) -> list[TextChange]:
+    """The edits that make `marker` read `new_key` (see the module notes)."""
+    if can_pad(text, marker):
+        replacement = padded(new_key, legacy)
+        if text[marker.start : marker.end] == replacement:
+            return []
+        return [TextChange(marker.start, marker.end, replacement)]
+    changes: list[TextChange] = []
+    if marker.legacy and not legacy:
+        changes.append(TextChange(marker.start, marker.start + 1, ""))
+    _, closing = _body_edges(text, marker)
+    key_text = new_key
+    if new_key.endswith("}") and marker.key_end == closing:
+        key_text += " "
+    if key_text != text[marker.key_start : marker.key_end]:
+        changes.append(TextChange(marker.key_start, marker.key_end, key_text))
+    return changes
+
+
+# Rename.
+
+
+def stored_answers_annotation(old_key: str, new_key: str, *, merge: bool) -> Annotation:
+    if merge:
+        return Annotation(
+            label=f"Merge '{old_key}' into '{new_key}'",
+            description=(
+                f"Answers already stored under '{old_key}' will not follow: hosts store "
+                f"answers by key and do not migrate them. Lessons will read the answers "
+                f"stored under '{new_key}' instead."
+            ),
+        )
+    return Annotation(
+        label=f"Rename memory key '{old_key}' to '{new_key}'",
+        description=(
+            f"Answers already stored under '{old_key}' will not follow: hosts store answers "
+            "by key and do not migrate them, so learners who answered before will be asked "
+            "again, or the lessons fall back to their stated default."
+        ),
+    )
+
+
+def rename(snapshot: WorkspaceSnapshot, uri: str, offset: int, new_name: str) -> WorkspaceChange:
+    """`textDocument/rename`: every occurrence of the key under `offset` in its course."""
+    target = prepare_rename(snapshot, uri, offset)
+    course = snapshot.courses[target.course_id]
+    return rename_key(course, target.key, new_name)
+
+
+def rename_key(
+    course: CourseSnapshot, old_key: str, new_name: str, *, merge: bool = False
+) -> WorkspaceChange:
+    """Rename `old_key` to the normalized `new_name` in every document of `course`.
+
+    Refuses (`RenameRefused`) an invalid new name, a host key, and, unless `merge`, a
+    new key the course already uses (`KeyConflict`, naming where).
+    """
+    if old_key in host_keys(course):
+        raise RenameRefused(_host_key_message(course, old_key), old_key=old_key)
+    new_key = validate_new_key(course, new_name)
+    uses = list(key_uses(course, old_key))
+    if not uses:
+        raise RenameRefused(f"No document of the course uses the key '{old_key}'.")
+    if new_key == old_key:
+        return WorkspaceChange(documents=(), annotation=None)
+    if not merge:
+        existing = list(key_uses(course, new_key))
+        if existing:
+            raise KeyConflict(
+                f"'{new_key}' is already a key of this course, used at "
+                f"{describe_uses(course, existing)}. Renaming would merge two questions' "
+                f'memory; to do that on purpose, use the code action "Merge key '
+                f"'{old_key}' into '{new_key}'\".",
+                old_key=old_key,
+                new_key=new_key,
+            )
+    documents: list[DocumentChange] = []
+    by_doc: dict[str, list[Marker]] = {}
+    entries: dict[str, DocEntry] = {}
+    for use in uses:
+        by_doc.setdefault(use.entry.uri, []).append(use.marker)
+        entries[use.entry.uri] = use.entry
+    for doc_uri, markers in by_doc.items():
+        entry = entries[doc_uri]
+        text = doc_text(entry)
+        changes: list[TextChange] = []
+        for marker in markers:
+            changes.extend(marker_changes(text, marker, new_key, legacy=marker.legacy))
+        if changes:
+            documents.append(
+                DocumentChange(doc_uri, entry.path, entry.version, text, tuple(changes))
+            )
+    return WorkspaceChange(
+        documents=tuple(documents),
+        annotation=stored_answers_annotation(old_key, new_key, merge=merge),
+        summary={"markers": len(uses), "documents": len(documents)},
+    )

@@ -1,0 +1,275 @@
+"""LSP handlers for rename and code actions: positions in, workspace edits out.
+
+`register(server)` adds `textDocument/prepareRename`, `textDocument/rename` and
+`textDocument/codeAction` to an `MflsServer`. The logic lives in
+`mfls.features.rename` and `mfls.features.code_actions`; this module converts offsets
+to the negotiated position encoding and plain changes to `WorkspaceEdit`s.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types as t
+from pygls.exceptions import JsonRpcException
+
+from mfls.features import code_actions as ca
+from mfls.features import rename as rn
+from mfls.lsp.logs import LOGGER_NAME
+from mfls.lsp.positions import LineIndex
+from mfls.workspace.uris import canonical_uri
+
+if TYPE_CHECKING:
+    from mfls.server import MflsServer
+
+log = logging.getLogger(LOGGER_NAME)
+
+REQUEST_FAILED = int(t.LSPErrorCodes.RequestFailed)
+CONTENT_MODIFIED = int(t.LSPErrorCodes.ContentModified)
+ACTION_KINDS = (
+    t.CodeActionKind.QuickFix.value,
+    ca.MERGE,
+    ca.CONVERT_LEGACY,
+    ca.CONVERT_LEGACY_COURSE,
+    ca.PAD_MARKERS,
+    ca.PAD_MARKERS_COURSE,
+)
+_MAX_MERGE_REQUESTS = 32
+
+
+class _Refused(JsonRpcException):
+    CODE = REQUEST_FAILED
+
+
+def _capability(root: Any, path: str) -> Any:
+    for name in path.split("."):
+        if root is None:
+            return None
+        root = getattr(root, name, None)
+    return root
+
+
+class EditBuilder:
+    """Turns plain `WorkspaceChange`s into `WorkspaceEdit`s for one server's client."""
+
+    def __init__(self, server: MflsServer) -> None:
+        self.server = server
+        caps = server.client_capabilities
+        self.document_changes = bool(_capability(caps, "workspace.workspace_edit.document_changes"))
+        self.snippets = self.document_changes and bool(
+            _capability(caps, "workspace.workspace_edit.snippet_edit_support")
+        )
+
+    def index_of(self, change: rn.DocumentChange) -> tuple[LineIndex, int | None, str]:
+        """The line index of the text the change was computed on, the open buffer's
+        version (None on disk) and the URI to send."""
+        texts = self.server.texts
+        buffer = texts.open.get(change.uri)
+        if buffer is not None:
+            if buffer.index.text != change.text:
+                raise JsonRpcException(
+                    f"{change.uri} changed while the edit was computed; try again",
+                    code=CONTENT_MODIFIED,
+                )
+            return buffer.index, buffer.version, buffer.client_uri
+        index = texts.index(change.uri)
+        if index is None or index.text != change.text:
+            index = LineIndex(change.text)
+        return index, None, change.uri
+
+    def edit(self, change: rn.WorkspaceChange, *, snippet: bool = False) -> t.WorkspaceEdit:
+        convert = self.server.convert
+        annotation_id = rn.ANNOTATION_ID if change.annotation is not None else None
+        if not self.document_changes:
+            changes: dict[str, list[t.TextEdit]] = {}
+            for doc in change.documents:
+                index, _, uri = self.index_of(doc)
+                changes[uri] = [
+                    t.TextEdit(range=convert.range(index, c.start, c.end), new_text=c.new_text)
+                    for c in doc.changes
+                ]
+            return t.WorkspaceEdit(changes=changes)
+        documents: list[t.TextDocumentEdit] = []
+        for doc in change.documents:
+            index, version, uri = self.index_of(doc)
+            edits: list[t.TextEdit | t.AnnotatedTextEdit | t.SnippetTextEdit] = []
+            for c in doc.changes:
+                range_ = convert.range(index, c.start, c.end)
+                if snippet:
+                    edits.append(
+                        t.SnippetTextEdit(range=range_, snippet=t.StringValue(value=c.new_text))
+                    )
+                elif annotation_id is not None:
+                    edits.append(
+                        t.AnnotatedTextEdit(
+                            range=range_, new_text=c.new_text, annotation_id=annotation_id
+                        )
+                    )
+                else:
+                    edits.append(t.TextEdit(range=range_, new_text=c.new_text))
+            documents.append(
+                t.TextDocumentEdit(
+                    text_document=t.OptionalVersionedTextDocumentIdentifier(
+                        uri=uri, version=version
+                    ),
+                    edits=edits,
+                )
+            )
+        annotations = None
+        if change.annotation is not None and annotation_id is not None:
+            annotations = {
+                annotation_id: t.ChangeAnnotation(
+                    label=change.annotation.label,
+                    needs_confirmation=change.annotation.needs_confirmation,
+                    description=change.annotation.description,
+                )
+            }
+        return t.WorkspaceEdit(document_changes=documents, change_annotations=annotations)
+
+
+def _offset(server: MflsServer, uri: str, position: t.Position) -> int:
+    index = server.texts.index(uri)
+    if index is None:
+        raise _Refused("This document is not part of any indexed course yet.")
+    return index.offset(position.line, position.character, server.convert.encoding)
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] <= b[1] and b[0] <= a[1]
+
+
+def _kind_wanted(kind: str, only: Sequence[str] | None) -> bool:
+    if not only:
+        return True
+    return any(kind == o or kind.startswith(o + ".") for o in only)
+
+
+def register(server: MflsServer) -> None:
+    """Add prepareRename, rename and codeAction to `server`."""
+    merge_requests: dict[tuple[str, str], list[str]] = {}
+
+    def remember_merge(course_id: str, old_key: str, new_key: str) -> None:
+        targets = merge_requests.setdefault((course_id, old_key), [])
+        if new_key not in targets:
+            targets.append(new_key)
+        while len(merge_requests) > _MAX_MERGE_REQUESTS:
+            del merge_requests[next(iter(merge_requests))]
+
+    @server.feature(t.TEXT_DOCUMENT_PREPARE_RENAME)
+    def prepare_rename(
+        ls: MflsServer, params: t.PrepareRenameParams
+    ) -> t.PrepareRenamePlaceholder | None:
+        uri = canonical_uri(params.text_document.uri)
+        offset = _offset(ls, uri, params.position)
+        try:
+            target = rn.prepare_rename(ls.courses.snapshot, uri, offset)
+        except rn.RenameRefused as refusal:
+            raise _Refused(refusal.message) from None
+        index = ls.texts.index(uri)
+        assert index is not None
+        return t.PrepareRenamePlaceholder(
+            range=ls.convert.range(index, target.start, target.end), placeholder=target.key
+        )
+
+    @server.feature(t.TEXT_DOCUMENT_RENAME)
+    def rename(ls: MflsServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
+        uri = canonical_uri(params.text_document.uri)
+        offset = _offset(ls, uri, params.position)
+        snapshot = ls.courses.snapshot
+        try:
+            change = rn.rename(snapshot, uri, offset, params.new_name)
+        except rn.KeyConflict as conflict:
+            course = snapshot.course_for(uri)
+            if course is not None and conflict.old_key and conflict.new_key:
+                remember_merge(course.id, conflict.old_key, conflict.new_key)
+            raise _Refused(conflict.message) from None
+        except rn.RenameRefused as refusal:
+            raise _Refused(refusal.message) from None
+        if not change.documents:
+            return None
+        log.info(
+            "rename: %d markers in %d documents",
+            change.summary.get("markers", 0),
+            len(change.documents),
+        )
+        return EditBuilder(ls).edit(change)
+
+    @server.feature(
+        t.TEXT_DOCUMENT_CODE_ACTION,
+        t.CodeActionOptions(code_action_kinds=list(ACTION_KINDS)),
+    )
+    def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction] | None:
+        uri = canonical_uri(params.text_document.uri)
+        index = ls.texts.index(uri)
+        if index is None:
+            return None
+        encoding = ls.convert.encoding
+        r = params.range
+        start = index.offset(r.start.line, r.start.character, encoding)
+        end = index.offset(r.end.line, r.end.character, encoding)
+        only = params.context.only
+        course_wide = bool(only) and any(
+            _kind_wanted(kind, only) for kind in (ca.CONVERT_LEGACY_COURSE, ca.PAD_MARKERS_COURSE)
+        )
+        snapshot = ls.courses.snapshot
+        course = snapshot.course_for(uri)
+        targets: dict[str, list[str]] = {}
+        if course is not None:
+            for (course_id, old_key), new_keys in merge_requests.items():
+                if course_id == course.id:
+                    targets[old_key] = list(new_keys)
+        found = ca.code_actions(
+            snapshot,
+            uri,
+            min(start, end),
+            max(start, end),
+            course_wide=course_wide,
+            merge_targets=targets,
+        )
+        builder = EditBuilder(ls)
+        result: list[t.CodeAction] = []
+        for action in found:
+            if not _kind_wanted(action.kind, only):
+                continue
+            if action.snippet_change is not None and builder.snippets:
+                edit = builder.edit(action.snippet_change, snippet=True)
+            else:
+                edit = builder.edit(action.change)
+            result.append(
+                t.CodeAction(
+                    title=action.title,
+                    kind=action.kind,
+                    edit=edit,
+                    diagnostics=_fixed(ls, index, params.context.diagnostics, action) or None,
+                    is_preferred=action.preferred or None,
+                )
+            )
+        return result
+
+    del prepare_rename, rename, code_action
+
+
+def _fixed(
+    server: MflsServer,
+    index: LineIndex,
+    diagnostics: Sequence[t.Diagnostic],
+    action: ca.CodeAction,
+) -> list[t.Diagnostic]:
+    """The diagnostics of the request that `action` answers."""
+    if action.fixes is None or action.fixes_range is None:
+        return []
+    encoding = server.convert.encoding
+    fixed = []
+    for diagnostic in diagnostics:
+        if diagnostic.code != action.fixes:
+            continue
+        r = diagnostic.range
+        span = (
+            index.offset(r.start.line, r.start.character, encoding),
+            index.offset(r.end.line, r.end.character, encoding),
+        )
+        if _overlaps(span, action.fixes_range):
+            fixed.append(diagnostic)
+    return fixed
