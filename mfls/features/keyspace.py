@@ -1,0 +1,156 @@
+"""Near-miss search over a course's keys: loose buckets plus a bounded edit distance.
+
+Two keys are near when their loose forms (NFKC, case folded, without whitespace,
+punctuation or invisible format characters) are equal, or within a small edit distance
+of each other. The distance search uses the pigeonhole principle: cut a loose form into
+three pieces; within distance 2 one piece appears unchanged, shifted by at most 2.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+PIECES = 3
+MIN_FUZZY_LENGTH = 4
+
+
+@lru_cache(maxsize=65536)
+def loose(key: str) -> str:
+    folded = unicodedata.normalize("NFKC", key).casefold()
+    return "".join(
+        c
+        for c in folded
+        if not c.isspace()
+        and unicodedata.category(c)[0] not in "PZ"
+        and unicodedata.category(c) != "Cf"
+    )
+
+
+def threshold(length: int) -> int:
+    if length < MIN_FUZZY_LENGTH:
+        return 0
+    return 1 if length < 10 else 2
+
+
+def _cuts(length: int) -> list[tuple[int, int]]:
+    bounds = [length * i // PIECES for i in range(PIECES + 1)]
+    return [(bounds[i], bounds[i + 1]) for i in range(PIECES)]
+
+
+def bounded_distance(a: str, b: str, limit: int) -> int | None:
+    """Levenshtein distance of `a` and `b` if it is at most `limit`, else None."""
+    if abs(len(a) - len(b)) > limit:
+        return None
+    previous = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        low = max(1, i - limit)
+        high = min(len(b), i + limit)
+        if low > 1:
+            current[low - 1] = limit + 1
+        best = current[0] if low == 1 else limit + 1
+        for j in range(low, high + 1):
+            cost = 0 if char == b[j - 1] else 1
+            value = min(previous[j - 1] + cost, previous[j] + 1, current[j - 1] + 1)
+            current[j] = value
+            best = min(best, value)
+        for j in range(high + 1, len(b) + 1):
+            current[j] = limit + 1
+        if best > limit:
+            return None
+        previous = current
+    return previous[len(b)] if previous[len(b)] <= limit else None
+
+
+@dataclass(frozen=True)
+class Near:
+    key: str
+    distance: int  # 0: equal loose forms
+
+
+class NearMissIndex:
+    """Immutable once built; `updated` returns a new index sharing untouched buckets."""
+
+    def __init__(
+        self,
+        keys: frozenset[str],
+        buckets: dict[str, frozenset[str]],
+        pieces: dict[tuple[int, int, str], frozenset[str]],
+    ) -> None:
+        self.keys = keys
+        self._buckets = buckets
+        self._pieces = pieces
+
+    @staticmethod
+    def build(keys: Iterable[str]) -> NearMissIndex:
+        return NearMissIndex(frozenset(), {}, {}).updated(keys, ())
+
+    def updated(self, added: Iterable[str], removed: Iterable[str]) -> NearMissIndex:
+        buckets = dict(self._buckets)
+        pieces = dict(self._pieces)
+        keys = set(self.keys)
+        for key in removed:
+            if key in keys:
+                keys.discard(key)
+                for table, slot in self._slots(key, buckets, pieces):
+                    remaining = table[slot] - {key}
+                    if remaining:
+                        table[slot] = remaining
+                    else:
+                        del table[slot]
+        for key in added:
+            if key not in keys:
+                keys.add(key)
+                for table, slot in self._slots(key, buckets, pieces):
+                    table[slot] = table.get(slot, frozenset()) | {key}
+        return NearMissIndex(frozenset(keys), buckets, pieces)
+
+    @staticmethod
+    def _slots(
+        key: str,
+        buckets: dict[str, frozenset[str]],
+        pieces: dict[tuple[int, int, str], frozenset[str]],
+    ) -> list[tuple[dict, object]]:
+        form = loose(key)
+        if not form:
+            return []
+        slots: list[tuple[dict, object]] = [(buckets, form)]
+        if len(form) >= MIN_FUZZY_LENGTH:
+            for index, (start, end) in enumerate(_cuts(len(form))):
+                slots.append((pieces, (len(form), index, form[start:end])))
+        return slots
+
+    def nearest(self, key: str) -> Near | None:
+        """The best other key near `key`: equal loose form first, then the smallest edit."""
+        form = loose(key)
+        if not form:
+            return None
+        same = sorted(k for k in self._buckets.get(form, ()) if k != key)
+        if same:
+            return Near(same[0], 0)
+        limit = threshold(len(form))
+        if limit == 0:
+            return None
+        found: set[str] = set()
+        for length in range(len(form) - limit, len(form) + limit + 1):
+            if length < MIN_FUZZY_LENGTH:
+                continue
+            for index, (start, end) in enumerate(_cuts(length)):
+                size = end - start
+                for shift in range(-limit, limit + 1):
+                    at = start + shift
+                    if at < 0 or at + size > len(form):
+                        continue
+                    found |= self._pieces.get((length, index, form[at : at + size]), frozenset())
+        best: Near | None = None
+        for candidate in sorted(found):
+            if candidate == key:
+                continue
+            other = loose(candidate)
+            distance = bounded_distance(form, other, min(limit, threshold(len(other))))
+            if distance is not None and (best is None or distance < best.distance):
+                best = Near(candidate, distance)
+        return best
