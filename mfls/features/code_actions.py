@@ -178,6 +178,7 @@ def _course_keys(course: CourseSnapshot) -> frozenset[str]:
 # Near misses.
 
 _PUNCTUATION_OR_SPACE = re.compile(r"[\W_]+", re.UNICODE)
+_MIN_FUZZY_LENGTH = 4  # shorter keys (x, y, id) are too alike to suggest by edit distance
 
 
 def _folded(key: str) -> str:
@@ -211,6 +212,8 @@ def near_miss_candidates(key: str, keys: Iterable[str]) -> list[str]:
             continue
         if other_folded == folded:
             scored.append((0, other))
+            continue
+        if min(len(folded), len(other_folded)) < _MIN_FUZZY_LENGTH:
             continue
         distance = _edit_distance(folded, other_folded, limit)
         if distance <= limit:
