@@ -148,7 +148,7 @@ class CourseSnapshot:
         """Course order: (document order, offset)."""
         return self.docs[occurrence.uri].order, occurrence.marker.start
 
-    def keys(self) -> Iterable[str]:
+    def all_keys(self) -> Iterable[str]:
         yield from self.bindings
         for key in self.references:
             if key not in self.bindings:

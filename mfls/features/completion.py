@@ -1,0 +1,188 @@
+"""Completion of memory keys inside a marker being typed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from mfls.features import visible
+from mfls.features.lookup import OPENER
+from mfls.syntax.model import BlockKind, Reason, Role, ScanResult
+from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
+
+RAW_HTML_TYPES = range(1, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class CompletionItem:
+    key: str  # the label
+    new_text: str  # `{{ key }}`, inserted over the completion's edit range
+    filter_text: str
+    sort_text: str
+    detail: str
+    documentation: str  # markdown
+    kind: str  # "bound" | "host" | "referenced"
+
+
+@dataclass(frozen=True)
+class Completion:
+    start: int  # the edit range every item replaces
+    end: int
+    items: list[CompletionItem]
+    is_incomplete: bool = False
+
+
+@dataclass(frozen=True)
+class _Table:
+    items: dict[str, CompletionItem]
+    values: list[CompletionItem]
+    positions: dict[str, int]
+
+
+def complete(
+    snapshot: WorkspaceSnapshot, uri: str, offset: int, limit: int | None = None
+) -> Completion | None:
+    """Keys to insert at `offset` if it lies in a marker's body, else None.
+
+    With `limit`, at most that many items are returned, filtered by what was typed, and
+    the list is marked incomplete so the editor asks again as typing goes on.
+    """
+    found = snapshot.entry(uri)
+    if found is None:
+        return None
+    course, entry = found
+    text = entry.text
+    result = entry.result
+    span = edit_range(text, result, offset)
+    if span is None:
+        return None
+    table = _table(course)
+    items = table.values.copy()
+    for marker in result.markers:
+        if marker.role is Role.BINDING and marker.key in table.positions:
+            position = table.positions[marker.key]
+            items[position] = replace(items[position], sort_text=f"0{marker.start:010d}")
+    incomplete = False
+    if limit is not None and len(items) > limit:
+        typed = text[span[0] + OPENER : offset].strip().casefold()
+        if typed:
+            items = [item for item in items if _subsequence(typed, item.key.casefold())]
+        if len(items) > limit:
+            items.sort(key=lambda item: item.sort_text)
+            items = items[:limit]
+        incomplete = True
+    return Completion(span[0], span[1], items, incomplete)
+
+
+def _subsequence(needle: str, haystack: str) -> bool:
+    position = 0
+    for char in needle:
+        position = haystack.find(char, position) + 1
+        if position == 0:
+            return False
+    return True
+
+
+def edit_range(text: str, result: ScanResult, offset: int) -> tuple[int, int] | None:
+    """The span a completion replaces: the marker holding `offset` (with its `}}`), or,
+    for an unclosed marker being typed, from its `{{` to the cursor."""
+    if _in_block_literal(result, offset):
+        return None
+    for marker in result.markers:
+        if marker.start > offset:
+            break
+        start = marker.start + (1 if marker.legacy else 0)
+        if start + OPENER <= offset <= marker.end - OPENER:
+            return start, marker.end
+    for invalid in result.invalid:
+        if invalid.start > offset:
+            break
+        if invalid.reason is Reason.UNCLOSED:
+            typed = text[invalid.start + OPENER : offset]
+            if invalid.start + OPENER <= offset <= invalid.end and not _broken(typed):
+                return invalid.start, offset
+        elif invalid.start + OPENER <= offset <= invalid.end - OPENER:
+            return invalid.start, invalid.end
+    return None
+
+
+def _broken(typed: str) -> bool:
+    """True when a line break follows typed key text: the cursor has left the marker."""
+    stripped = typed.lstrip()
+    return any(c in stripped for c in "\n\r\x85\u2028\u2029")
+
+
+def _in_block_literal(result: ScanResult, offset: int) -> bool:
+    for block in result.blocks:
+        if block.start > offset:
+            return False
+        if block.start <= offset <= block.end:
+            if block.kind is BlockKind.INDENTED_CODE:
+                return True
+            if block.kind is BlockKind.HTML_BLOCK and block.level in RAW_HTML_TYPES:
+                return True
+            if block.kind is BlockKind.FENCED_CODE:
+                return not any(start <= offset <= end for start, end in block.inline)
+    return False
+
+
+def describe(course: CourseSnapshot, key: str) -> tuple[str, str]:
+    """(detail, kind) of a key: where it is bound and how often it is read."""
+    bindings = course.bindings.get(key, ())
+    uses = sum(1 for o in course.references.get(key, ()) if not o.marker.literal)
+    used = f"read {uses}×" if uses != 1 else "read once"
+    if bindings:
+        first = min(bindings, key=course.position)
+        where = course.docs[first.uri].label
+        documents = {o.uri for o in bindings}
+        more = f" and {len(documents) - 1} more" if len(documents) > 1 else ""
+        return f"bound in {where}{more} · {used}", "bound"
+    if course.host.provides(key):
+        return f"provided by {course.host.title or course.host.name} · {used}", "host"
+    return f"not bound in this course · {used}", "referenced"
+
+
+def _item(course: CourseSnapshot, key: str) -> CompletionItem | None:
+    bindings = course.bindings.get(key, ())
+    offered = (
+        bindings
+        or course.host.provides(key)
+        or any(not o.marker.literal for o in course.references.get(key, ()))
+    )
+    if not offered:
+        return None
+    detail, kind = describe(course, key)
+    if bindings:
+        order, start = min(course.position(o) for o in bindings)
+        sort_text = f"1{order:07d}{start:010d}"
+    else:
+        sort_text = ("2" if kind == "host" else "3") + key
+    notes = visible.notes(key)
+    documentation = visible.fenced(key) + (
+        "\n\n" + "\n".join(f"- {n}" for n in notes) if notes else ""
+    )
+    return CompletionItem(
+        key, f"{{{{ {key} }}}}", f"{{{{ {key}", sort_text, detail, documentation, kind
+    )
+
+
+def _table(course: CourseSnapshot) -> _Table:
+    def build(previous: _Table | None, changed: frozenset[str] | None) -> _Table:
+        if previous is None or changed is None:
+            keys = set(course.bindings) | set(course.references) | set(course.host.provided_keys)
+            items = {}
+            for key in sorted(keys):
+                item = _item(course, key)
+                if item is not None:
+                    items[key] = item
+        else:
+            items = dict(previous.items)
+            for key in changed:
+                item = _item(course, key)
+                if item is None:
+                    items.pop(key, None)
+                else:
+                    items[key] = item
+        values = list(items.values())
+        return _Table(items, values, {item.key: i for i, item in enumerate(values)})
+
+    return course.cache.get("completion", build)

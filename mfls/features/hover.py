@@ -1,0 +1,112 @@
+"""Hover on a marker: the exact key, made visible, and what the course knows about it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mfls.features import visible
+from mfls.features.lookup import interaction_of, invalid_at, invalid_span, line_number, marker_at
+from mfls.syntax.model import InvalidMarker, Marker, Reason, Role
+from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
+
+
+@dataclass(frozen=True)
+class HoverInfo:
+    markdown: str
+    start: int
+    end: int
+
+
+_WHY_INVALID = {
+    Reason.EMPTY: "it names no question: nothing is left between the braces once the "
+    "surrounding spaces are removed.",
+    Reason.LINE_BREAK: "its question is broken across lines; a question must fit on one line.",
+    Reason.CONTROL_CHARACTER: "its question contains an invisible control character.",
+    Reason.UNCLOSED: "no `}}` closes it in its paragraph, so it turns the rest of the "
+    "paragraph into plain text.",
+}
+
+
+def hover(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> HoverInfo | None:
+    found = snapshot.entry(uri)
+    if found is None:
+        return None
+    course, entry = found
+    marker = marker_at(entry.result, offset)
+    if marker is not None:
+        return HoverInfo(_describe(course, entry, marker), marker.start, marker.end)
+    invalid = invalid_at(entry.result, offset)
+    if invalid is not None:
+        start, end = invalid_span(invalid)
+        return HoverInfo(_describe_invalid(invalid), start, end)
+    return None
+
+
+def _describe_invalid(invalid: InvalidMarker) -> str:
+    lines = [f"**Not a memory marker**: {_WHY_INVALID[invalid.reason]}"]
+    hidden = []
+    if invalid.hidden_markers:
+        hidden.append(f"{invalid.hidden_markers} marker(s)")
+    if invalid.hidden_interactions:
+        hidden.append(f"{invalid.hidden_interactions} interaction(s)")
+    if hidden:
+        lines.append(f"It hides {' and '.join(hidden)} written after it.")
+    lines.append("The AI reads it as plain text.")
+    return "\n\n".join(lines)
+
+
+def _role(entry: DocEntry, marker: Marker) -> str:
+    if marker.role is Role.BINDING:
+        legacy = " (old `%{{...}}` form)" if marker.legacy else ""
+        if entry.kind == "reference":
+            return (
+                f"**Binding**{legacy} in a reference document: it grants no permission to "
+                "save the answer."
+            )
+        return f"**Binding**{legacy}: this interaction saves the user's answer to this question."
+    if marker.literal:
+        return "**Reference** in a literal example (code, link or HTML): shown, not read."
+    return "**Reference**: the AI reads the remembered answer to this question."
+
+
+def _place(course: CourseSnapshot, occurrence: Occurrence) -> str:
+    entry = course.docs[occurrence.uri]
+    return f"{entry.label}:{line_number(entry.text, occurrence.marker.start)}"
+
+
+def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker) -> str:
+    key = marker.key
+    parts = [visible.fenced(key)]
+    notes = visible.notes(key)
+    if notes:
+        parts.append("Look closely:\n" + "\n".join(f"- {note}" for note in notes))
+    parts.append(_role(entry, marker))
+    if marker.role is Role.BINDING:
+        interaction = interaction_of(entry.result, marker.start)
+        if interaction is not None and (interaction.choices or interaction.input is not None):
+            choices = ", ".join(c.label for c in interaction.choices[:5])
+            more = "…" if len(interaction.choices) > 5 else ""
+            asked = f"choices: {choices}{more}" if choices else ""
+            if interaction.input is not None:
+                asked += ("; " if asked else "") + "free input"
+            parts.append(f"Asked with {asked}.")
+    bindings = sorted(course.bindings.get(key, ()), key=course.position)
+    if bindings:
+        shown = ", ".join(_place(course, o) for o in bindings[:5])
+        more = f" and {len(bindings) - 5} more" if len(bindings) > 5 else ""
+        parts.append(f"Bound in {shown}{more}.")
+    else:
+        parts.append("Not bound anywhere in this course.")
+    references = [o for o in course.references.get(key, ()) if not o.marker.literal]
+    documents = len({o.uri for o in references})
+    if references:
+        parts.append(f"Read {len(references)} time(s) in {documents} document(s) of {course.name}.")
+    else:
+        parts.append(f"Not read anywhere in {course.name}.")
+    host = course.host
+    if host.provides(key):
+        parts.append(f"Provided by {host.title or host.name} (read-only).")
+    prefix = host.reserved_prefix_of(key)
+    if prefix is not None:
+        parts.append(f"The prefix `{prefix}` is reserved by {host.title or host.name}.")
+    return "\n\n".join(parts)
