@@ -7,11 +7,11 @@ interaction); nothing else in any document changes.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from mfls.features import rename as rn
+from mfls.features.diagnostics import near_miss_index
 from mfls.features.rename import DocumentChange, KeyUse, WorkspaceChange
 from mfls.refactor.text_edits import TextChange
 from mfls.syntax.model import Block, BlockKind, Marker, Role
@@ -65,17 +65,13 @@ def code_actions(
     actions: list[CodeAction] = []
     text = rn.doc_text(entry)
     provided = rn.host_keys(course)
-    bound = _bound_keys(course)
-    all_keys = _course_keys(course) | provided
     merge_targets = merge_targets or {}
     for marker in rn.doc_scan(entry).markers:
         if marker.start > end:
             break
         if marker.end < start:
             continue
-        actions.extend(
-            _marker_actions(course, entry, text, marker, bound, all_keys, provided, merge_targets)
-        )
+        actions.extend(_marker_actions(course, entry, text, marker, provided, merge_targets))
     actions.extend(_document_source_actions(entry))
     if course_wide:
         actions.extend(_course_source_actions(course))
@@ -90,8 +86,6 @@ def _marker_actions(
     entry: DocEntry,
     text: str,
     marker: Marker,
-    bound: frozenset[str],
-    all_keys: frozenset[str],
     provided: frozenset[str],
     merge_targets: Mapping[str, Iterable[str]],
 ) -> Iterator[CodeAction]:
@@ -117,21 +111,22 @@ def _marker_actions(
         )
     if marker.literal or marker.key in provided:
         return
-    unbound = marker.role is Role.REFERENCE and marker.key not in bound
-    candidates = near_miss_candidates(marker.key, all_keys - {marker.key})
+    near = near_miss_index(course).nearest(marker.key)
+    unbound = marker.role is Role.REFERENCE and not course.lesson_bindings(marker.key)
     if unbound:
-        for candidate in candidates:
-            changes = rn.marker_changes(text, marker, candidate, legacy=marker.legacy)
+        code = "near-miss" if near is not None else "unbound-reference"
+        if near is not None:
+            changes = rn.marker_changes(text, marker, near.key, legacy=marker.legacy)
             if changes:
                 yield CodeAction(
-                    title=f"Replace with {rn.padded(candidate, False)}",
+                    title=f"Replace with {rn.padded(near.key, False)}",
                     kind=QUICKFIX,
                     change=_single(entry, changes),
-                    fixes="near-miss",
+                    fixes=code,
                     fixes_range=span,
-                    preferred=len(candidates) == 1,
+                    preferred=True,
                 )
-        insertion = _binding_insertion(course, entry, marker.key)
+        insertion = _binding_insertion(course, marker.key)
         if insertion is not None:
             plain, snippet = insertion
             yield CodeAction(
@@ -139,10 +134,11 @@ def _marker_actions(
                 kind=QUICKFIX,
                 change=plain,
                 snippet_change=snippet,
-                fixes="unbound-reference",
+                fixes=code,
                 fixes_range=span,
-                preferred=not candidates,
+                preferred=near is None,
             )
+    candidates = [near.key] if near is not None else []
     targets = [c for c in candidates if c not in provided]
     for extra in merge_targets.get(marker.key, ()):
         if extra not in targets and extra != marker.key and extra not in provided:
@@ -167,66 +163,11 @@ def _doc_change(entry: DocEntry, changes: list[TextChange]) -> DocumentChange:
     return DocumentChange(entry.uri, entry.path, entry.version, rn.doc_text(entry), tuple(changes))
 
 
-def _bound_keys(course: CourseSnapshot) -> frozenset[str]:
-    return frozenset(course.bindings)
-
-
-def _course_keys(course: CourseSnapshot) -> frozenset[str]:
-    return frozenset(course.keys())
-
-
-# Near misses.
-
-_PUNCTUATION_OR_SPACE = re.compile(r"[\W_]+", re.UNICODE)
-_MIN_FUZZY_LENGTH = 4  # shorter keys (x, y, id) are too alike to suggest by edit distance
-
-
-def _folded(key: str) -> str:
-    return _PUNCTUATION_OR_SPACE.sub("", unicodedata.normalize("NFKC", key).casefold())
-
-
-def _edit_distance(a: str, b: str, limit: int) -> int:
-    """Levenshtein distance, or `limit + 1` as soon as it is known to exceed `limit`."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        if min(current) > limit:
-            return limit + 1
-        previous = current
-    return previous[-1]
-
-
-def near_miss_candidates(key: str, keys: Iterable[str]) -> list[str]:
-    """Keys that `key` is probably a misspelling of: equal once whitespace, case, NFKC
-    and punctuation are ignored, or within a small edit distance; closest first."""
-    folded = _folded(key)
-    limit = 1 if len(folded) < 8 else 2
-    scored: list[tuple[int, str]] = []
-    for other in keys:
-        other_folded = _folded(other)
-        if not folded or not other_folded:
-            continue
-        if other_folded == folded:
-            scored.append((0, other))
-            continue
-        if min(len(folded), len(other_folded)) < _MIN_FUZZY_LENGTH:
-            continue
-        distance = _edit_distance(folded, other_folded, limit)
-        if distance <= limit:
-            scored.append((distance, other))
-    scored.sort()
-    return [other for _, other in scored]
-
-
 # Asking for an unbound key.
 
 
 def _binding_insertion(
-    course: CourseSnapshot, here: DocEntry, key: str
+    course: CourseSnapshot, key: str
 ) -> tuple[WorkspaceChange, WorkspaceChange] | None:
     """The interaction `?[{{ key }} ...]` inserted before the first use of `key` in course
     order (lessons first; reference documents only when no lesson uses it), as plain

@@ -19,17 +19,16 @@ When only the key is replaced and the new key ends with `}` right before the clo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from mfls.features.lookup import line_number, marker_at
 from mfls.refactor.text_edits import TextChange
 from mfls.syntax.keys import check_new_key, trimmed
 from mfls.syntax.model import BlockKind, Marker, ScanResult
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
 
 ANNOTATION_ID = "mfls.storedAnswers"
-_LINE_END = re.compile(r"\r\n|\r|\n")
 _MAX_LISTED_USES = 5
 
 
@@ -121,25 +120,7 @@ def host_keys(course: CourseSnapshot) -> frozenset[str]:
     return frozenset(course.host.provided_keys) | frozenset(course.config.system_keys)
 
 
-def line_number(text: str, offset: int) -> int:
-    """The 1-based line of `offset`; LF, CRLF and CR each end one line."""
-    return len(_LINE_END.findall(text, 0, offset)) + 1
-
-
 # Finding markers and key uses.
-
-
-def marker_at(result: ScanResult, offset: int) -> Marker | None:
-    """The valid marker under `offset` (its end counts, when no marker starts there)."""
-    touching: Marker | None = None
-    for marker in result.markers:
-        if marker.start <= offset < marker.end:
-            return marker
-        if marker.end == offset:
-            touching = marker
-        elif marker.start > offset:
-            break
-    return touching
 
 
 def key_uses(course: CourseSnapshot, key: str) -> list[KeyUse]:

@@ -146,11 +146,3 @@ def test_course_source_actions_cover_every_document(course: Path) -> None:
 def test_no_actions_outside_markers_but_source_ones(course: Path) -> None:
     actions = _actions(course, "l2.md", L2, "Intro line", course_wide=False)
     assert [a.kind for a in actions] == [ca.PAD_MARKERS]
-
-
-def test_near_miss_candidates() -> None:
-    keys = ["What is your name?", "user_name", "Which path?", "level"]
-    assert ca.near_miss_candidates("what is your  name", keys) == ["What is your name?"]
-    assert ca.near_miss_candidates("user-name", keys) == ["user_name"]
-    assert ca.near_miss_candidates("levle", keys) == []
-    assert ca.near_miss_candidates("Which paths?", keys) == ["Which path?"]
