@@ -1,0 +1,203 @@
+"""The scanner glue: block structure -> inline texts -> results in source offsets."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from typing import Protocol, TypeVar
+
+from mfls.syntax.blocks import Unit, iter_units
+from mfls.syntax.inline import InlineMode, scan_inline
+from mfls.syntax.model import (
+    Block,
+    BlockKind,
+    Choice,
+    Interaction,
+    InvalidMarker,
+    Literal,
+    LiteralKind,
+    Marker,
+    ScanResult,
+)
+
+_Ranges = tuple[tuple[int, int], ...]
+
+
+class _OffsetMap:
+    """Maps offsets of a block's inline text back to the source through its ranges."""
+
+    __slots__ = ("_ranges", "_starts")
+
+    def __init__(self, ranges: _Ranges):
+        self._ranges = ranges
+        starts = []
+        total = 0
+        for a, b in ranges:
+            starts.append(total)
+            total += b - a
+        self._starts = starts
+
+    def start(self, offset: int) -> int:
+        k = bisect_right(self._starts, offset) - 1
+        return self._ranges[k][0] + offset - self._starts[k]
+
+    def end(self, offset: int) -> int:
+        """An end offset maps from the character before it, so it stays in its range."""
+        if offset == 0:
+            return self._ranges[0][0]
+        return self.start(offset - 1) + 1
+
+
+def _inline_text(text: str, ranges: _Ranges) -> str:
+    if len(ranges) == 1:
+        a, b = ranges[0]
+        return text[a:b]
+    return "".join(text[a:b] for a, b in ranges)
+
+
+def _mode(block: Block) -> tuple[InlineMode, LiteralKind | None] | None:
+    kind = block.kind
+    if kind is BlockKind.PARAGRAPH or kind is BlockKind.HEADING:
+        return InlineMode.MARKDOWN, None
+    if kind is BlockKind.HTML_BLOCK:
+        return (InlineMode.HTML, None) if block.level >= 6 else None
+    if kind is BlockKind.FENCED_CODE:
+        return InlineMode.LITERAL, LiteralKind.INFO_STRING
+    if kind is BlockKind.LINK_REFERENCE_DEFINITION:
+        return InlineMode.LITERAL, LiteralKind.LINK_REFERENCE_DEFINITION
+    return None
+
+
+def _shift_marker(m: Marker, start: Callable[[int], int], end: Callable[[int], int]) -> Marker:
+    return Marker(
+        start=start(m.start),
+        end=end(m.end),
+        key=m.key,
+        key_start=start(m.key_start),
+        key_end=end(m.key_end),
+        role=m.role,
+        legacy=m.legacy,
+        literal=m.literal,
+    )
+
+
+class _Collector:
+    __slots__ = ("interactions", "invalid", "literals", "markers")
+
+    def __init__(self) -> None:
+        self.markers: list[Marker] = []
+        self.invalid: list[InvalidMarker] = []
+        self.interactions: list[Interaction] = []
+        self.literals: list[Literal] = []
+
+    def add_block(self, text: str, block: Block) -> None:
+        if not block.inline:
+            return
+        picked = _mode(block)
+        if picked is None:
+            return
+        mode, whole = picked
+        ranges = block.inline
+        inline = _inline_text(text, ranges)
+        if not inline:
+            return
+        if len(ranges) == 1:
+            base = ranges[0][0]
+
+            def start(o: int) -> int:
+                return base + o
+
+            end = start
+        else:
+            offsets = _OffsetMap(ranges)
+            start = offsets.start
+            end = offsets.end
+        if whole is not None:
+            self.literals.append(Literal(kind=whole, start=start(0), end=end(len(inline))))
+            if "{{" not in inline:
+                return
+        elif mode is InlineMode.HTML and "{{" not in inline and "?[" not in inline:
+            return
+        found = scan_inline(inline, mode)
+        self.markers.extend(_shift_marker(m, start, end) for m in found.markers)
+        self.invalid.extend(
+            InvalidMarker(
+                start=start(i.start),
+                end=end(i.end),
+                reason=i.reason,
+                legacy=i.legacy,
+                hidden_markers=i.hidden_markers,
+                hidden_interactions=i.hidden_interactions,
+            )
+            for i in found.invalid
+        )
+        for x in found.interactions:
+            self.interactions.append(
+                Interaction(
+                    start=start(x.start),
+                    end=end(x.end),
+                    binding=x.binding,
+                    multiple=x.multiple,
+                    choices=tuple(
+                        Choice(label=c.label, value=c.value, start=start(c.start), end=end(c.end))
+                        for c in x.choices
+                    ),
+                    input=x.input,
+                    binding_marker=None
+                    if x.binding_marker is None
+                    else _shift_marker(x.binding_marker, start, end),
+                )
+            )
+        self.literals.extend(
+            Literal(kind=lit.kind, start=start(lit.start), end=end(lit.end))
+            for lit in found.literals
+        )
+
+    def result(self, blocks: tuple[Block, ...]) -> ScanResult:
+        return ScanResult(
+            markers=_by_start(self.markers),
+            invalid=_by_start(self.invalid),
+            interactions=_by_start(self.interactions),
+            blocks=blocks,
+            literals=_by_start(self.literals),
+        )
+
+
+class _Spanned(Protocol):
+    @property
+    def start(self) -> int: ...
+
+
+_T = TypeVar("_T", bound=_Spanned)
+
+
+def _by_start(items: list[_T]) -> tuple[_T, ...]:
+    for k in range(1, len(items)):
+        if items[k - 1].start > items[k].start:
+            return tuple(sorted(items, key=lambda item: item.start))
+    return tuple(items)
+
+
+def scan_blocks(text: str, blocks: Iterable[Block]) -> ScanResult:
+    """Scan the inline texts of `blocks` (absolute offsets into `text`)."""
+    collected = _Collector()
+    kept = tuple(blocks)
+    for block in kept:
+        collected.add_block(text, block)
+    return collected.result(kept)
+
+
+def scan_unit(text: str, unit: Unit) -> ScanResult:
+    """Everything one top-level unit holds, in absolute offsets into `text`."""
+    return scan_blocks(text, unit.blocks)
+
+
+def scan(text: str) -> ScanResult:
+    """Scan a whole document."""
+    collected = _Collector()
+    blocks: list[Block] = []
+    for unit in iter_units(text):
+        blocks.extend(unit.blocks)
+        for block in unit.blocks:
+            collected.add_block(text, block)
+    return collected.result(tuple(blocks))
