@@ -1,0 +1,176 @@
+"""Run the shared conformance cases (tests/conformance/*.json) against mfls.
+
+The JSON files are the suite; README.md in this folder describes their format.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CASE_DIR = Path(__file__).resolve().parent
+CATEGORIES = frozenset({"normalization", "extraction", "interaction", "document-context"})
+NORMALIZATION_REASONS = frozenset({"empty", "line-break", "control-character"})
+REASONS = NORMALIZATION_REASONS | {"unclosed"}
+ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+MIN_CASES = 250
+
+CASE_FIELDS = {"id", "category", "description"}
+MARKER_FIELDS = {"start", "end", "key", "role", "legacy", "literal"}
+INVALID_FIELDS = {"start", "end", "reason"}
+INTERACTION_FIELDS = {"start", "end", "binding", "multiple", "choices", "input"}
+
+
+def _load_files() -> dict[str, dict[str, Any]]:
+    return {
+        path.name: json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted(CASE_DIR.glob("*.json"))
+    }
+
+
+FILES = _load_files()
+CASES: list[dict[str, Any]] = [case for data in FILES.values() for case in data["cases"]]
+NORMALIZATION = [c for c in CASES if c["category"] == "normalization"]
+DOCUMENTS = [c for c in CASES if c["category"] != "normalization"]
+
+
+def _ids(cases: list[dict[str, Any]]) -> list[str]:
+    return [case["id"] for case in cases]
+
+
+# --- structure of the files -------------------------------------------------------------
+
+
+def test_every_category_has_a_file() -> None:
+    assert {data["category"] for data in FILES.values()} == CATEGORIES
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_file_header(name: str) -> None:
+    data = FILES[name]
+    assert set(data) == {"version", "category", "cases"}
+    assert data["version"] == 1
+    assert data["category"] in CATEGORIES
+    assert all(case["category"] == data["category"] for case in data["cases"])
+
+
+def test_ids_unique_and_kebab_case() -> None:
+    ids = _ids(CASES)
+    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
+    assert [i for i in ids if not ID_PATTERN.match(i)] == []
+
+
+def test_total_case_count() -> None:
+    assert len(CASES) >= MIN_CASES
+
+
+@pytest.mark.parametrize("case", NORMALIZATION, ids=_ids(NORMALIZATION))
+def test_normalization_case_shape(case: dict[str, Any]) -> None:
+    assert set(case) == CASE_FIELDS | {"body", "expect"}
+    assert isinstance(case["description"], str) and case["description"]
+    body, expect = case["body"], case["expect"]
+    assert isinstance(body, str)
+    assert set(expect) in ({"key"}, {"reason"})
+    if "reason" in expect:
+        assert expect["reason"] in NORMALIZATION_REASONS
+    else:
+        assert isinstance(expect["key"], str) and expect["key"]
+    marker = "{{" + body + "}}"
+    assert marker.find("}}") == len(marker) - 2, "the body must not close the marker early"
+
+
+def _check_span(text: str, item: dict[str, Any]) -> str:
+    start, end = item["start"], item["end"]
+    assert isinstance(start, int) and isinstance(end, int)
+    assert 0 <= start < end <= len(text)
+    return text[start:end]
+
+
+@pytest.mark.parametrize("case", DOCUMENTS, ids=_ids(DOCUMENTS))
+def test_document_case_shape(case: dict[str, Any]) -> None:
+    assert set(case) == CASE_FIELDS | {"input", "expect"}
+    assert isinstance(case["description"], str) and case["description"]
+    text, expect = case["input"], case["expect"]
+    assert isinstance(text, str)
+    assert set(expect) == {"markers", "invalid", "interactions"}
+    for items in expect.values():
+        starts = [item["start"] for item in items]
+        assert starts == sorted(starts)
+    for m in expect["markers"]:
+        assert set(m) == MARKER_FIELDS
+        span = _check_span(text, m)
+        assert m["role"] in ("binding", "reference")
+        assert span.startswith("%{{" if m["legacy"] else "{{")
+        assert span.find("}}") == len(span) - 2
+        assert not m["legacy"] or m["role"] == "binding"
+        assert isinstance(m["literal"], bool) and isinstance(m["key"], str) and m["key"]
+        assert not (m["literal"] and m["role"] == "binding")
+    for i in expect["invalid"]:
+        assert set(i) == INVALID_FIELDS
+        span = _check_span(text, i)
+        assert i["reason"] in REASONS
+        assert span.startswith("{{")
+        if i["reason"] == "unclosed":
+            assert "}}" not in span
+        else:
+            assert span.find("}}") == len(span) - 2
+    for x in expect["interactions"]:
+        assert set(x) == INTERACTION_FIELDS
+        span = _check_span(text, x)
+        assert span.startswith("?[") and span.endswith("]")
+        assert x["binding"] is None or isinstance(x["binding"], str)
+        assert x["input"] is None or isinstance(x["input"], str)
+        assert isinstance(x["multiple"], bool)
+        for choice in x["choices"]:
+            assert set(choice) == {"label", "value"}
+    bindings = [m for m in expect["markers"] if m["role"] == "binding"]
+    bound = [x for x in expect["interactions"] if x["binding"] is not None]
+    assert len(bindings) == len(bound)
+    for m, x in zip(bindings, bound, strict=True):
+        assert m["key"] == x["binding"]
+        assert x["start"] < m["start"] and m["end"] < x["end"]
+
+
+# --- running the cases ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", NORMALIZATION, ids=_ids(NORMALIZATION))
+def test_normalize_key(case: dict[str, Any]) -> None:
+    from mfls.syntax.keys import normalize_key
+
+    key, reason = normalize_key(case["body"])
+    expect = case["expect"]
+    assert (key, reason) == (expect.get("key"), expect.get("reason"))
+
+
+@pytest.mark.parametrize("case", NORMALIZATION, ids=_ids(NORMALIZATION))
+def test_normalization_through_scan(case: dict[str, Any]) -> None:
+    from mfls.syntax.scanner import scan
+
+    text = "{{" + case["body"] + "}}"
+    expect = case["expect"]
+    if "key" in expect:
+        marker = {
+            "start": 0,
+            "end": len(text),
+            "key": expect["key"],
+            "role": "reference",
+            "legacy": False,
+            "literal": False,
+        }
+        wanted = {"markers": [marker], "invalid": [], "interactions": []}
+    else:
+        invalid = {"start": 0, "end": len(text), "reason": expect["reason"]}
+        wanted = {"markers": [], "invalid": [invalid], "interactions": []}
+    assert scan(text).to_json() == wanted
+
+
+@pytest.mark.parametrize("case", DOCUMENTS, ids=_ids(DOCUMENTS))
+def test_scan(case: dict[str, Any]) -> None:
+    from mfls.syntax.scanner import scan
+
+    assert scan(case["input"]).to_json() == case["expect"]

@@ -1,0 +1,763 @@
+"""Document-context cases: literal contexts, blocks, containers and line endings."""
+
+from __future__ import annotations
+
+from casegen import CaseBook, I, M, X
+
+INLINE_LIT = 'Seed: "document memory extraction still collects complete markers supported in '
+INLINE_LIT += "literal examples, including inline code, HTML tags and fenced-code info "
+INLINE_LIT += 'strings"; decisions rules 9 and 10 (`literal: true`).'
+NOT_HIDE = 'Seed: "A marker-like example inside one of those literal contexts must not continue '
+NOT_HIDE += 'beyond that context and hide later memory markers or controls."'
+BLOCK_LIT = "Decisions rule 10: markers inside block literal contexts are not reported at all."
+PAIRING = 'Seed: "Code and math delimiters pair within their native paragraph or heading '
+PAIRING += "context. They cannot pair across a blank paragraph or a native block boundary, "
+PAIRING += 'including fenced blocks and ATX or Setext headings."'
+MATH = "Decisions rule 11: `$...$` where the opening `$` is not followed by whitespace and the "
+MATH += "closing `$` is neither preceded by whitespace nor followed by a digit."
+RAW_BLOCK = 'Seed: "the four raw HTML block types above instead end after their closing-tag '
+RAW_BLOCK += 'line"; decisions rules 9 and 16.'
+ORDINARY_HTML = "Decisions rules 9 and 17: in an ordinary HTML block (type 6 or 7) the text "
+ORDINARY_HTML += "between complete tags is surrounding text; Markdown inline syntax does not apply."
+CONTAINER = "Decisions rule 8: keys are read with container markers removed; offsets stay "
+CONTAINER += "original."
+BOUNDARY = "Decisions rule 7: a marker never crosses a blank line or any other block boundary."
+ENDINGS = 'Seed: "LF, CRLF and CR are physical line endings"; decisions rule 1.'
+
+
+def build() -> CaseBook:
+    book = CaseBook("document-context")
+    _code_spans(book)
+    _math(book)
+    _links_and_autolinks(book)
+    _inline_html(book)
+    _reference_definitions(book)
+    _fenced_and_indented(book)
+    _raw_html_blocks(book)
+    _ordinary_html_blocks(book)
+    _headings_and_boundaries(book)
+    _containers(book)
+    _line_endings(book)
+    return book
+
+
+def _code_spans(book: CaseBook) -> None:
+    book.doc(
+        "code-span-marker-literal",
+        INLINE_LIT,
+        "Write `{{ a }}` here",
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "code-span-then-marker",
+        INLINE_LIT,
+        "`{{ a }}` and {{ b }}",
+        M("{{ a }}", "a", literal=True),
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "code-span-double-backticks",
+        INLINE_LIT,
+        "``{{ a`b }}``",
+        M("{{ a`b }}", "a`b", literal=True),
+    )
+    book.doc("code-span-incomplete-marker", NOT_HIDE, "Text `{{ a` and {{ b }}", M("{{ b }}", "b"))
+    book.doc(
+        "code-span-invalid-not-reported",
+        "Decisions rule 10: invalid markers inside a literal context are not reported.",
+        "`{{ }}` {{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "code-span-interaction-text",
+        "Decisions rule 10: literal markers never open an "
+        "interaction; `?[` inside a code span is literal.",
+        "`?[{{ q }} A|B]`",
+        M("{{ q }}", "q", literal=True),
+    )
+    book.doc(
+        "unmatched-backtick",
+        "CommonMark: a backtick string without a partner is text.",
+        "`{{ a }}",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "code-span-over-lines",
+        PAIRING + " Within one paragraph they pair across lines.",
+        "`a\n{{ b }}`",
+        M("{{ b }}", "b", literal=True),
+    )
+    book.doc("code-span-not-across-blank", PAIRING, "`a\n\n{{ b }}`", M("{{ b }}", "b"))
+    book.doc("code-span-not-across-atx", PAIRING, "# `a\n{{ b }}`", M("{{ b }}", "b"))
+    book.doc("code-span-not-across-setext", PAIRING, "`a\n---\n{{ b }}`", M("{{ b }}", "b"))
+    book.doc("code-span-not-across-fence", PAIRING, "`a\n```\nx\n```\n{{ b }}`", M("{{ b }}", "b"))
+    book.doc(
+        "code-span-hides-math",
+        "Decisions rule 3: the code spans start first, so the dollars inside them cannot pair.",
+        "`$` {{ a }} `$`",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "code-span-escaped-opener-literal",
+        "Decisions rule 18: no backslash escapes in code spans, so the marker after the "
+        "backslash is complete.",
+        "`\\{{ a }}`",
+        M("{{ a }}", "a", literal=True),
+    )
+
+
+def _math(book: CaseBook) -> None:
+    book.doc("math-single-dollar", MATH, "$x + {{ a }}$", M("{{ a }}", "a", literal=True))
+    book.doc("math-opening-space", MATH, "$ {{ a }}$", M("{{ a }}", "a"))
+    book.doc("math-closing-space", MATH, "${{ a }} $", M("{{ a }}", "a"))
+    book.doc("math-closing-digit", MATH, "${{ a }}$5", M("{{ a }}", "a"))
+    book.doc("math-closing-letter", MATH, "${{ a }}$x", M("{{ a }}", "a", literal=True))
+    book.doc(
+        "math-closing-non-ascii-digit",
+        MATH + " Decisions rule 20: a digit is ASCII 0-9.",
+        "${{ a }}$\u0663",
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "math-closing-nbsp",
+        MATH + " Decisions rule 20: whitespace includes Unicode space separators.",
+        "$x {{ a }}\u00a0$",
+        M("{{ a }}", "a"),
+    )
+    book.doc("math-opening-tab", MATH, "$\t{{ a }}$", M("{{ a }}", "a"))
+    book.doc(
+        "math-later-closer",
+        MATH + " A `$` followed by a digit is skipped; the next qualifying `$` closes.",
+        "$a$1 {{ b }}$",
+        M("{{ b }}", "b", literal=True),
+    )
+    book.doc(
+        "math-prices",
+        MATH + " The `$` before 6 follows a space, so nothing pairs.",
+        "From $5 to {{ a }} $6",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "math-double",
+        "Decisions rule 20: `$$` pairs with the next unescaped `$$`.",
+        "$$ {{ a }} $$",
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "math-double-unmatched",
+        "Decisions rule 20: an unmatched `$$` is plain text (no fallback to single `$`).",
+        "$${{ a }}$",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "math-double-over-lines",
+        "Decisions rules 11 and 20: math pairs within one inline text.",
+        "$$\n{{ a }}\n$$",
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "math-escaped-dollar",
+        "Decisions rules 11 and 20: `\\$` is not a delimiter.",
+        "\\$x {{ a }}$",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "math-even-backslashes",
+        "Decisions rule 20: a `$` after an odd run of "
+        "backslashes is escaped; after an even run it is not.",
+        "\\\\$x {{ a }}$",
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "math-two-spans",
+        MATH,
+        "$x {{ a }}$ and $y {{ b }}$",
+        M("{{ a }}", "a", literal=True),
+        M("{{ b }}", "b", literal=True),
+    )
+    book.doc("math-not-across-blank", PAIRING, "$a\n\nb {{ c }}$", M("{{ c }}", "c"))
+    book.doc("math-incomplete-marker", NOT_HIDE, "$x {{ a$ then {{ b }}", M("{{ b }}", "b"))
+
+
+def _links_and_autolinks(book: CaseBook) -> None:
+    book.doc(
+        "link-destination",
+        INLINE_LIT + " Inline-link resources are literal contexts.",
+        "See [text]({{a}}).",
+        M("{{a}}", "a", literal=True),
+    )
+    book.doc(
+        "link-destination-angle",
+        INLINE_LIT,
+        "See [text](<{{ a }}>).",
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "link-title-double",
+        INLINE_LIT,
+        'See [text](/url "{{ a }}").',
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "link-title-single",
+        INLINE_LIT,
+        "See [text](/url '{{ a }}').",
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "link-title-parens",
+        INLINE_LIT,
+        "See [text](/url ({{ a }})).",
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "link-text-and-title",
+        INLINE_LIT,
+        '[{{ a }}](/url "{{ b }}")',
+        M("{{ a }}", "a"),
+        M("{{ b }}", "b", literal=True),
+    )
+    book.doc(
+        "not-a-link-with-spaces",
+        "CommonMark: `(/url {{ a }})` is no valid resource, so there is no link and no "
+        "literal context.",
+        "[text](/url {{ a }})",
+        M("{{ a }}", "a"),
+    )
+    book.doc("link-incomplete-marker", NOT_HIDE, "[x]({{a) then {{ b }}", M("{{ b }}", "b"))
+    book.doc(
+        "image-destination",
+        INLINE_LIT + " Image resources are literal contexts.",
+        "![alt]({{a}})",
+        M("{{a}}", "a", literal=True),
+    )
+    book.doc("image-title", INLINE_LIT, '![alt](/i.png "{{ a }}")', M("{{ a }}", "a", literal=True))
+    book.doc(
+        "image-description-surrounding",
+        "Decisions rule 9 lists only the destination and title of an image as literal.",
+        "![{{ a }}](/i.png)",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "uri-autolink",
+        INLINE_LIT + " Complete URI autolinks are literal contexts.",
+        "Visit <https://example.com/?q={{a}}> now",
+        M("{{a}}", "a", literal=True),
+    )
+    book.doc(
+        "uri-autolink-incomplete",
+        "CommonMark: an autolink cannot hold spaces, so this is text, not a literal context.",
+        "<https://example.com/{{ a }}>",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "email-autolink",
+        INLINE_LIT + " Complete email autolinks are literal contexts.",
+        "Mail <{{a}}@example.com> today",
+        M("{{a}}", "a", literal=True),
+    )
+    book.doc(
+        "reference-link-label",
+        "Decisions rule 24: a reference link label is a literal "
+        "context; a link reference definition is one too.",
+        "[x][{{a}}]\n\n[{{a}}]: /url",
+        M("{{a}}", "a", literal=True, nth=1),
+        M("{{a}}", "a", literal=True, nth=2),
+    )
+
+
+def _inline_html(book: CaseBook) -> None:
+    book.doc(
+        "inline-open-tag",
+        INLINE_LIT,
+        'Text <span title="{{ a }}">x</span>',
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "inline-tag-attribute-seed",
+        'Seed: "putting a marker inside an HTML attribute does not guarantee that the '
+        'host will interpolate an answer there."',
+        'An image <img alt="{{ a }}"> here',
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "inline-closing-tag-invalid",
+        "CommonMark: a closing tag holds only its name, so `</span {{ a }}>` is text.",
+        "Text </span {{ a }}> more",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "inline-closing-tag-then-marker",
+        "A complete closing tag ends where it ends.",
+        "<em>x</em>{{ a }}",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "inline-comment",
+        INLINE_LIT,
+        "Text <!-- {{ a }} --> and {{ b }}",
+        M("{{ a }}", "a", literal=True),
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "inline-processing-instruction",
+        INLINE_LIT,
+        "Text <?php echo '{{ a }}'; ?> done",
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "inline-declaration",
+        INLINE_LIT,
+        "Text <!DOCTYPE {{ a }}> done",
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "inline-cdata",
+        INLINE_LIT,
+        "Text <![CDATA[ {{ a }} ]]> done",
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "inline-incomplete-tag",
+        'Seed: "complete HTML tags"; an incomplete tag is text.',
+        'Text <span title="{{ a }}" more',
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "inline-incomplete-comment",
+        'Seed: "complete HTML tags"; an unterminated comment is text.',
+        "Text <!-- {{ a }} more",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "inline-tag-incomplete-marker",
+        NOT_HIDE,
+        'Text <span title="{{ a">x</span> {{ b }}',
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "inline-tag-hides-interaction",
+        "Decisions rule 10: literal contexts never open an interaction.",
+        'Text <span title="?[A|B]">x</span>',
+    )
+    book.doc(
+        "inline-tag-after-marker",
+        "Decisions rule 3: a complete tag after a marker is its own literal context.",
+        'Text {{ a }}<b title="{{ b }}">',
+        M("{{ a }}", "a"),
+        M("{{ b }}", "b", literal=True),
+    )
+
+
+def _reference_definitions(book: CaseBook) -> None:
+    lrd = "Decisions rule 9: link reference definitions are inline literal contexts."
+    book.doc("definition-destination", lrd, "[ref]: /url/{{a}}", M("{{a}}", "a", literal=True))
+    book.doc("definition-title", lrd, '[ref]: /url "{{ a }}"', M("{{ a }}", "a", literal=True))
+    book.doc(
+        "definition-title-next-line",
+        lrd,
+        '[ref]: /url\n  "{{ a }}"',
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc("definition-label", lrd, "[{{a}}]: /url", M("{{a}}", "a", literal=True))
+    book.doc(
+        "definition-no-interaction",
+        lrd + " Decisions rule 10.",
+        '[ref]: /url "?[{{ q }} A|B]"',
+        M("{{ q }}", "q", literal=True),
+    )
+    book.doc("definition-invalid-not-reported", lrd + " Decisions rule 10.", '[ref]: /url "{{ }}"')
+    book.doc(
+        "definition-then-paragraph",
+        lrd,
+        '[ref]: /url "{{ a }}"\n{{ b }}',
+        M("{{ a }}", "a", literal=True),
+        M("{{ b }}", "b"),
+    )
+
+
+def _fenced_and_indented(book: CaseBook) -> None:
+    book.doc(
+        "fence-info-string", INLINE_LIT, "```{{ a }}\ncode\n```", M("{{ a }}", "a", literal=True)
+    )
+    book.doc("fence-body-not-reported", BLOCK_LIT, "```\n{{ a }}\n?[A|B]\n{{ }}\n```")
+    book.doc(
+        "fence-info-and-body",
+        INLINE_LIT + " " + BLOCK_LIT,
+        '```python {{ lang }}\nprint("{{ x }}")\n```\n{{ y }}',
+        M("{{ lang }}", "lang", literal=True),
+        M("{{ y }}", "y"),
+    )
+    book.doc(
+        "tilde-fence",
+        INLINE_LIT + " " + BLOCK_LIT,
+        "~~~ {{ a }}\n{{ b }}\n~~~",
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "fence-info-incomplete-marker",
+        NOT_HIDE + " " + BLOCK_LIT,
+        "``` {{ a\ncode }}\n```\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "fence-unclosed-to-end",
+        "CommonMark: an unclosed fence runs to the end of the document. " + BLOCK_LIT,
+        "```\n{{ a }}\n\n{{ b }}",
+    )
+    book.doc(
+        "fence-longer-closer",
+        "CommonMark: the closing fence must be at least as long. " + BLOCK_LIT,
+        "````\n```\n{{ a }}\n````\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "fence-after-paragraph",
+        "CommonMark: a fence interrupts a paragraph. " + BLOCK_LIT,
+        "Text {{ a }}\n```\n{{ b }}\n```",
+        M("{{ a }}", "a"),
+    )
+    book.doc("indented-code", BLOCK_LIT, "    {{ a }}\n    ?[A|B]")
+    book.doc(
+        "indented-code-between", BLOCK_LIT, "Text\n\n    {{ a }}\n\n{{ b }}", M("{{ b }}", "b")
+    )
+    book.doc(
+        "indented-continuation-is-paragraph",
+        "CommonMark: indented code cannot interrupt a paragraph.",
+        "Text\n    {{ a }}",
+        M("{{ a }}", "a"),
+    )
+
+
+def _raw_html_blocks(book: CaseBook) -> None:
+    book.doc("html1-pre", RAW_BLOCK, "<pre>\n{{ a }}\n</pre>\n{{ b }}", M("{{ b }}", "b"))
+    book.doc(
+        "html1-script",
+        RAW_BLOCK,
+        "<script>\nvar x = '{{ a }}';\n</script>\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "html1-style", RAW_BLOCK, "<style>\n/* {{ a }} */\n</style>\n{{ b }}", M("{{ b }}", "b")
+    )
+    book.doc(
+        "html1-textarea",
+        RAW_BLOCK,
+        "<textarea>\n{{ a }}\n\n{{ c }}\n</textarea>\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "html1-closing-line-included",
+        'Seed: "Raw HTML blocks include the whole line containing their closing tag."',
+        "<script>\nx\n</script> {{ a }}\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc("html1-one-line", RAW_BLOCK, "<style>p { color: red; }</style> {{ a }}")
+    book.doc(
+        "html1-opening-tag-excluded",
+        'Decisions rule 16: `<pre title="{{a}}">` on its own line reports nothing.',
+        '<pre title="{{a}}">\ntext\n</pre>',
+    )
+    book.doc(
+        "html1-incomplete-opening",
+        'Seed: "Raw HTML blocks and recognized block tags '
+        'follow native block-start rules even when their opening tag is incomplete."',
+        "<script\n{{ a }}\n</script>",
+    )
+    book.doc(
+        "html1-interrupts-paragraph",
+        "CommonMark: HTML blocks of types 1-6 interrupt a paragraph. " + BLOCK_LIT,
+        "Text {{ a }}\n<pre>\n{{ b }}\n</pre>",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "html1-cuts-unclosed-marker", BOUNDARY, "{{ a\n<pre>\n}}\n</pre>", I("{{ a", "unclosed")
+    )
+    book.doc("html2-comment", RAW_BLOCK, "<!--\n{{ a }}\n-->\n{{ b }}", M("{{ b }}", "b"))
+    book.doc(
+        "html2-comment-closing-line",
+        'Seed: "HTML comments ... include their entire terminating line."',
+        "<!-- x -->{{ a }}\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "html3-processing-instruction",
+        RAW_BLOCK,
+        "<?php\necho '{{ a }}';\n?>\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc("html4-declaration", RAW_BLOCK, "<!DOCTYPE html {{ a }}>\n{{ b }}", M("{{ b }}", "b"))
+    book.doc("html5-cdata", RAW_BLOCK, "<![CDATA[\n{{ a }}\n]]>\n{{ b }}", M("{{ b }}", "b"))
+    book.doc(
+        "html1-in-quote-closed-by-container",
+        'Seed: "A confirmed container end also bounds an HTML block."',
+        "> <pre>\n> {{ a }}\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "html2-in-list-closed-by-container",
+        'Seed: "A confirmed container end also bounds an HTML block."',
+        "- <!--\n  {{ a }}\n\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+
+
+def _ordinary_html_blocks(book: CaseBook) -> None:
+    book.doc("html6-text-counts", ORDINARY_HTML, "<div>\n{{ a }}\n</div>", M("{{ a }}", "a"))
+    book.doc(
+        "html6-tag-literal",
+        ORDINARY_HTML + " Decisions rule 16: the complete tag is a "
+        "literal context whose markers count.",
+        '<div title="{{ a }}">\n{{ b }}\n</div>',
+        M("{{ a }}", "a", literal=True),
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "html6-ends-at-blank-line",
+        'Seed: "Ordinary HTML blocks such as <div> end at the next blank line"',
+        "<div>\n{{ a }}\n\n{{ b }}\n</div>",
+        M("{{ a }}", "a"),
+        M("{{ b }}", "b"),
+    )
+    book.doc("html6-no-code-spans", ORDINARY_HTML, "<div>\n`{{ a }}`\n</div>", M("{{ a }}", "a"))
+    book.doc("html6-no-escapes", ORDINARY_HTML, "<div>\n\\{{ a }}\n</div>", M("{{ a }}", "a"))
+    book.doc(
+        "html6-interaction",
+        ORDINARY_HTML,
+        "<div>\n?[{{ q }} A|B]\n</div>",
+        M("{{ q }}", "q", role="binding"),
+        X("?[{{ q }} A|B]", ["A", "B"], binding="q"),
+    )
+    book.doc(
+        "html6-inline-comment",
+        ORDINARY_HTML,
+        "<div><!-- {{ a }} --> {{ b }}</div>",
+        M("{{ a }}", "a", literal=True),
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "html6-unclosed-marker",
+        ORDINARY_HTML + " Decisions rule 6: an unclosed marker owns the rest of the block's text.",
+        "<div>\n{{ a\n</div>\n\n{{ b }}",
+        I("{{ a\n</div>", "unclosed"),
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "html6-incomplete-opening",
+        'Seed: "recognized block tags follow native '
+        'block-start rules even when their opening tag is incomplete."; so no code span.',
+        "<div\n`{{ a }}`",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "html6-interrupts-paragraph",
+        "CommonMark: a type 6 block interrupts a paragraph.",
+        "{{ a\n<div>\n}}",
+        I("{{ a", "unclosed"),
+    )
+    book.doc(
+        "html7-text-counts",
+        ORDINARY_HTML,
+        "<custom-element>\n{{ a }}\n</custom-element>",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "html7-tag-literal",
+        ORDINARY_HTML,
+        '<span data-q="{{ a }}">\n`{{ b }}`',
+        M("{{ a }}", "a", literal=True),
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "html7-cannot-interrupt-paragraph",
+        "CommonMark: a type 7 block cannot interrupt "
+        "a paragraph, so the tag is inline HTML and the backticks a code span.",
+        'Text\n<span title="{{ a }}">\n`{{ b }}`',
+        M("{{ a }}", "a", literal=True),
+        M("{{ b }}", "b", literal=True),
+    )
+    book.doc(
+        "html7-no-interrupt-marker-continues",
+        BOUNDARY + " A type 7 tag is no boundary inside a paragraph.",
+        "{{ a\n<span>\n}}",
+        I("{{ a\n<span>\n}}", "line-break"),
+    )
+
+
+def _headings_and_boundaries(book: CaseBook) -> None:
+    book.doc(
+        "atx-heading",
+        "Decisions rule 2: headings have inline text.",
+        "# {{ a }}",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "atx-heading-closing-sequence", "Decisions rule 19.", "## {{ a }} ##", M("{{ a }}", "a")
+    )
+    book.doc("atx-heading-interaction", "Decisions rule 12.", "## ?[A|B]", X("?[A|B]", ["A", "B"]))
+    book.doc(
+        "atx-unclosed-before-closing-sequence",
+        "Decisions rules 6 and 19: the heading's inline text ends before the closing `#` sequence.",
+        "# {{ a #",
+        I("{{ a", "unclosed"),
+    )
+    book.doc("atx-ends-marker", BOUNDARY, "# {{ a\nb }}", I("{{ a", "unclosed"))
+    book.doc("setext-heading", "Decisions rule 2.", "{{ a }}\n===", M("{{ a }}", "a"))
+    book.doc("setext-ends-marker", BOUNDARY, "{{ a\n===\n}}", I("{{ a", "unclosed"))
+    book.doc(
+        "thematic-break-between",
+        "Decisions rule 2.",
+        "{{ a }}\n***\n{{ b }}",
+        M("{{ a }}", "a"),
+        M("{{ b }}", "b"),
+    )
+    book.doc("quote-interrupts-marker", BOUNDARY, "{{ a\n> }}", I("{{ a", "unclosed"))
+    book.doc("bullet-interrupts-marker", BOUNDARY, "{{ a\n- }}", I("{{ a", "unclosed"))
+    book.doc(
+        "ordered-two-does-not-interrupt",
+        "CommonMark: only a list starting at 1 "
+        "interrupts a paragraph, so the marker continues and holds a line break.",
+        "{{ a\n2. }}",
+        I("{{ a\n2. }}", "line-break"),
+    )
+    book.doc("fence-interrupts-marker", BOUNDARY, "{{ a\n```\n}}", I("{{ a", "unclosed"))
+    book.doc(
+        "indented-line-continues-marker",
+        "Decisions rules 7 and 19: an indented line "
+        "continues the paragraph and its indentation is not inline text.",
+        "{{ a\n    }}",
+        M("{{ a\n    }}", "a"),
+    )
+
+
+def _containers(book: CaseBook) -> None:
+    book.doc("quote-marker", CONTAINER, "> {{ a }}", M("{{ a }}", "a"))
+    book.doc("quote-key-over-lines", CONTAINER, "> {{\n> key\n> }}", M("{{\n> key\n> }}", "key"))
+    book.doc("quote-line-break", CONTAINER, "> {{ a\n> b }}", I("{{ a\n> b }}", "line-break"))
+    book.doc(
+        "quote-lazy-continuation",
+        CONTAINER + " A lazy continuation line belongs to the quoted paragraph.",
+        "> Use {{\nkey }} here",
+        M("{{\nkey }}", "key"),
+    )
+    book.doc("quote-lazy-closer", CONTAINER, "> {{ a\n}}", M("{{ a\n}}", "a"))
+    book.doc("quote-ends-at-blank", BOUNDARY, "> {{ a\n\n}}", I("{{ a", "unclosed"))
+    book.doc(
+        "quote-code-span",
+        CONTAINER + " " + INLINE_LIT,
+        "> `{{ a }}`",
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "list-items",
+        CONTAINER,
+        "- {{ a }}\n- ?[{{ q }} A|B]",
+        M("{{ a }}", "a"),
+        M("{{ q }}", "q", role="binding"),
+        X("?[{{ q }} A|B]", ["A", "B"], binding="q"),
+    )
+    book.doc(
+        "ordered-list-items",
+        CONTAINER,
+        "1. {{ a }}\n2. {{ b }}",
+        M("{{ a }}", "a"),
+        M("{{ b }}", "b"),
+    )
+    book.doc("list-continuation", CONTAINER, "- {{\n  key }}", M("{{\n  key }}", "key"))
+    book.doc("list-item-ends-marker", BOUNDARY, "- {{ a\n- b }}", I("{{ a", "unclosed"))
+    book.doc("list-lazy-continuation", CONTAINER, "- {{ a\nb }}", I("{{ a\nb }}", "line-break"))
+    book.doc(
+        "nested-quote-list",
+        CONTAINER,
+        "> - {{ a }}\n>   - {{ b }}",
+        M("{{ a }}", "a"),
+        M("{{ b }}", "b"),
+    )
+    book.doc("nested-list-quote", CONTAINER, "- > {{\n  > key }}", M("{{\n  > key }}", "key"))
+    book.doc(
+        "fence-in-quote-closed",
+        'Seed: "Keep native Markdown boundaries for fences inside list or quote containers"',
+        "> ```\n> {{ a }}\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "fence-in-list-closed",
+        'Seed: "Keep native Markdown boundaries for fences inside list or quote containers"',
+        "- ```\n  {{ a }}\n- {{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "quote-interaction-over-lines", CONTAINER, "> ?[A |\n> B]", X("?[A |\n> B]", ["A", "B"])
+    )
+    book.doc(
+        "quote-hint-over-lines",
+        CONTAINER + " Decisions rule 19.",
+        "> ?[...first\n> second]",
+        X("?[...first\n> second]", input="first\nsecond"),
+    )
+    book.doc(
+        "quote-choice-over-lines",
+        CONTAINER + " Decisions rule 19.",
+        "> ?[One\n> two|B]",
+        X("?[One\n> two|B]", ["One\ntwo", "B"]),
+    )
+    book.doc(
+        "list-binding-over-lines",
+        CONTAINER,
+        "1. ?[{{\n   q }} A]",
+        M("{{\n   q }}", "q", role="binding"),
+        X("?[{{\n   q }} A]", ["A"], binding="q"),
+    )
+    book.doc(
+        "astral-before-quote",
+        CONTAINER + " Offsets are code points.",
+        "🚀🚀\n\n> {{ a }} 🎯 {{ b }}",
+        M("{{ a }}", "a"),
+        M("{{ b }}", "b"),
+    )
+
+
+def _line_endings(book: CaseBook) -> None:
+    book.doc(
+        "crlf-quote-key", ENDINGS + " " + CONTAINER, "> {{\r\n> key }}", M("{{\r\n> key }}", "key")
+    )
+    book.doc("cr-fence", ENDINGS + " " + BLOCK_LIT, "```\r{{ a }}\r```\r{{ b }}", M("{{ b }}", "b"))
+    book.doc(
+        "crlf-html6", ENDINGS + " " + ORDINARY_HTML, "<div>\r\n{{ a }}\r\n</div>", M("{{ a }}", "a")
+    )
+    book.doc(
+        "crlf-html1",
+        ENDINGS + " " + RAW_BLOCK,
+        "<pre>\r\n{{ a }}\r\n</pre>\r\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc("cr-heading", ENDINGS, "# {{ a\r}}", I("{{ a", "unclosed"))
+    book.doc(
+        "crlf-code-span", ENDINGS + " " + PAIRING, "`a\r\n{{ b }}`", M("{{ b }}", "b", literal=True)
+    )
+    book.doc(
+        "seed-lesson-document",
+        "The seed's memory lesson as one document.",
+        "Ask which topic the user wants to learn, and save the answer for later lessons.\r\n"
+        "?[{{ What would you like to learn? }} Python | JavaScript | ...Another topic]\r\n"
+        "\r\n"
+        "```markdown\r\n"
+        "?[{{ example }} A|B]\r\n"
+        "```\r\n"
+        "\r\n"
+        "Use the answer to {{ What would you like to learn? }} to choose a relevant\r\n"
+        "example and explain it at an introductory level.\r\n",
+        M(
+            "{{ What would you like to learn? }}",
+            "What would you like to learn?",
+            role="binding",
+            nth=1,
+        ),
+        M("{{ What would you like to learn? }}", "What would you like to learn?", nth=2),
+        X(
+            "?[{{ What would you like to learn? }} Python | JavaScript | ...Another topic]",
+            ["Python", "JavaScript"],
+            binding="What would you like to learn?",
+            input="Another topic",
+        ),
+    )
