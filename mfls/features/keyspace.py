@@ -44,6 +44,17 @@ def bounded_distance(a: str, b: str, limit: int) -> int | None:
     """Levenshtein distance of `a` and `b` if it is at most `limit`, else None."""
     if abs(len(a) - len(b)) > limit:
         return None
+    head = 0
+    while head < len(a) and head < len(b) and a[head] == b[head]:
+        head += 1
+    a, b = a[head:], b[head:]
+    tail = 0
+    while tail < len(a) and tail < len(b) and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    if tail:
+        a, b = a[:-tail], b[:-tail]
+    if not a or not b:
+        return len(a) + len(b) if len(a) + len(b) <= limit else None
     previous = list(range(len(b) + 1))
     for i, char in enumerate(a, 1):
         current = [i] + [0] * len(b)

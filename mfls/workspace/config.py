@@ -161,9 +161,8 @@ _TABLE_HEADER: Final = re.compile(r"^\s*\[\s*([^\]]*?)\s*\]\s*(?:#.*)?$")
 
 def _locate_key(text: str, table: str | None, key: str) -> tuple[int, int]:
     """The span of `key = ...` inside `[table]` (None: the top level); (0, 0) if not found."""
-    pattern = re.compile(
-        r"\s*(?:" + re.escape(key) + '|"' + re.escape(key) + "\"|'" + re.escape(key) + r"')\s*="
-    )
+    escaped = re.escape(key)
+    pattern = re.compile(rf"(\s*)({escaped}|\"{escaped}\"|'{escaped}')\s*=")
     current: str | None = None
     offset = 0
     for line in text.splitlines(keepends=True):
@@ -173,8 +172,7 @@ def _locate_key(text: str, table: str | None, key: str) -> tuple[int, int]:
         elif current == table:
             match = pattern.match(line)
             if match:
-                start = offset + len(line) - len(line.lstrip())
-                return start, offset + match.end() - 1
+                return offset + match.start(2), offset + match.end(2)
         offset += len(line)
     if table is None:
         offset = 0
