@@ -1,0 +1,2 @@
+" MarkdownFlow documents: Markdown with memory markers.
+autocmd BufRead,BufNewFile *.mdflow setfiletype markdownflow

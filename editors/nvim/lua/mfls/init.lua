@@ -1,0 +1,117 @@
+-- mfls: the MarkdownFlow language server for Neovim 0.7 and later.
+local root = require("mfls.root")
+
+local M = {}
+
+local defaults = {
+  cmd = { "mfls" },
+  filetypes = { "markdown", "markdownflow" },
+  root_markers = { "mfcourse.toml", ".git" },
+  settings = {},
+  init_options = nil,
+  capabilities = nil,
+  on_attach = nil,
+  autostart = true,
+}
+
+M.config = vim.deepcopy(defaults)
+
+-- Neovim 0.7 has no vim.lsp.start: one client per root, attached by hand.
+local clients_by_root = {}
+
+local function has_start()
+  return vim.lsp.start ~= nil
+end
+
+local function client_config(root_dir)
+  local cfg = M.config
+  return {
+    name = "mfls",
+    cmd = cfg.cmd,
+    root_dir = root_dir,
+    workspace_folders = {
+      { uri = vim.uri_from_fname(root_dir), name = vim.fn.fnamemodify(root_dir, ":t") },
+    },
+    settings = cfg.settings,
+    init_options = cfg.init_options,
+    capabilities = cfg.capabilities or vim.lsp.protocol.make_client_capabilities(),
+    on_attach = cfg.on_attach,
+  }
+end
+
+local function is_managed_filetype(ft)
+  for _, candidate in ipairs(M.config.filetypes) do
+    if candidate == ft then
+      return true
+    end
+  end
+  return false
+end
+
+--- Starts (or reuses) the server for the buffer's course and attaches the buffer.
+--- Returns the client id, or nil when the buffer has no file.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local path = vim.api.nvim_buf_get_name(bufnr)
+  if path == "" or vim.bo[bufnr].buftype ~= "" then
+    return nil
+  end
+  local root_dir = root.for_file(path, M.config.root_markers)
+  if has_start() then
+    return vim.lsp.start(client_config(root_dir), { bufnr = bufnr })
+  end
+  local client_id = clients_by_root[root_dir]
+  if client_id == nil or vim.lsp.get_client_by_id(client_id) == nil then
+    client_id = vim.lsp.start_client(client_config(root_dir))
+    if client_id == nil then
+      vim.notify("mfls: could not start " .. table.concat(M.config.cmd, " ")
+        .. " (install it with `pip install mfls`)", vim.log.levels.ERROR)
+      return nil
+    end
+    clients_by_root[root_dir] = client_id
+  end
+  vim.lsp.buf_attach_client(bufnr, client_id)
+  return client_id
+end
+
+--- Stops every mfls client and attaches the managed buffers again.
+function M.restart()
+  for _, client in ipairs(vim.lsp.get_active_clients()) do
+    if client.name == "mfls" then
+      client.stop()
+    end
+  end
+  clients_by_root = {}
+  vim.defer_fn(function()
+    for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.api.nvim_buf_is_loaded(bufnr) and is_managed_filetype(vim.bo[bufnr].filetype) then
+        M.attach(bufnr)
+      end
+    end
+  end, 500)
+end
+
+--- Configures the plugin. Options: cmd, filetypes, root_markers, settings,
+--- init_options, capabilities, on_attach, autostart.
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
+  local group = vim.api.nvim_create_augroup("mfls", { clear = true })
+  vim.api.nvim_create_user_command("MflsRestart", M.restart, { desc = "Restart the mfls server" })
+  if not M.config.autostart then
+    return
+  end
+  vim.api.nvim_create_autocmd("FileType", {
+    group = group,
+    pattern = M.config.filetypes,
+    callback = function(args)
+      M.attach(args.buf)
+    end,
+  })
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(bufnr) and is_managed_filetype(vim.bo[bufnr].filetype) then
+      M.attach(bufnr)
+    end
+  end
+end
+
+return M

@@ -1,0 +1,197 @@
+"""Shared plumbing for the tests that drive real editors against the real mfls server.
+
+Every editor runs in its own process group with a temporary HOME and XDG folders, under
+a bounded timeout, and the whole group is killed afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE_COURSE = REPO / "examples" / "course"
+EDITORS = REPO / "editors"
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def missing(reason: str) -> None:
+    """Skip locally, but fail in CI, where the setup script must have installed everything."""
+    if in_ci():
+        pytest.fail(f"{reason} (CI=true: scripts/setup-editors.sh should have installed it)")
+    pytest.skip(f"{reason}; run scripts/setup-editors.sh as root to install it")
+
+
+def require_executable(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        missing(f"{name} is not installed")
+    return str(found)
+
+
+def require_path(path: Path, what: str) -> Path:
+    if not path.exists():
+        missing(f"{what} is missing ({path})")
+    return path
+
+
+def server_command() -> list[str]:
+    """The real server, from this checkout, over stdio."""
+    return [sys.executable, "-m", "mfls", "serve"]
+
+
+def copy_course(destination: Path) -> Path:
+    """A scratch copy of the example course: edits made by the editors stay there."""
+    target = destination / "course"
+    shutil.copytree(EXAMPLE_COURSE, target)
+    return target
+
+
+def isolated_env(home: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The current environment with a fresh HOME and XDG folders under `home`."""
+    env = dict(os.environ)
+    folders = {
+        "HOME": home,
+        "XDG_CONFIG_HOME": home / ".config",
+        "XDG_DATA_HOME": home / ".local" / "share",
+        "XDG_STATE_HOME": home / ".local" / "state",
+        "XDG_CACHE_HOME": home / ".cache",
+        "XDG_RUNTIME_DIR": home / "run",
+        "TMPDIR": home / "tmp",
+    }
+    for name, folder in folders.items():
+        folder.mkdir(parents=True, exist_ok=True)
+        env[name] = str(folder)
+    (home / "run").chmod(0o700)
+    # The server must come from this checkout even when mfls is not pip-installed.
+    env["PYTHONPATH"] = os.pathsep.join(
+        part for part in (str(REPO), os.environ.get("PYTHONPATH", "")) if part
+    )
+    env.update(extra or {})
+    return env
+
+
+def kill_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the process group, then SIGKILL whatever is left after a short grace."""
+    if process.poll() is None or _group_alive(process.pid):
+        for sig, grace in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
+            try:
+                os.killpg(process.pid, sig)
+            except ProcessLookupError:
+                break
+            if wait_until(lambda: not _group_alive(process.pid), grace):
+                break
+    with suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=5)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, interval: float = 0.1) -> bool:
+    deadline = time.monotonic() + timeout
+    while True:
+        if condition():
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(interval)
+
+
+@dataclass
+class Finished:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_bounded(
+    command: Sequence[str],
+    *,
+    env: Mapping[str, str],
+    cwd: Path,
+    timeout: float,
+    stdin: str | None = None,
+) -> Finished:
+    """Runs `command` in its own process group; fails the test if it outlives `timeout`."""
+    process = subprocess.Popen(
+        list(command),
+        env=dict(env),
+        cwd=cwd,
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        out, err = process.communicate(
+            input=stdin.encode() if stdin is not None else None, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        kill_group(process)
+        out, err = process.communicate()
+        pytest.fail(
+            f"{command[0]} did not finish within {timeout:.0f} s\n"
+            f"stdout:\n{out.decode(errors='replace')[-4000:]}\n"
+            f"stderr:\n{err.decode(errors='replace')[-4000:]}"
+        )
+    finally:
+        kill_group(process)
+    return Finished(process.returncode, out.decode(errors="replace"), err.decode(errors="replace"))
+
+
+@contextmanager
+def background(
+    command: Sequence[str], *, env: Mapping[str, str], cwd: Path, log: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A long-running process in its own group, its output in `log`; killed on exit."""
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            list(command),
+            env=dict(env),
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            yield process
+        finally:
+            kill_group(process)
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+def read_checks(path: Path) -> dict[str, Check]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    checks = data["checks"] if isinstance(data, dict) else data
+    return {
+        item["name"]: Check(item["name"], bool(item["ok"]), str(item["detail"])) for item in checks
+    }

@@ -1,0 +1,253 @@
+-- Drives the mfls Neovim plugin against the real server, headless.
+-- Environment: MFLS_PLUGIN (the plugin folder), MFLS_COURSE (a scratch copy of the
+-- example course), MFLS_SERVER_CMD (JSON list), MFLS_RESULTS (where to write JSON),
+-- MFLS_WAIT_MS (the bound for each wait).
+-- Every step runs under pcall: an uncaught error would hang headless Neovim.
+
+local results = { checks = {}, nvim = tostring(vim.version().major) .. "." .. tostring(vim.version().minor) }
+local wait_ms = tonumber(os.getenv("MFLS_WAIT_MS") or "20000")
+local course = os.getenv("MFLS_COURSE")
+
+local function record(name, ok, detail)
+  table.insert(results.checks, { name = name, ok = ok and true or false, detail = detail or "" })
+end
+
+local function write_results()
+  local file = io.open(os.getenv("MFLS_RESULTS"), "w")
+  file:write(vim.fn.json_encode(results))
+  file:close()
+end
+
+local function open(relative)
+  vim.cmd("edit " .. vim.fn.fnameescape(course .. "/" .. relative))
+  local bufnr = vim.api.nvim_get_current_buf()
+  -- With -u NONE there is no filetype detection: set it, which fires the plugin's FileType hook.
+  vim.bo[bufnr].filetype = "markdown"
+  return bufnr
+end
+
+local function mfls_client(bufnr)
+  for _, client in pairs(vim.lsp.buf_get_clients(bufnr)) do
+    if client.name == "mfls" then
+      return client
+    end
+  end
+  return nil
+end
+
+local function wait_for_client(bufnr)
+  -- The FileType hook has attached already; attach() is idempotent and names the client.
+  local client_id = require("mfls").attach(bufnr)
+  local client
+  vim.wait(wait_ms, function()
+    client = vim.lsp.get_client_by_id(client_id)
+    return client == nil or client.initialized == true
+  end, 50)
+  if client == nil then
+    error("the mfls server exited (see lsp.log)")
+  end
+  if not client.initialized then
+    error("mfls did not initialize within " .. wait_ms .. " ms")
+  end
+  return client
+end
+
+-- The 0-based line and UTF-16 column of the first occurrence of `needle` (plain text; the
+-- lines searched are ASCII, so bytes and UTF-16 units agree), plus `shift` columns.
+local function position_of(bufnr, needle, shift)
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  for index, line in ipairs(lines) do
+    local col = string.find(line, needle, 1, true)
+    if col then
+      return { line = index - 1, character = col - 1 + (shift or 0) }
+    end
+  end
+  error("not found in buffer: " .. needle)
+end
+
+local function request(bufnr, method, params)
+  local responses, err = vim.lsp.buf_request_sync(bufnr, method, params, wait_ms)
+  if not responses then
+    error(method .. " got no answer: " .. tostring(err))
+  end
+  for _, response in pairs(responses) do
+    if response.err then
+      error(method .. " failed: " .. vim.inspect(response.err))
+    end
+    return response.result
+  end
+  return nil
+end
+
+local function text_params(bufnr, position)
+  return { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = position }
+end
+
+local function location_target(location)
+  if location.targetUri then
+    return location.targetUri, location.targetSelectionRange or location.targetRange
+  end
+  return location.uri, location.range
+end
+
+local checks = {}
+
+function checks.attach()
+  local bufnr = open("lessons/02-first-program.md")
+  local client = wait_for_client(bufnr)
+  local root = client.config.root_dir
+  record("attach", vim.fn.resolve(root) == vim.fn.resolve(course),
+    "root_dir=" .. tostring(root) .. " rename=" .. tostring(client.server_capabilities.renameProvider ~= nil))
+  results.rename_provider = client.server_capabilities.renameProvider ~= nil
+    and client.server_capabilities.renameProvider ~= false
+end
+
+function checks.diagnostics()
+  local bufnr = open("lessons/03-practice.md")
+  wait_for_client(bufnr)
+  local empty_line = position_of(bufnr, "{{ }}").line
+  local found
+  vim.wait(wait_ms, function()
+    for _, diagnostic in ipairs(vim.diagnostic.get(bufnr)) do
+      if diagnostic.lnum == empty_line and diagnostic.severity == vim.diagnostic.severity.ERROR then
+        found = diagnostic
+        return true
+      end
+    end
+    return false
+  end, 50)
+  local codes = {}
+  for _, diagnostic in ipairs(vim.diagnostic.get(bufnr)) do
+    table.insert(codes, tostring(diagnostic.code) .. "@" .. diagnostic.lnum)
+  end
+  record("diagnostics", found ~= nil and found.code == "marker-empty", table.concat(codes, " "))
+end
+
+function checks.hover()
+  local bufnr = open("lessons/02-first-program.md")
+  wait_for_client(bufnr)
+  local result = request(bufnr, "textDocument/hover",
+    text_params(bufnr, position_of(bufnr, "{{ What would you like to learn? }}", 5)))
+  local value = ""
+  if result and result.contents then
+    value = type(result.contents) == "string" and result.contents or (result.contents.value or "")
+  end
+  local fenced = false
+  for block in string.gmatch(value, "```[^\n]*\n(.-)\n```") do
+    if block == "What would you like to learn?" then
+      fenced = true
+    end
+  end
+  record("hover", fenced, value)
+end
+
+function checks.definition()
+  local bufnr = open("lessons/02-first-program.md")
+  wait_for_client(bufnr)
+  local result = request(bufnr, "textDocument/definition",
+    text_params(bufnr, position_of(bufnr, "{{ What would you like to learn? }}", 5)))
+  if result and result.uri == nil and result.targetUri == nil then
+    result = result[1]
+  end
+  if not result then
+    record("definition", false, "no location")
+    return
+  end
+  local uri, range = location_target(result)
+  local path = vim.uri_to_fname(uri)
+  local ok = vim.endswith(path, "/lessons/01-welcome.md") and range.start.line == 6
+  record("definition", ok, path .. ":" .. range.start.line .. ":" .. range.start.character)
+end
+
+function checks.completion()
+  local bufnr = open("lessons/04-project.md")
+  wait_for_client(bufnr)
+  local original = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  local last = #original
+  vim.api.nvim_buf_set_lines(bufnr, last, last, false, { "", "Recall {{" })
+  local position = { line = last + 1, character = #"Recall {{" }
+  local params = text_params(bufnr, position)
+  params.context = { triggerKind = 2, triggerCharacter = "{" }
+  local result = request(bufnr, "textDocument/completion", params)
+  local items = result and (result.items or result) or {}
+  local offered = {}
+  local ok = false
+  for _, item in ipairs(items) do
+    local text = item.textEdit and item.textEdit.newText or item.insertText or item.label
+    table.insert(offered, item.label)
+    if string.find(item.label, "What would you like to learn?", 1, true)
+      and string.find(text, "What would you like to learn?", 1, true) then
+      ok = true
+    end
+  end
+  vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, original)
+  vim.bo[bufnr].modified = false
+  record("completion", ok, table.concat(offered, " | "))
+end
+
+function checks.rename()
+  if not results.rename_provider then
+    record("rename", false, "skipped: the server does not advertise renameProvider")
+    results.rename_skipped = true
+    return
+  end
+  local bufnr = open("lessons/03-practice.md")
+  local client = wait_for_client(bufnr)
+  local params = text_params(bufnr, position_of(bufnr, "{{ How did the first program go? }}", 5))
+  params.newName = "How was your first program?"
+  local edit = request(bufnr, "textDocument/rename", params)
+  if not edit then
+    record("rename", false, "no workspace edit")
+    return
+  end
+  vim.lsp.util.apply_workspace_edit(edit, client.offset_encoding or "utf-16")
+  vim.cmd("silent wall")
+  local files = {}
+  for uri, _ in pairs(edit.changes or {}) do
+    table.insert(files, vim.uri_to_fname(uri))
+  end
+  for _, change in ipairs(edit.documentChanges or {}) do
+    if change.textDocument then
+      table.insert(files, vim.uri_to_fname(change.textDocument.uri))
+    end
+  end
+  record("rename", #files >= 2, table.concat(files, " "))
+end
+
+local order = { "attach", "diagnostics", "hover", "definition", "completion", "rename" }
+
+local function main()
+  vim.opt.runtimepath:prepend(os.getenv("MFLS_PLUGIN"))
+  vim.opt.swapfile = false
+  vim.opt.hidden = true
+  require("mfls").setup({ cmd = vim.fn.json_decode(os.getenv("MFLS_SERVER_CMD")) })
+  for index, name in ipairs(order) do
+    local ok, err = pcall(checks[name])
+    if not ok then
+      record(name, false, "error: " .. tostring(err))
+      if index == 1 then
+        for _, rest in ipairs(order) do
+          if rest ~= name then
+            record(rest, false, "not run: the server did not attach")
+          end
+        end
+        return
+      end
+    end
+  end
+end
+
+local ok, err = pcall(main)
+if not ok then
+  record("main", false, "error: " .. tostring(err))
+end
+local written = pcall(write_results)
+pcall(function()
+  for _, client in ipairs(vim.lsp.get_active_clients()) do
+    client.stop()
+  end
+  vim.wait(3000, function()
+    return #vim.lsp.get_active_clients() == 0
+  end, 50)
+end)
+vim.cmd(written and "qall!" or "cquit 3")

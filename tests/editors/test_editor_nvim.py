@@ -1,0 +1,102 @@
+"""Debian's Neovim (0.7.2 in CI), headless, with the editors/nvim plugin against the real server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from editor_harness import (
+    EDITORS,
+    Check,
+    copy_course,
+    isolated_env,
+    read_checks,
+    require_executable,
+    run_bounded,
+    server_command,
+)
+
+DRIVER = Path(__file__).with_name("nvim_e2e.lua")
+WAIT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def nvim_session(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Check], Path]:
+    nvim = require_executable("nvim")
+    work = tmp_path_factory.mktemp("nvim")
+    course = copy_course(work)
+    results = work / "results.json"
+    env = isolated_env(
+        work / "home",
+        {
+            "MFLS_PLUGIN": str(EDITORS / "nvim"),
+            "MFLS_COURSE": str(course),
+            "MFLS_SERVER_CMD": json.dumps(server_command()),
+            "MFLS_RESULTS": str(results),
+            "MFLS_WAIT_MS": str(WAIT_MS),
+        },
+    )
+    finished = run_bounded(
+        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {DRIVER}"],
+        env=env,
+        cwd=course,
+        timeout=180,
+    )
+    if not results.exists():
+        pytest.fail(
+            f"nvim exited {finished.returncode} without results\n"
+            f"stdout:\n{finished.stdout[-4000:]}\nstderr:\n{finished.stderr[-4000:]}"
+        )
+    checks = read_checks(results)
+    log = work / "home" / ".cache" / "nvim" / "lsp.log"
+    if not all(check.ok for check in checks.values()) and log.exists():
+        tail = log.read_text(encoding="utf-8", errors="replace")[-6000:]
+        for check in checks.values():
+            if not check.ok:
+                check.detail += f"\n--- lsp.log (tail) ---\n{tail}"
+    return checks, course
+
+
+def _passed(session: tuple[dict[str, Check], Path], name: str) -> Check:
+    checks, _ = session
+    assert "main" not in checks, checks["main"].detail
+    check = checks.get(name)
+    assert check is not None, f"the driver recorded no {name!r} check: {sorted(checks)}"
+    assert check.ok, f"{name}: {check.detail}"
+    return check
+
+
+def test_plugin_attaches_with_course_root(nvim_session: tuple[dict[str, Check], Path]) -> None:
+    _passed(nvim_session, "attach")
+
+
+def test_diagnostic_for_empty_marker(nvim_session: tuple[dict[str, Check], Path]) -> None:
+    _passed(nvim_session, "diagnostics")
+
+
+def test_hover_shows_exact_key(nvim_session: tuple[dict[str, Check], Path]) -> None:
+    _passed(nvim_session, "hover")
+
+
+def test_definition_jumps_to_binding_in_other_lesson(
+    nvim_session: tuple[dict[str, Check], Path],
+) -> None:
+    _passed(nvim_session, "definition")
+
+
+def test_completion_offers_course_key(nvim_session: tuple[dict[str, Check], Path]) -> None:
+    _passed(nvim_session, "completion")
+
+
+def test_rename_updates_two_files(nvim_session: tuple[dict[str, Check], Path]) -> None:
+    checks, course = nvim_session
+    rename = checks.get("rename")
+    if rename is not None and rename.detail.startswith("skipped:"):
+        pytest.skip(rename.detail)
+    _passed(nvim_session, "rename")
+    new, old = "How was your first program?", "How did the first program go?"
+    for lesson in ("02-first-program.md", "03-practice.md"):
+        text = (course / "lessons" / lesson).read_text(encoding="utf-8")
+        assert f"{{{{ {new} }}}}" in text, f"{lesson} was not renamed:\n{text}"
+        assert old not in text, f"{lesson} still holds the old key"
