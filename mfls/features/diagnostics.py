@@ -204,18 +204,7 @@ def _binding_diagnostics(
     found: list[Diagnostic] = []
     host = course.host
     prefix = host.reserved_prefix_of(marker.key)
-    if prefix is not None:
-        found.append(
-            _diagnostic(
-                "reserved-key-binding",
-                marker.start,
-                marker.end,
-                f"Questions starting with `{prefix}` are reserved by {host.title or host.name} "
-                f"for the platform, which rejects binding {quoted(marker.key)}. Choose another "
-                "question text.",
-            )
-        )
-    elif host.provides(marker.key):
+    if host.provides(marker.key):
         found.append(
             _diagnostic(
                 "reserved-key-binding",
@@ -224,6 +213,17 @@ def _binding_diagnostics(
                 f"{quoted(marker.key)} is provided by {host.title or host.name} and is "
                 "read-only: an interaction cannot save an answer to it. Choose another "
                 "question text, or read the provided value without binding it.",
+            )
+        )
+    elif prefix is not None:
+        found.append(
+            _diagnostic(
+                "reserved-key-binding",
+                marker.start,
+                marker.end,
+                f"Questions starting with `{prefix}` are reserved by {host.title or host.name} "
+                f"for the platform, which rejects binding {quoted(marker.key)}. Choose another "
+                "question text.",
             )
         )
     if entry.kind == "reference":

@@ -196,14 +196,14 @@ def _why_not_here(result: ScanResult, offset: int) -> str:
 
 
 def _host_key_message(course: CourseSnapshot, key: str) -> str:
-    if key in course.host.provided_keys:
+    if key in course.config.system_keys:
         return (
-            f"'{key}' is provided by the host ({course.host.name}); its name is not the "
-            "course's to change."
+            f"'{key}' is a system key listed in the course file (system-keys); rename it "
+            "there and in the host, not in the lessons."
         )
     return (
-        f"'{key}' is a system key listed in the course file (system-keys); rename it "
-        "there and in the host, not in the lessons."
+        f"'{key}' is provided by the host ({course.host.name}); its name is not the "
+        "course's to change."
     )
 
 

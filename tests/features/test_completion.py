@@ -1,0 +1,151 @@
+from pathlib import Path
+
+import pytest
+from course_kit import Course
+
+from mfls.features.completion import complete
+
+
+@pytest.fixture
+def course(tmp_path: Path) -> Course:
+    return Course(
+        tmp_path,
+        {
+            "mfcourse.toml": 'host = "playground"\nlessons = ["one.md", "two.md", "three.md"]\n',
+            "one.md": "?[{{ goal }} A | B]\n\n?[{{ 学习目标 }} ...]\n",
+            "two.md": (
+                "?[{{ pace }} Slow | Fast]\n\nUse {{ goal }}.\n\n"
+                "Type {{}} here and {{ go here\n\nAnd `{{ example }}`.\n"
+            ),
+            "three.md": "?[{{ later }} X]\n\nRead {{ unbound key }} and {{ goal }}.\n",
+        },
+    )
+
+
+def keys(result) -> list[str]:
+    return [item.key for item in sorted(result.items, key=lambda i: i.sort_text)]
+
+
+def test_auto_closed_marker_is_replaced_whole(course: Course) -> None:
+    at = course.offset("two.md", "{{}}", 2)
+    result = complete(course.snapshot, course.uri("two.md"), at)
+    assert result is not None
+    text = course.snapshot.entry(course.uri("two.md"))[1].text
+    assert text[result.start : result.end] == "{{}}"
+    assert set(keys(result)) == {
+        "goal",
+        "学习目标",
+        "pace",
+        "later",
+        "unbound key",
+        "browser_language",
+    }
+    goal = next(item for item in result.items if item.key == "goal")
+    assert goal.new_text == "{{ goal }}"
+    assert goal.filter_text.startswith("{{")
+    assert "bound in one.md" in goal.detail and "read 2×" in goal.detail
+    assert "```text\ngoal\n```" in goal.documentation
+
+
+def test_unclosed_marker_being_typed_replaces_up_to_the_cursor(course: Course) -> None:
+    at = course.offset("two.md", "{{ go here", 5)
+    result = complete(course.snapshot, course.uri("two.md"), at)
+    assert result is not None
+    text = course.snapshot.entry(course.uri("two.md"))[1].text
+    assert text[result.start : result.end] == "{{ go"
+
+
+def test_inside_an_existing_marker_replaces_the_marker(course: Course) -> None:
+    at = course.offset("two.md", "{{ goal }}", 5)
+    result = complete(course.snapshot, course.uri("two.md"), at)
+    text = course.snapshot.entry(course.uri("two.md"))[1].text
+    assert text[result.start : result.end] == "{{ goal }}"
+
+
+def test_ranking_same_lesson_then_course_order_then_host_then_unbound(course: Course) -> None:
+    at = course.offset("two.md", "{{}}", 2)
+    result = complete(course.snapshot, course.uri("two.md"), at)
+    assert keys(result) == ["pace", "goal", "学习目标", "later", "browser_language", "unbound key"]
+
+
+def test_literal_only_keys_are_not_offered(course: Course) -> None:
+    at = course.offset("two.md", "{{}}", 2)
+    result = complete(course.snapshot, course.uri("two.md"), at)
+    assert "example" not in keys(result)
+
+
+def test_no_completion_outside_a_marker(course: Course) -> None:
+    uri = course.uri("two.md")
+    assert complete(course.snapshot, uri, course.offset("two.md", "Use")) is None
+    assert complete(course.snapshot, uri, course.offset("two.md", "{{}}", 1)) is None
+    assert complete(course.snapshot, uri, course.offset("two.md", "{{}}", 4)) is None
+
+
+def test_after_interaction_opener(tmp_path: Path) -> None:
+    course = Course(tmp_path, {"a.md": "?[{{ level }} A]\n\n?[{{}}]\n", "b.md": "?[{{"})
+    at = course.offset("a.md", "?[{{}}]", 4)
+    result = complete(course.snapshot, course.uri("a.md"), at)
+    text = course.snapshot.entry(course.uri("a.md"))[1].text
+    assert text[result.start : result.end] == "{{}}"
+    result = complete(course.snapshot, course.uri("b.md"), 4)
+    assert (result.start, result.end) == (2, 4)
+    assert keys(result) == ["level"]
+
+
+def test_single_brace_and_code_blocks_do_not_trigger(tmp_path: Path) -> None:
+    course = Course(tmp_path, {"a.md": "?[{{ k }} A]\n\nOne { brace\n\n```\n{{ code\n```\n"})
+    uri = course.uri("a.md")
+    assert complete(course.snapshot, uri, course.offset("a.md", "{ brace", 1)) is None
+    assert complete(course.snapshot, uri, course.offset("a.md", "{{ code", 3)) is None
+
+
+def test_legacy_binding_keeps_its_percent(tmp_path: Path) -> None:
+    course = Course(tmp_path, {"a.md": "?[{{ k }} A]\n\n?[%{{ k }} B]\n"})
+    at = course.offset("a.md", "%{{ k", 4)
+    result = complete(course.snapshot, course.uri("a.md"), at)
+    text = course.snapshot.entry(course.uri("a.md"))[1].text
+    assert text[result.start : result.end] == "{{ k }}"
+
+
+def test_cjk_and_punctuated_keys(tmp_path: Path) -> None:
+    course = Course(
+        tmp_path, {"a.md": "?[{{ 你想学什么？ }} A]\n\n?[{{ a.b [0] }} B]\n\n{{ 你 x\n"}
+    )
+    at = course.offset("a.md", "{{ 你 x", 4)
+    result = complete(course.snapshot, course.uri("a.md"), at)
+    text = course.snapshot.entry(course.uri("a.md"))[1].text
+    assert text[result.start : result.end] == "{{ 你"
+    item = next(i for i in result.items if i.key == "你想学什么？")
+    assert item.new_text == "{{ 你想学什么？ }}"
+    assert item.filter_text == "{{ 你想学什么？"
+    assert any(i.new_text == "{{ a.b [0] }}" for i in result.items)
+
+
+def test_limit_filters_by_what_was_typed(tmp_path: Path) -> None:
+    lines = "\n\n".join(f"?[{{{{ key number {n} }}}} A]" for n in range(50))
+    course = Course(tmp_path, {"a.md": lines + "\n\n{{ number 4\n"})
+    at = course.offset("a.md", "{{ number 4", 11)
+    result = complete(course.snapshot, course.uri("a.md"), at, limit=10)
+    assert result.is_incomplete
+    assert 0 < len(result.items) <= 10
+    assert all("4" in item.key for item in result.items)
+    full = complete(course.snapshot, course.uri("a.md"), at)
+    assert len(full.items) == 50 and not full.is_incomplete
+
+
+def test_table_follows_edits(tmp_path: Path) -> None:
+    course = Course(tmp_path, {"a.md": "?[{{ one }} A]\n\n{{}}\n"})
+    uri = course.uri("a.md")
+    workspace = course.workspace
+    text = course.snapshot.entry(uri)[1].text
+    workspace.open(uri, text, 1)
+    at = text.index("{{}}") + 2
+    first = complete(workspace.snapshot, uri, at)
+    assert keys(first) == ["one"]
+    workspace.change(uri, [(0, 0, "?[{{ two }} B]\n\n")], 2)
+    second = complete(workspace.snapshot, uri, at + 16)
+    assert sorted(keys(second)) == ["one", "two"]
+    workspace.change(uri, [(0, 16, "")], 3)
+    third = complete(workspace.snapshot, uri, at)
+    assert keys(third) == ["one"]
+    assert keys(first) == ["one"]
