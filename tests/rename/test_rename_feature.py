@@ -81,7 +81,7 @@ def test_prepare_answers_with_the_key_range_on_every_kind(
         ("{{ topic }} in a fence", "code blocks"),
         ("{{ topic }} in raw HTML", "raw HTML blocks"),
         ("{{ sys_user_nickname }}", "provided by the host"),
-        ("{{ course_title }}", "provided by the host"),
+        ("{{ course_title }}", "system key listed in the course file"),
     ],
 )
 def test_prepare_refuses_with_a_reason(course: Path, needle: str, message: str) -> None:

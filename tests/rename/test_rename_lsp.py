@@ -241,7 +241,7 @@ async def test_unbound_fix_is_a_snippet_when_the_client_takes_snippets(
         )
         actions = await _actions(ed, l2, _at(L2, "{{ pace }}"), diagnostics=[diagnostic])
         unbound = _one(actions, "Ask for 'pace'")
-        assert unbound.diagnostics == [diagnostic]
+        assert list(unbound.diagnostics or []) == [diagnostic]
         assert unbound.edit is not None and unbound.edit.document_changes is not None
         (edit,) = unbound.edit.document_changes[0].edits
         assert isinstance(edit, t.SnippetTextEdit)
