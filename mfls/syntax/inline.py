@@ -33,7 +33,7 @@ from mfls.syntax.inline_support import (
     backslashes_before,
 )
 from mfls.syntax.interactions import split_body
-from mfls.syntax.keys import WHITESPACE, normalize_key, trim
+from mfls.syntax.keys import WHITESPACE, key_problem, trim
 from mfls.syntax.model import (
     Interaction,
     InvalidMarker,
@@ -59,8 +59,8 @@ class InlineScan:
     literals: tuple[Literal, ...] = ()
 
 
-_MARKDOWN_SPECIAL = re.compile(r"[\\`$<\[\]!{?]")
-_HTML_SPECIAL = re.compile(r"[<{?]")
+_MARKDOWN_SPECIAL = re.compile(r"[\\`$<\[\]]|\{\{|[!?]\[")
+_HTML_SPECIAL = re.compile(r"<|\{\{|\?\[")
 
 
 class _Opener:
@@ -74,7 +74,9 @@ class _Opener:
 class _Reader:
     """One left-to-right reading of an inline text."""
 
-    def __init__(self, text: str, mode: InlineMode, count_hidden: bool = True):
+    def __init__(self, text: str, mode: InlineMode, count_hidden: bool = True, base: int = 0):
+        # `base` is added to every offset in the results (the glue's source offset).
+        self.base = base
         self.text = text
         # NUL counts as U+FFFD for structure (rule 26); keys come from `text`.
         self.s = text.replace("\0", "\ufffd") if "\0" in text else text
@@ -86,10 +88,6 @@ class _Reader:
         self.invalid: list[InvalidMarker] = []
         self.interactions: list[Interaction] = []
         self.literals: list[Literal] = []
-        s = self.s
-        self.next_open = NextFinder(s, literal="{{")
-        self.next_close = NextFinder(s, literal="}}")
-        self.next_bracket = NextFinder(s, literal="]")
         self._finders: dict[str, NextFinder] = {}
         self._runs: BacktickRuns | None = None
         self._parens: Parens | None = None
@@ -114,21 +112,35 @@ class _Reader:
     # -- markers ----------------------------------------------------------------------
 
     def _make_marker(
-        self, start: int, close: int, *, literal: bool, role: Role = Role.REFERENCE
+        self,
+        start: int,
+        close: int,
+        *,
+        literal: bool,
+        role: Role = Role.REFERENCE,
+        legacy_start: int = -1,
     ) -> Marker | InvalidMarker:
-        """The marker `{{` at `start` closed by the `}}` at `close`."""
-        key, reason = normalize_key(self.text[start + 2 : close])
-        if key is None:
-            assert reason is not None
-            return InvalidMarker(start=start, end=close + 2, reason=reason)
+        """The marker `{{` at `start` closed by the `}}` at `close`.
+
+        `legacy_start`, when given, is the `%` of a legacy binding: it starts a valid
+        marker, while an invalid one still starts at its `{{` (rule 22).
+        """
         ks, ke = trim(self.text, start + 2, close)
+        key = self.text[ks:ke]
+        reason = key_problem(key)
+        base = self.base
+        if reason is not None:
+            return InvalidMarker(
+                start=start + base, end=close + 2 + base, reason=reason, legacy=legacy_start >= 0
+            )
         return Marker(
-            start=start,
-            end=close + 2,
+            start=(start if legacy_start < 0 else legacy_start) + base,
+            end=close + 2 + base,
             key=key,
-            key_start=ks,
-            key_end=ke,
+            key_start=ks + base,
+            key_end=ke + base,
             role=role,
+            legacy=legacy_start >= 0,
             literal=literal,
         )
 
@@ -143,7 +155,7 @@ class _Reader:
             if escapes and backslashes_before(s, m, start) % 2 == 1:
                 pos = m + 1
                 continue
-            close = self.next_close(m + 2)
+            close = self._find("}}", m + 2)
             if close < 0 or close + 2 > end:
                 return
             marker = self._make_marker(m, close, literal=True)
@@ -152,12 +164,12 @@ class _Reader:
             pos = close + 2
 
     def _add_literal(self, kind: LiteralKind, start: int, end: int, escapes: bool) -> None:
-        self.literals.append(Literal(kind=kind, start=start, end=end))
+        self.literals.append(Literal(kind=kind, start=start + self.base, end=end + self.base))
         self._literal_markers(start, end, escapes)
 
     def _surrounding_marker(self, m: int) -> int:
         """A marker starting at `m` in surrounding text; returns where reading resumes."""
-        close = self.next_close(m + 2)
+        close = self._find("}}", m + 2)
         if close < 0:
             hidden_markers = hidden_interactions = 0
             if self.count_hidden:
@@ -167,8 +179,8 @@ class _Reader:
                 hidden_interactions = len(tail.interactions)
             self.invalid.append(
                 InvalidMarker(
-                    start=m,
-                    end=self.n,
+                    start=m + self.base,
+                    end=self.n + self.base,
                     reason=Reason.UNCLOSED,
                     hidden_markers=hidden_markers,
                     hidden_interactions=hidden_interactions,
@@ -204,17 +216,17 @@ class _Reader:
         close = -1
         limit = self.n
         while True:
-            bracket = self.next_bracket(pos)
+            bracket = self._find("]", pos)
             if bracket < 0:
                 break
-            m = self.next_open(pos)
+            m = self._find("{{", pos)
             if m < 0 or m > bracket:
                 close = bracket
                 break
             if self.escapes and backslashes_before(s, m, body) % 2 == 1:
                 pos = m + 1
                 continue
-            end = self.next_close(m + 2)
+            end = self._find("}}", m + 2)
             if end < 0:
                 limit = m
                 break
@@ -240,34 +252,30 @@ class _Reader:
         binding: Marker | None = None
         rest = body
         for a, b in atoms:
-            made = self._make_marker(a, b - 2, literal=False)
             if a == first:
+                made = self._make_marker(
+                    a,
+                    b - 2,
+                    literal=False,
+                    role=Role.BINDING,
+                    legacy_start=lead if legacy else -1,
+                )
                 if isinstance(made, Marker):
-                    ks, ke = made.key_start, made.key_end
-                    binding = Marker(
-                        start=lead,
-                        end=b,
-                        key=made.key,
-                        key_start=ks,
-                        key_end=ke,
-                        role=Role.BINDING,
-                        legacy=legacy,
-                    )
-                    self.markers.append(binding)
+                    binding = made
                     rest = b
-                    continue
-                if legacy:
-                    assert isinstance(made, InvalidMarker)
-                    made = InvalidMarker(start=a, end=b, reason=made.reason, legacy=True)
+            else:
+                made = self._make_marker(a, b - 2, literal=False)
             if isinstance(made, Marker):
                 self.markers.append(made)
             else:
                 self.invalid.append(made)
-        split = split_body(text, rest, close, [atom for atom in atoms if atom[0] >= rest])
+        split = split_body(
+            text, rest, close, [atom for atom in atoms if atom[0] >= rest], base=self.base
+        )
         self.interactions.append(
             Interaction(
-                start=q,
-                end=close + 1,
+                start=q + self.base,
+                end=close + 1 + self.base,
                 binding=None if binding is None else binding.key,
                 multiple=split.multiple,
                 choices=split.choices,
@@ -462,13 +470,10 @@ class _Reader:
             if c == "<":
                 pos = self._angle(i)
             elif c == "{":
-                pos = self._surrounding_marker(i) if s.startswith("{{", i) else i + 1
+                pos = self._surrounding_marker(i)
             else:
-                pos = i + 1
-                if i + 1 < n and s[i + 1] == "[":
-                    end = self._interaction(i)
-                    if end >= 0:
-                        pos = end
+                end = self._interaction(i)
+                pos = i + 1 if end < 0 else end
 
     def _run_markdown(self) -> None:
         s = self.s
@@ -486,7 +491,7 @@ class _Reader:
             if c == "\\":
                 pos = i + 2 if i + 1 < n and s[i + 1] in ASCII_PUNCTUATION else i + 1
             elif c == "{":
-                pos = self._surrounding_marker(i) if s.startswith("{{", i) else i + 1
+                pos = self._surrounding_marker(i)
             elif c == "`":
                 pos = self._code_span(i)
             elif c == "$":
@@ -497,24 +502,23 @@ class _Reader:
                 openers.append(_Opener(i, image=False))
                 pos = i + 1
             elif c == "!":
-                if i + 1 < n and s[i + 1] == "[":
-                    openers.append(_Opener(i + 1, image=True))
-                    pos = i + 2
-                else:
-                    pos = i + 1
+                openers.append(_Opener(i + 1, image=True))
+                pos = i + 2
             elif c == "]":
                 pos, inactive_below = self._close_bracket(i, openers, inactive_below)
-            else:  # "?"
-                pos = i + 1
-                if i + 1 < n and s[i + 1] == "[":
-                    end = self._interaction(i)
-                    if end >= 0:
-                        pos = end
+            else:  # "?["
+                end = self._interaction(i)
+                pos = i + 1 if end < 0 else end
 
 
 def scan_inline(text: str, mode: InlineMode) -> InlineScan:
     """Read one inline text; offsets in the result are relative to `text`."""
-    reader = _Reader(text, mode)
+    return scan_inline_at(text, mode, 0)
+
+
+def scan_inline_at(text: str, mode: InlineMode, base: int) -> InlineScan:
+    """`scan_inline` with `base` added to every offset of the result."""
+    reader = _Reader(text, mode, base=base)
     reader.run()
     return InlineScan(
         markers=tuple(reader.markers),

@@ -41,17 +41,17 @@ def _masked(text: str, start: int, end: int, atoms: Sequence[tuple[int, int]]) -
     return "".join(pieces)
 
 
-def _choice(text: str, masked: str, base: int, start: int, end: int) -> Choice | None:
+def _choice(text: str, masked: str, origin: int, start: int, end: int, base: int) -> Choice | None:
     ts, te = trim(text, start, end)
     if ts >= te:
         return None
-    slashes = masked.find("//", ts - base, te - base)
+    slashes = masked.find("//", ts - origin, te - origin)
     if slashes < 0:
         label = text[ts:te]
-        return Choice(label=label, value=label, start=ts, end=te)
-    cut = base + slashes
+        return Choice(label=label, value=label, start=ts + base, end=te + base)
+    cut = origin + slashes
     ls, le = trim(text, ts, cut)
-    return Choice(label=text[ls:le], value=text[cut + 2 : te], start=ts, end=te)
+    return Choice(label=text[ls:le], value=text[cut + 2 : te], start=ts + base, end=te + base)
 
 
 def _pieces(masked: str, end: int) -> tuple[bool, list[tuple[int, int]]]:
@@ -77,10 +77,13 @@ def _pieces(masked: str, end: int) -> tuple[bool, list[tuple[int, int]]]:
     return False, ranges
 
 
-def split_body(text: str, start: int, end: int, atoms: Sequence[tuple[int, int]] = ()) -> SplitBody:
+def split_body(
+    text: str, start: int, end: int, atoms: Sequence[tuple[int, int]] = (), base: int = 0
+) -> SplitBody:
     """Split `text[start:end]` (the body after any binding) into choices and input.
 
     `atoms` are the marker spans inside the body, sorted; offsets are into `text`.
+    Choice offsets are offsets into `text` plus `base`.
     """
     masked = _masked(text, start, end, atoms)
     dots = masked.find("...")
@@ -93,7 +96,7 @@ def split_body(text: str, start: int, end: int, atoms: Sequence[tuple[int, int]]
     multiple, ranges = _pieces(masked, choices_end)
     choices: list[Choice] = []
     for a, b in ranges:
-        choice = _choice(text, masked, start, start + a, start + b)
+        choice = _choice(text, masked, start, start + a, start + b, base)
         if choice is not None:
             choices.append(choice)
     return SplitBody(multiple=multiple, choices=tuple(choices), input=hint)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Protocol, TypeVar
 
 from mfls.syntax.blocks import Unit, iter_units
-from mfls.syntax.inline import InlineMode, scan_inline
+from mfls.syntax.inline import InlineMode, scan_inline_at
 from mfls.syntax.model import (
     Block,
     BlockKind,
@@ -103,22 +103,32 @@ class _Collector:
             return
         if len(ranges) == 1:
             base = ranges[0][0]
-
-            def start(o: int) -> int:
-                return base + o
-
-            end = start
-        else:
-            offsets = _OffsetMap(ranges)
-            start = offsets.start
-            end = offsets.end
+            if whole is not None:
+                self.literals.append(Literal(kind=whole, start=base, end=base + len(inline)))
+                if "{{" not in inline:
+                    return
+            elif mode is InlineMode.HTML and "{{" not in inline and "?[" not in inline:
+                return
+            found = scan_inline_at(inline, mode, base)
+            if found.markers:
+                self.markers.extend(found.markers)
+            if found.invalid:
+                self.invalid.extend(found.invalid)
+            if found.interactions:
+                self.interactions.extend(found.interactions)
+            if found.literals:
+                self.literals.extend(found.literals)
+            return
+        offsets = _OffsetMap(ranges)
+        start = offsets.start
+        end = offsets.end
         if whole is not None:
             self.literals.append(Literal(kind=whole, start=start(0), end=end(len(inline))))
             if "{{" not in inline:
                 return
         elif mode is InlineMode.HTML and "{{" not in inline and "?[" not in inline:
             return
-        found = scan_inline(inline, mode)
+        found = scan_inline_at(inline, mode, 0)
         self.markers.extend(_shift_marker(m, start, end) for m in found.markers)
         self.invalid.extend(
             InvalidMarker(
