@@ -38,6 +38,7 @@ def build() -> CaseBook:
     _headings_and_boundaries(book)
     _containers(book)
     _line_endings(book)
+    build_more(book)
     return book
 
 
@@ -760,4 +761,284 @@ def _line_endings(book: CaseBook) -> None:
             binding="What would you like to learn?",
             input="Another topic",
         ),
+    )
+
+
+def build_more(book: CaseBook) -> None:
+    _escapes_by_context(book)
+    _native_block_rules(book)
+    _commonmark_details(book)
+
+
+def _escapes_by_context(book: CaseBook) -> None:
+    escapes = "Decisions rule 18: backslash escapes work in surrounding text, link "
+    escapes += "destinations and titles, link reference definitions and info strings; not in "
+    escapes += "code spans, math, autolinks or raw HTML."
+    book.doc(
+        "escape-in-link-destination",
+        escapes + " The escaped brace starts no marker.",
+        "[x](/u\\{{a}})",
+    )
+    book.doc("escape-in-link-title", escapes, '[x](/u "\\{{ a }}")')
+    book.doc("escape-in-info-string", escapes, "```\\{{ a }}\ncode\n```")
+    book.doc("escape-in-definition", escapes, '[ref]: /url "\\{{ a }}"')
+    book.doc(
+        "no-escape-in-autolink",
+        escapes + " The marker after the backslash is complete.",
+        "<https://x.org/\\{{a}}>",
+        M("{{a}}", "a", literal=True),
+    )
+    book.doc(
+        "no-escape-in-raw-html", escapes, 'x <a title="\\{{a}}">', M("{{a}}", "a", literal=True)
+    )
+    book.doc("no-escape-in-math", escapes, "$\\{{a}}$", M("{{a}}", "a", literal=True))
+    book.doc(
+        "backslash-ends-code-span",
+        "CommonMark: a backslash inside a code span is literal, so the second backtick closes it.",
+        "`a\\`{{ b }}`",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "hard-break-backslash-in-body",
+        "Decisions rule 5: a marker body is not scanned for escapes, so a backslash "
+        "before a line ending is key text.",
+        "{{ a\\\n}}",
+        M("{{ a\\\n}}", "a\\"),
+    )
+    book.doc(
+        "entity-is-not-brace",
+        "Decisions rule 1: offsets and markers refer to the "
+        "original source; `&#123;` is not a brace there.",
+        "&#123;{ a }} and &#123;&#123;b}}",
+    )
+
+
+def _native_block_rules(book: CaseBook) -> None:
+    native = 'Decisions rule 2: "Nothing in MarkdownFlow changes where a block starts or ends."'
+    book.doc(
+        "list-wide-gap-is-code",
+        native + " CommonMark: five spaces after a list marker make the rest indented code.",
+        "-     {{ a }}",
+    )
+    book.doc(
+        "quote-indented-code",
+        native + " Four spaces after `> ` are indented code.",
+        ">     {{ a }}\n\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "quote-tab-after-marker",
+        CONTAINER + " A tab after `>` is container whitespace.",
+        ">\t{{ a }}",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "list-indented-code-in-item",
+        native + " Indented code inside a list item.",
+        "- a\n\n      {{ b }}\n\n- {{ c }}",
+        M("{{ c }}", "c"),
+    )
+    book.doc("list-second-paragraph", CONTAINER, "- a\n\n  {{ b }}", M("{{ b }}", "b"))
+    book.doc(
+        "ordered-paren-list",
+        CONTAINER,
+        "1) {{ a }}\n2) ?[{{ q }} X]",
+        M("{{ a }}", "a"),
+        M("{{ q }}", "q", role="binding"),
+        X("?[{{ q }} X]", ["X"], binding="q"),
+    )
+    book.doc("quote-blank-line-inside", BOUNDARY, "> {{ a\n>\n> }}", I("{{ a", "unclosed"))
+    book.doc(
+        "quote-unclosed-over-lines",
+        "Decisions rule 6: an unclosed marker owns the rest "
+        "of the inline text; its end maps back to the source.",
+        "> {{ a\n> b",
+        I("{{ a\n> b", "unclosed"),
+    )
+    book.doc("list-unclosed-lazy", "Decisions rule 6.", "- {{ a\nb", I("{{ a\nb", "unclosed"))
+    book.doc(
+        "fence-in-quote-lazy-line-not-fence",
+        'Seed: "Keep native Markdown boundaries for fences inside list or quote '
+        'containers"; a fence takes no lazy lines.',
+        "> ```\n{{ a }}",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "html1-uppercase",
+        RAW_BLOCK + " Block-start tags are case-insensitive.",
+        "<PRE>\n{{ a }}\n</PRE>\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "html1-other-closing-tag",
+        RAW_BLOCK + " CommonMark: a type 1 block ends at the "
+        "first line holding any of `</script>`, `</pre>`, `</style>`, `</textarea>`.",
+        "<pre>\n{{ a }}\n</script>\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "html3-one-line", RAW_BLOCK, '<?xml version="1.0"?> {{ a }}\n{{ b }}', M("{{ b }}", "b")
+    )
+    book.doc("html4-lowercase", RAW_BLOCK, "<!doctype {{ a }}>\n{{ b }}", M("{{ b }}", "b"))
+    book.doc(
+        "html1-in-list-closed",
+        'Seed: "A confirmed container end also bounds an HTML block."',
+        "- <script>\n  {{ a }}\n- {{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "html6-in-quote-closed",
+        'Seed: "A confirmed container end also bounds an HTML '
+        'block."; after it the backticks are a code span again.',
+        "> <div>\n> `{{ a }}`\n`{{ b }}`",
+        M("{{ a }}", "a"),
+        M("{{ b }}", "b", literal=True),
+    )
+    book.doc("html6-in-list", ORDINARY_HTML, "- <div>\n  `{{ a }}`", M("{{ a }}", "a"))
+    book.doc(
+        "html6-same-line-text",
+        ORDINARY_HTML + " A type 6 start needs no lone tag.",
+        "<div> `{{ a }}`",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "html7-needs-lone-tag",
+        "CommonMark: a type 7 start needs the tag alone on its "
+        "line, so this is a paragraph with a code span.",
+        "<span> `{{ a }}`",
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "html7-ends-at-blank",
+        'Seed: "Ordinary HTML blocks ... end at the next blank line"',
+        "<span>\n`{{ a }}`\n\n`{{ b }}`",
+        M("{{ a }}", "a"),
+        M("{{ b }}", "b", literal=True),
+    )
+    book.doc(
+        "definition-cannot-interrupt-paragraph",
+        "CommonMark: a link reference "
+        "definition cannot interrupt a paragraph, so this is paragraph text.",
+        'Text\n[ref]: /url "{{ a }}"',
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "definition-in-quote",
+        "Decisions rule 9.",
+        "> [ref]: /u/{{a}}",
+        M("{{a}}", "a", literal=True),
+    )
+    book.doc(
+        "definition-title-over-lines",
+        "Decisions rules 7 and 9: a title may span lines; the marker in it is complete.",
+        '[ref]: /url "{{ a\n}}"',
+        M("{{ a\n}}", "a", literal=True),
+    )
+    book.doc("interaction-cut-by-setext", BOUNDARY, "?[A|\n===\nB]")
+    book.doc(
+        "interaction-in-setext-heading",
+        "Decisions rule 12.",
+        "?[A|B]\n---",
+        X("?[A|B]", ["A", "B"]),
+    )
+    book.doc(
+        "quote-legacy-binding",
+        CONTAINER,
+        "> ?[%{{ q }} A]",
+        M("%{{ q }}", "q", role="binding", legacy=True),
+        X("?[%{{ q }} A]", ["A"], binding="q"),
+    )
+    book.doc("cr-quote-key", ENDINGS + " " + CONTAINER, "> {{\r> key }}", M("{{\r> key }}", "key"))
+    book.doc(
+        "crlf-unclosed-trailing-spaces",
+        ENDINGS + " Decisions rule 19.",
+        "{{ a  \r\n\r\nb",
+        I("{{ a", "unclosed"),
+    )
+    book.doc(
+        "atx-unclosed-trailing-spaces",
+        "Decisions rules 6 and 19.",
+        "# {{ a   ",
+        I("{{ a", "unclosed"),
+    )
+    book.doc(
+        "setext-unclosed-trailing-spaces",
+        "Decisions rules 6 and 19.",
+        "{{ a  \n===",
+        I("{{ a", "unclosed"),
+    )
+    book.doc(
+        "setext-line-break-key",
+        "Decisions rule 6: a setext heading's inline text keeps its interior line ending.",
+        "{{ a\nb }}\n===",
+        I("{{ a\nb }}", "line-break"),
+    )
+
+
+def _commonmark_details(book: CaseBook) -> None:
+    book.doc(
+        "comment-with-double-dash",
+        INLINE_LIT + " CommonMark 0.31.2 comments may contain `--`.",
+        "x <!-- a -- {{ b }} -->",
+        M("{{ b }}", "b", literal=True),
+    )
+    book.doc(
+        "comment-empty-form",
+        "CommonMark 0.31.2: `<!-->` is a complete comment, so the "
+        "marker after it is surrounding text.",
+        "x <!--> {{ a }} -->",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "inline-tag-over-lines",
+        INLINE_LIT + " An inline tag may span lines.",
+        'Text <span\ntitle="{{ a }}">',
+        M("{{ a }}", "a", literal=True),
+    )
+    book.doc(
+        "inline-tag-unquoted-attribute", INLINE_LIT, "x <a b={{a}}>", M("{{a}}", "a", literal=True)
+    )
+    book.doc(
+        "autolink-scheme-too-short",
+        "CommonMark: a URI scheme has 2-32 characters, so `<a:...>` is neither autolink nor tag.",
+        "<a:{{b}}>",
+        M("{{b}}", "b"),
+    )
+    book.doc("autolink-two-letter-scheme", INLINE_LIT, "<ab:{{b}}>", M("{{b}}", "b", literal=True))
+    book.doc(
+        "code-span-longer-run",
+        INLINE_LIT + " A run of two backticks closes only at a run of two.",
+        "``{{ a }}` {{ b }}``",
+        M("{{ a }}", "a", literal=True),
+        M("{{ b }}", "b", literal=True),
+    )
+    book.doc(
+        "code-span-unmatched-run",
+        "CommonMark: a backtick run without an equal run is text.",
+        "x ```{{ a }}``",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "code-span-marker-over-lines", INLINE_LIT, "`{{ a\n}}`", M("{{ a\n}}", "a", literal=True)
+    )
+    book.doc("code-span-invalid-over-lines", "Decisions rule 10.", "`{{ a\nb }}`")
+    book.doc(
+        "two-code-spans-independent",
+        'Seed: "Read those spans independently."',
+        "`{{ a }}` `{{ b }}`",
+        M("{{ a }}", "a", literal=True),
+        M("{{ b }}", "b", literal=True),
+    )
+    book.doc(
+        "math-cuts-marker",
+        NOT_HIDE + " The math span starts first and ends at its first qualifying `$`.",
+        "${{ a$b }}$",
+    )
+    book.doc("math-hides-interaction", "Decisions rule 10.", "$?[A|B]$")
+    book.doc("heading-code-span", INLINE_LIT, "# `{{ a }}`", M("{{ a }}", "a", literal=True))
+    book.doc(
+        "heading-inline-tag",
+        INLINE_LIT,
+        '# <span title="{{ a }}">',
+        M("{{ a }}", "a", literal=True),
     )

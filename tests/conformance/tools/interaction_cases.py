@@ -30,6 +30,7 @@ def build() -> CaseBook:
     _input(book)
     _bindings(book)
     _boundaries(book)
+    build_more(book)
     return book
 
 
@@ -663,4 +664,83 @@ def _boundaries(book: CaseBook) -> None:
         "🚀🚀 ?[{{ q }} 🅰|🅱]",
         M("{{ q }}", "q", role="binding"),
         X("?[{{ q }} 🅰|🅱]", ["🅰", "🅱"], binding="q"),
+    )
+
+
+def build_more(book: CaseBook) -> None:
+    book.doc(
+        "double-percent-not-legacy",
+        "Decisions rule 14: `%%{{` is not `%{{` at the very start.",
+        "?[%%{{ q }} A]",
+        M("{{ q }}", "q"),
+        X("?[%%{{ q }} A]", ["%%{{ q }} A"]),
+    )
+    book.doc(
+        "binding-then-value",
+        BIND + " " + VALUE,
+        "?[{{ q }}//v]",
+        M("{{ q }}", "q", role="binding"),
+        X("?[{{ q }}//v]", [("", "v")], binding="q"),
+    )
+    book.doc(
+        "binding-tab-padding",
+        BIND,
+        "?[\t{{ q }} A]",
+        M("{{ q }}", "q", role="binding"),
+        X("?[\t{{ q }} A]", ["A"], binding="q"),
+    )
+    book.doc(
+        "slashes-only-choice",
+        SPLIT + " The choice `//` is not empty, so it is kept with an empty label and value.",
+        "?[A|//]",
+        X("?[A|//]", ["A", ("", "")]),
+    )
+    book.doc(
+        "value-trailing-slashes",
+        VALUE + " The choice is trimmed before it is split.",
+        "?[A // |B]",
+        X("?[A // |B]", [("A", ""), "B"]),
+    )
+    book.doc(
+        "hint-holds-bracket-in-marker",
+        ATOMIC,
+        "?[...See {{ a]b }}]",
+        M("{{ a]b }}", "a]b"),
+        X("?[...See {{ a]b }}]", input="See {{ a]b }}"),
+    )
+    book.doc("bracket-paren-in-choice", "Decisions rule 25.", "?[A](B)]")
+    book.doc(
+        "bracket-then-newline-paren",
+        "Decisions rule 25 needs `(` directly after `]`.",
+        "?[A|B]\n(x)",
+        X("?[A|B]", ["A", "B"]),
+    )
+    book.doc(
+        "dollars-in-choices",
+        OPEN + " Inside, only markers are special.",
+        "?[$5|$10]",
+        X("?[$5|$10]", ["$5", "$10"]),
+    )
+    book.doc(
+        "interaction-in-code-span-only",
+        "Decisions rule 3: the code span starts first.",
+        "`?[A|B]` ?[C]",
+        X("?[C]", ["C"]),
+    )
+    book.doc(
+        "bindings-in-two-paragraphs",
+        BIND,
+        "?[{{ a }} X]\n\n?[{{ b }} Y|Z]",
+        M("{{ a }}", "a", role="binding"),
+        M("{{ b }}", "b", role="binding"),
+        X("?[{{ a }} X]", ["X"], binding="a"),
+        X("?[{{ b }} Y|Z]", ["Y", "Z"], binding="b"),
+    )
+    book.doc(
+        "escaped-opener-before-binding",
+        "Decisions rule 18: the escaped `{` is text, so "
+        "the marker after it is not at the very start.",
+        "?[\\{{{ q }} A]",
+        M("{{ q }}", "q"),
+        X("?[\\{{{ q }} A]", ["\\{{{ q }} A"]),
     )
