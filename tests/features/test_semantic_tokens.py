@@ -1,0 +1,74 @@
+from pathlib import Path
+
+from course_kit import Course
+
+from mfls.features.semantic_tokens import (
+    BINDING,
+    INVALID,
+    LEGACY,
+    LITERAL,
+    MARKER,
+    OPERATOR,
+    READONLY,
+    TOKEN_MODIFIERS,
+    TOKEN_TYPES,
+    tokens,
+)
+
+
+def spans(text: str, found: list) -> list[tuple[str, int, int]]:
+    return [(text[t.start : t.start + t.length], t.type, t.modifiers) for t in found]
+
+
+def test_legend() -> None:
+    assert TOKEN_TYPES[MARKER] == "variable" and TOKEN_TYPES[OPERATOR] == "operator"
+    assert len(set(TOKEN_MODIFIERS)) == len(TOKEN_MODIFIERS)
+
+
+def test_markers_and_operators(tmp_path: Path) -> None:
+    text = "?[{{ a|b }} One//1 | Two | ...other]\n\nUse {{ a|b }}, `{{ c }}` and {{ }}.\n"
+    course = Course(tmp_path, {"a.md": text})
+    found = spans(text, tokens(course.snapshot, course.uri("a.md")))
+    assert found == [
+        ("?[", OPERATOR, 0),
+        ("{{ a|b }}", MARKER, BINDING),
+        ("//", OPERATOR, 0),
+        ("|", OPERATOR, 0),
+        ("|", OPERATOR, 0),
+        ("...", OPERATOR, 0),
+        ("]", OPERATOR, 0),
+        ("{{ a|b }}", MARKER, 0),
+        ("{{ c }}", MARKER, LITERAL),
+        ("{{ }}", MARKER, INVALID),
+    ]
+
+
+def test_multiple_choice_legacy_and_host_keys(tmp_path: Path) -> None:
+    text = "?[%{{ k }} A||B|||C]\n\n{{ browser_language }} and {{ open\n"
+    course = Course(tmp_path, {"mfcourse.toml": 'host = "playground"\n', "a.md": text})
+    found = spans(text, tokens(course.snapshot, course.uri("a.md")))
+    assert found == [
+        ("?[", OPERATOR, 0),
+        ("%{{ k }}", MARKER, BINDING | LEGACY),
+        ("||", OPERATOR, 0),
+        ("||", OPERATOR, 0),
+        ("]", OPERATOR, 0),
+        ("{{ browser_language }}", MARKER, READONLY),
+        ("{{", MARKER, INVALID),
+    ]
+
+
+def test_single_choice_ignores_runs_of_bars(tmp_path: Path) -> None:
+    text = "?[A | B || C]\n"
+    course = Course(tmp_path, {"a.md": text})
+    found = spans(text, tokens(course.snapshot, course.uri("a.md")))
+    assert [s for s, _, _ in found] == ["?[", "|", "]"]
+
+
+def test_range_request(tmp_path: Path) -> None:
+    text = "{{ a }}\n\n{{ b }}\n\n{{ c }}\n"
+    course = Course(tmp_path, {"a.md": text})
+    uri = course.uri("a.md")
+    found = spans(text, tokens(course.snapshot, uri, text.index("{{ b"), text.index("{{ c")))
+    assert found == [("{{ b }}", MARKER, 0)]
+    assert tokens(course.snapshot, "file:///none.md") == []
