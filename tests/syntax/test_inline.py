@@ -363,7 +363,7 @@ def test_closing_tag_is_literal() -> None:
         "[t](a b {{x}})",
         "[t](<a\nb> {{x}})",
         "[t](a (b {{x}})",
-        "[t](/u \"{{x}})",
+        '[t](/u "{{x}})',
         "[t] ({{x}})",
     ],
 )
@@ -395,7 +395,7 @@ def test_balanced_parentheses_in_destination() -> None:
 
 
 def test_escapes_in_link_resource() -> None:
-    text = "[t](/u \"\\\" {{x}}\") [v](\\{{y}})"
+    text = '[t](/u "\\" {{x}}") [v](\\{{y}})'
     scan = scan_inline(text, MD)
     assert refs(scan) == [("x", True)]
     assert len(scan.literals) == 2

@@ -40,7 +40,7 @@ def test_seed_binding_with_input() -> None:
 
 def test_seed_operators_inside_binding_are_atomic() -> None:
     text = "?[{{ Which [path] | level//hint...? }} Concepts//concepts | Examples//examples]"
-    x, scan = one(text)
+    x, _scan = one(text)
     assert x.binding == "Which [path] | level//hint...?"
     assert labels(x) == [("Concepts", "concepts"), ("Examples", "examples")]
     assert x.input is None
@@ -186,7 +186,7 @@ def test_escaped_brace_inside_interaction() -> None:
 
 
 def test_escapes_do_not_apply_in_html_interactions() -> None:
-    x, scan = one("?[\\{{a}} X|Y]", InlineMode.HTML)
+    _x, scan = one("?[\\{{a}} X|Y]", InlineMode.HTML)
     assert [m.key for m in scan.markers] == ["a"]
 
 
@@ -206,7 +206,7 @@ def test_interaction_wins_over_code_span_starting_inside() -> None:
 
 def test_interaction_offsets_in_longer_text() -> None:
     text = "🚀 Pick: ?[{{k}} One // 1 | Two] done"
-    x, scan = one(text)
+    x, _scan = one(text)
     assert text[x.start : x.end] == "?[{{k}} One // 1 | Two]"
     assert [(text[c.start : c.end], c.label, c.value) for c in x.choices] == [
         ("One // 1", "One", " 1"),
