@@ -39,6 +39,7 @@ def build() -> CaseBook:
     _containers(book)
     _line_endings(book)
     build_more(book)
+    build_lazy_and_type7(book)
     return book
 
 
@@ -1041,4 +1042,48 @@ def _commonmark_details(book: CaseBook) -> None:
         INLINE_LIT,
         '# <span title="{{ a }}">',
         M("{{ a }}", "a", literal=True),
+    )
+
+
+def build_lazy_and_type7(book: CaseBook) -> None:
+    type7 = 'CommonMark 0.31.2, HTML block start condition 7: "a complete open tag (with any '
+    type7 += 'tag name other than pre, script, style, or textarea) or a complete closing tag" '
+    type7 += "alone on its line. "
+    book.doc(
+        "html7-closing-pre-tag",
+        type7 + "So `</pre>` starts an ordinary HTML block and "
+        "the backticks are no code span (decisions rule 17).",
+        "</pre>\n`{{ a }}`",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "html7-closing-script-holds-next-line",
+        type7 + "Inside an HTML block no new "
+        "block starts, so the list line is block text, not a `<textarea>` block.",
+        "</script>\n1. <textarea> {{ a }}",
+        M("{{ a }}", "a"),
+    )
+    book.doc(
+        "html7-self-closing-pre-excluded",
+        type7 + "`<pre/>` is an open tag named pre "
+        "and not type 1 either, so this is a paragraph with a code span.",
+        "<pre/>\n`{{ a }}`",
+        M("{{ a }}", "a", literal=True),
+    )
+    lazy = "CommonMark: a line indented four or more columns cannot start a block while a "
+    lazy += "paragraph is open, so it is a lazy continuation of the quoted paragraph. "
+    lazy += CONTAINER
+    book.doc("lazy-indented-comment-start", lazy, "> a\n    <!-- {{ b }}", M("{{ b }}", "b"))
+    book.doc("lazy-indented-fence-start", lazy, "> a\n\t``` {{ b }}", M("{{ b }}", "b"))
+    book.doc("lazy-indented-pre-in-list", lazy, "   * x\n\t<pre> {{ b }}", M("{{ b }}", "b"))
+    book.doc(
+        "quote-tab-then-raw-block",
+        RAW_BLOCK + " A tab after `>` leaves the tag indented less than four columns.",
+        ">\t<textarea> {{ a }}\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "indented-quote-lookalike",
+        BLOCK_LIT + " Four spaces before `>` make indented code, not a quote.",
+        "    > {{ a }}",
     )
