@@ -15,18 +15,26 @@ from functools import lru_cache
 
 PIECES = 3
 MIN_FUZZY_LENGTH = 4
+MAX_CANDIDATES = 400
+"""At most this many keys are compared by edit distance per lookup, rarest pieces first."""
+
+
+def _dropped(char: str) -> bool:
+    """Whitespace, punctuation and invisible format or control characters."""
+    category = unicodedata.category(char)
+    return char.isspace() or category[0] in "PZ" or category in ("Cf", "Cc")
+
+
+_ASCII_DROP = str.maketrans("", "", "".join(c for c in map(chr, range(128)) if _dropped(c)))
 
 
 @lru_cache(maxsize=65536)
 def loose(key: str) -> str:
+    """NFKC, case folded, without whitespace, punctuation or invisible characters."""
+    if key.isascii():
+        return key.lower().translate(_ASCII_DROP)
     folded = unicodedata.normalize("NFKC", key).casefold()
-    return "".join(
-        c
-        for c in folded
-        if not c.isspace()
-        and unicodedata.category(c)[0] not in "PZ"
-        and unicodedata.category(c) != "Cf"
-    )
+    return "".join(c for c in folded if not _dropped(c))
 
 
 def threshold(length: int) -> int:
@@ -55,21 +63,26 @@ def bounded_distance(a: str, b: str, limit: int) -> int | None:
         a, b = a[:-tail], b[:-tail]
     if not a or not b:
         return len(a) + len(b) if len(a) + len(b) <= limit else None
+    over = limit + 1
     previous = list(range(len(b) + 1))
     for i, char in enumerate(a, 1):
-        current = [i] + [0] * len(b)
         low = max(1, i - limit)
         high = min(len(b), i + limit)
-        if low > 1:
-            current[low - 1] = limit + 1
-        best = current[0] if low == 1 else limit + 1
+        current = [over] * (len(b) + 1)
+        if low == 1:
+            current[0] = i
+        best = current[low - 1]
         for j in range(low, high + 1):
-            cost = 0 if char == b[j - 1] else 1
-            value = min(previous[j - 1] + cost, previous[j] + 1, current[j - 1] + 1)
+            value = previous[j - 1] if char == b[j - 1] else previous[j - 1] + 1
+            up = previous[j] + 1
+            if up < value:
+                value = up
+            left = current[j - 1] + 1
+            if left < value:
+                value = left
             current[j] = value
-            best = min(best, value)
-        for j in range(high + 1, len(b) + 1):
-            current[j] = limit + 1
+            if value < best:
+                best = value
         if best > limit:
             return None
         previous = current
@@ -97,7 +110,17 @@ class NearMissIndex:
 
     @staticmethod
     def build(keys: Iterable[str]) -> NearMissIndex:
-        return NearMissIndex(frozenset(), {}, {}).updated(keys, ())
+        buckets: dict[str, set[str]] = {}
+        pieces: dict[tuple[int, int, str], set[str]] = {}
+        unique = frozenset(keys)
+        for key in unique:
+            for table, slot in NearMissIndex._slots(key, buckets, pieces):
+                table.setdefault(slot, set()).add(key)
+        return NearMissIndex(
+            unique,
+            {slot: frozenset(found) for slot, found in buckets.items()},
+            {slot: frozenset(found) for slot, found in pieces.items()},
+        )
 
     def updated(self, added: Iterable[str], removed: Iterable[str]) -> NearMissIndex:
         buckets = dict(self._buckets)
@@ -145,7 +168,7 @@ class NearMissIndex:
         limit = threshold(len(form))
         if limit == 0:
             return None
-        found: set[str] = set()
+        groups: list[frozenset[str]] = []
         for length in range(len(form) - limit, len(form) + limit + 1):
             if length < MIN_FUZZY_LENGTH:
                 continue
@@ -153,9 +176,15 @@ class NearMissIndex:
                 size = end - start
                 for shift in range(-limit, limit + 1):
                     at = start + shift
-                    if at < 0 or at + size > len(form):
-                        continue
-                    found |= self._pieces.get((length, index, form[at : at + size]), frozenset())
+                    if at >= 0 and at + size <= len(form):
+                        group = self._pieces.get((length, index, form[at : at + size]))
+                        if group:
+                            groups.append(group)
+        found: set[str] = set()
+        for group in sorted(groups, key=len):
+            if found and len(found) + len(group) > MAX_CANDIDATES:
+                break
+            found |= group
         best: Near | None = None
         for candidate in sorted(found):
             if candidate == key:
@@ -164,4 +193,6 @@ class NearMissIndex:
             distance = bounded_distance(form, other, min(limit, threshold(len(other))))
             if distance is not None and (best is None or distance < best.distance):
                 best = Near(candidate, distance)
+                if distance == 1:
+                    break
         return best
