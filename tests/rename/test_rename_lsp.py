@@ -161,6 +161,31 @@ async def test_rename_across_open_and_closed_documents_with_annotation(
         assert uri(other / "o.md") not in texts
 
 
+@pytest.mark.parametrize(
+    ("client", "needle"),
+    [
+        ("visual-studio-code", "{{ topic }} Python"),  # binding
+        ("neovim@v0.11", "{{topic}} and"),  # reference after emoji, UTF-8 columns
+        ("emacs", "`{{ topic }}`"),  # inline literal context, UTF-32 columns
+    ],
+)
+async def test_rename_from_each_kind_of_occurrence(
+    folders: tuple[Path, Path], client: str, needle: str
+) -> None:
+    course, other = folders
+    async with editor(caps_of(client), course, other) as ed:
+        doc = ed.open(course / "l1.md")
+        edit = await _rename(ed, doc, _at(L1, needle), "subject")
+        texts = ed.applied(edit)
+        assert texts[doc] == (
+            L1.replace("{{ topic }} Python", "{{ subject }} Python").replace(
+                "{{topic}} and `{{ topic }}`", "{{ subject }} and `{{ subject }}`"
+            )
+        )
+        assert texts[uri(course / "l2.md")] == L2.replace("{{ topic }}", "{{ subject }}")
+        assert set(texts) == {doc, uri(course / "l2.md")}
+
+
 async def test_rename_from_a_closed_document_keeps_the_legacy_percent(
     folders: tuple[Path, Path],
 ) -> None:
