@@ -65,18 +65,20 @@ export class IndexingStatus implements vscode.Disposable {
     if (running.length > 0) {
       this.item.text = `$(sync~spin) MarkdownFlow: ${running[running.length - 1]}`;
       this.item.tooltip = running.join("\n");
+      this.item.accessibilityInformation = { label: `MarkdownFlow: ${running.join(", ")}` };
       this.item.backgroundColor = undefined;
       return;
     }
-    const labels: Record<ServerState, [string, string]> = {
-      starting: ["$(sync~spin) MarkdownFlow", "The mfls language server is starting"],
-      ready: ["$(check) MarkdownFlow", "mfls is running. Click to restart it."],
-      stopped: ["$(circle-slash) MarkdownFlow", "mfls is stopped. Click to start it."],
-      failed: ["$(error) MarkdownFlow", "mfls could not start. Click to try again."],
+    const labels: Record<ServerState, [string, string, string]> = {
+      starting: ["$(sync~spin) MarkdownFlow", "starting", "The mfls language server is starting"],
+      ready: ["$(check) MarkdownFlow", "running", "mfls is running. Click to restart it."],
+      stopped: ["$(circle-slash) MarkdownFlow", "stopped", "mfls is stopped. Click to start it."],
+      failed: ["$(error) MarkdownFlow", "could not start", "mfls could not start. Click to try again."],
     };
-    const [text, tooltip] = labels[this.state];
+    const [text, state, tooltip] = labels[this.state];
     this.item.text = text;
     this.item.tooltip = tooltip;
+    this.item.accessibilityInformation = { label: `MarkdownFlow: ${state}` };
     this.item.backgroundColor =
       this.state === "failed" ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
   }

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Installs what the real-editor tests (tests/editors) need on a fresh Debian 12 machine, as
+# root: Neovim, Emacs with eglot and markdown-mode, chromium, build tools, the Node packages
+# of editors/vscode and editors/code-server, and the packaged extension (editors/vscode/mfls.vsix).
+# Idempotent. Node 20 and npm must already be installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '[setup-editors %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
+started=$(date +%s)
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup-editors.sh installs Debian packages: run it as root" >&2
+  exit 1
+fi
+
+packages=(
+  neovim chromium emacs-nox elpa-eglot elpa-markdown-mode ripgrep
+  build-essential pkg-config python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev
+)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  log "apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+for tool in node npm; do
+  command -v "$tool" >/dev/null || { echo "setup-editors.sh needs $tool (Node 20)" >&2; exit 1; }
+done
+
+log "editors/vscode: npm ci, npm test, package"
+(
+  cd editors/vscode
+  npm ci --no-audit --no-fund --loglevel=error
+  npm test --silent >/dev/null
+  npm run --silent package >/dev/null
+)
+test -f editors/vscode/mfls.vsix
+
+# code-server's dependency @vscode/ripgrep downloads rg from GitHub in its postinstall, which
+# this network cannot reach: seed its download cache with Debian's rg instead.
+log "editors/code-server: npm ci (code-server builds native modules; a few minutes)"
+(
+  cd editors/code-server
+  if [ ! -x node_modules/.bin/code-server ] || ! node_modules/.bin/code-server --version >/dev/null 2>&1; then
+    tmp=${TMPDIR:-/tmp}
+    cache="$tmp/vscode-ripgrep-cache-1.15.11"
+    asset="$cache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz"
+    if [ ! -s "$asset" ]; then
+      staging=$(mktemp -d)
+      cp "$(command -v rg)" "$staging/rg"
+      mkdir -p "$cache"
+      tar -czf "$asset" -C "$staging" rg
+      rm -rf "$staging"
+    fi
+    npm_config_unsafe_perm=true npm_config_yes=true \
+      npm ci --no-audit --no-fund --loglevel=error --foreground-scripts >/tmp/setup-editors-code-server.log 2>&1 \
+      || { tail -50 /tmp/setup-editors-code-server.log >&2; exit 1; }
+  fi
+  node_modules/.bin/code-server --version | head -1
+)
+
+log "done in $(( $(date +%s) - started )) s"

@@ -1,0 +1,99 @@
+"""Debian's Emacs 28 with eglot (elpa-eglot), in batch mode, against the real server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from editor_harness import (
+    Check,
+    copy_course,
+    isolated_env,
+    missing,
+    read_checks,
+    require_executable,
+    run_bounded,
+    server_command,
+)
+
+DRIVER = Path(__file__).with_name("emacs_e2e.el")
+
+Session = tuple[dict[str, Check], Path]
+
+
+@pytest.fixture(scope="module")
+def emacs_session(tmp_path_factory: pytest.TempPathFactory) -> Session:
+    emacs = require_executable("emacs")
+    work = tmp_path_factory.mktemp("emacs")
+    course = copy_course(work)
+    results = work / "results.json"
+    env = isolated_env(
+        work / "home",
+        {
+            "MFLS_COURSE": str(course),
+            "MFLS_SERVER_CMD": json.dumps(server_command()),
+            "MFLS_RESULTS": str(results),
+            "MFLS_WAIT_S": "20",
+        },
+    )
+    probe = run_bounded(
+        [emacs, "--batch", "--eval", "(progn (require 'eglot) (require 'markdown-mode))"],
+        env=env,
+        cwd=work,
+        timeout=60,
+    )
+    if probe.returncode != 0:
+        missing(f"eglot or markdown-mode is not installed for Emacs: {probe.stderr[-300:]}")
+    finished = run_bounded([emacs, "--batch", "-l", str(DRIVER)], env=env, cwd=course, timeout=180)
+    if not results.exists():
+        pytest.fail(
+            f"emacs exited {finished.returncode} without results\n"
+            f"stdout:\n{finished.stdout[-4000:]}\nstderr:\n{finished.stderr[-4000:]}"
+        )
+    checks = read_checks(results)
+    for check in checks.values():
+        if not check.ok:
+            check.detail += f"\n--- emacs stderr (tail) ---\n{finished.stderr[-3000:]}"
+    return checks, course
+
+
+def _passed(session: Session, name: str) -> Check:
+    checks = session[0]
+    assert "main" not in checks, checks["main"].detail
+    check = checks.get(name)
+    assert check is not None, f"the driver recorded no {name!r} check: {sorted(checks)}"
+    assert check.ok, f"{name}: {check.detail}"
+    return check
+
+
+def test_eglot_attaches_with_course_root(emacs_session: Session) -> None:
+    _passed(emacs_session, "attach")
+
+
+def test_diagnostic_for_empty_marker(emacs_session: Session) -> None:
+    _passed(emacs_session, "diagnostics")
+
+
+def test_hover_shows_exact_key(emacs_session: Session) -> None:
+    _passed(emacs_session, "hover")
+
+
+def test_definition_jumps_to_binding_in_other_lesson(emacs_session: Session) -> None:
+    _passed(emacs_session, "definition")
+
+
+def test_completion_offers_course_key(emacs_session: Session) -> None:
+    _passed(emacs_session, "completion")
+
+
+def test_rename_updates_two_files(emacs_session: Session) -> None:
+    checks, course = emacs_session
+    rename = checks.get("rename")
+    if rename is not None and rename.detail.startswith("skipped:"):
+        pytest.skip(rename.detail)
+    _passed(emacs_session, "rename")
+    for lesson in ("02-first-program.md", "03-practice.md"):
+        text = (course / "lessons" / lesson).read_text(encoding="utf-8")
+        assert "{{ How was your first program? }}" in text, f"{lesson} was not renamed"
+        assert "How did the first program go?" not in text, f"{lesson} still holds the old key"

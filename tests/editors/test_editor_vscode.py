@@ -1,0 +1,168 @@
+"""Real VS Code (code-server 4.x) in headless chromium, with the packaged mfls extension."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from editor_harness import (
+    EDITORS,
+    Check,
+    background,
+    copy_course,
+    isolated_env,
+    read_checks,
+    require_executable,
+    require_path,
+    run_bounded,
+    server_capabilities,
+    wait_until,
+)
+
+DRIVER = Path(__file__).with_name("vscode_e2e.cjs")
+HARNESS = EDITORS / "code-server"
+WAIT_MS = 30_000
+
+Session = tuple[dict[str, Check], Path, dict[str, object]]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
+            return int(response.status) == 200
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+    node = require_executable("node")
+    chromium = require_executable("chromium")
+    code_server = require_path(
+        HARNESS / "node_modules" / ".bin" / "code-server",
+        "code-server (npm ci in editors/code-server)",
+    )
+    require_path(HARNESS / "node_modules" / "playwright-core", "playwright-core")
+    vsix = require_path(EDITORS / "vscode" / "mfls.vsix", "the extension package (npm run package)")
+
+    work = tmp_path_factory.mktemp("vscode")
+    course = copy_course(work)
+    capabilities = server_capabilities(work)
+    env = isolated_env(work / "home")
+    user_data, extensions = work / "user-data", work / "extensions"
+    common = [
+        *(str(code_server), "--user-data-dir", str(user_data)),
+        *("--extensions-dir", str(extensions)),
+    ]
+
+    installed = run_bounded(
+        [*common, "--install-extension", str(vsix)], env=env, cwd=work, timeout=120
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    settings = {
+        "mfls.server.path": sys.executable,
+        "mfls.server.args": ["-m", "mfls", "serve"],
+        "mfls.trace.server": "messages",
+        "workbench.startupEditor": "none",
+        "workbench.tips.enabled": False,
+        "security.workspace.trust.enabled": False,
+        "telemetry.telemetryLevel": "off",
+        "extensions.autoUpdate": False,
+        "extensions.autoCheckUpdates": False,
+        "update.mode": "none",
+        "files.autoSave": "off",
+    }
+    (user_data / "User").mkdir(parents=True, exist_ok=True)
+    (user_data / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    serve = [
+        *common,
+        "--bind-addr",
+        f"127.0.0.1:{port}",
+        "--auth",
+        "none",
+        "--disable-telemetry",
+        "--disable-update-check",
+        "--disable-workspace-trust",
+        str(course),
+    ]
+    with background(serve, env=env, cwd=work, log=work / "code-server.log") as server:
+        if not wait_until(lambda: server.poll() is not None or _healthy(url), 60):
+            pytest.fail("code-server did not answer /healthz within 60 s")
+        assert server.poll() is None, (work / "code-server.log").read_text(errors="replace")
+        results, shots = work / "results.json", work / "screenshots"
+        shots.mkdir()
+        driver_env = dict(env)
+        driver_env.update(
+            {
+                "MFLS_NODE_MODULES": str(HARNESS / "node_modules"),
+                "MFLS_URL": url,
+                "MFLS_COURSE": str(course),
+                "MFLS_RESULTS": str(results),
+                "MFLS_SHOTS": str(shots),
+                "MFLS_WAIT_MS": str(WAIT_MS),
+                "MFLS_RENAME": "1" if capabilities.get("renameProvider") else "0",
+                "MFLS_CHROMIUM": chromium,
+            }
+        )
+        finished = run_bounded([node, str(DRIVER)], env=driver_env, cwd=work, timeout=420)
+        if not results.exists():
+            pytest.fail(f"the driver wrote no results:\n{finished.stdout}\n{finished.stderr}")
+        checks = read_checks(results)
+    for check in checks.values():
+        if not check.ok:
+            check.detail += f"\n(screenshots and logs in {work})"
+    yield checks, course, capabilities
+
+
+def _passed(session: Session, name: str) -> Check:
+    checks = session[0]
+    assert "main" not in checks, checks["main"].detail
+    check = checks.get(name)
+    assert check is not None, f"the driver recorded no {name!r} check: {sorted(checks)}"
+    assert check.ok, f"{name}: {check.detail}"
+    return check
+
+
+def test_extension_starts_server(vscode_session: Session) -> None:
+    _passed(vscode_session, "activation")
+
+
+def test_diagnostic_squiggle(vscode_session: Session) -> None:
+    _passed(vscode_session, "diagnostics")
+
+
+def test_hover_shows_exact_key(vscode_session: Session) -> None:
+    _passed(vscode_session, "hover")
+
+
+def test_definition_jumps_to_binding_in_other_lesson(vscode_session: Session) -> None:
+    _passed(vscode_session, "definition")
+
+
+def test_completion_offers_course_key(vscode_session: Session) -> None:
+    _passed(vscode_session, "completion")
+
+
+def test_rename_updates_two_files(vscode_session: Session) -> None:
+    if not vscode_session[2].get("renameProvider"):
+        pytest.skip("the server does not advertise renameProvider")
+    _passed(vscode_session, "rename")
+    course = vscode_session[1]
+    for lesson in ("02-first-program.md", "03-practice.md"):
+        text = (course / "lessons" / lesson).read_text(encoding="utf-8")
+        assert "{{ How was your first program? }}" in text, f"{lesson} was not renamed"
+        assert "How did the first program go?" not in text, f"{lesson} still holds the old key"

@@ -1,0 +1,211 @@
+// Drives code-server (real VS Code in a browser) with playwright-core and Debian's chromium.
+// Environment: MFLS_NODE_MODULES (where playwright-core is), MFLS_URL, MFLS_COURSE,
+// MFLS_RESULTS, MFLS_SHOTS (screenshots of failed checks), MFLS_WAIT_MS, MFLS_RENAME ("1"
+// when the server advertises renameProvider), MFLS_CHROMIUM.
+"use strict";
+const fs = require("node:fs");
+const path = require("node:path");
+const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
+
+const waitMs = Number(process.env.MFLS_WAIT_MS || "30000");
+const course = process.env.MFLS_COURSE;
+const shots = process.env.MFLS_SHOTS;
+const results = { checks: [] };
+const KEY = "What would you like to learn?";
+
+function record(name, ok, detail) {
+  results.checks.push({ name, ok: Boolean(ok), detail: String(detail ?? "") });
+}
+
+async function until(condition, what, timeout = waitMs) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await condition();
+    if (value) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function activeTab(page) {
+  return (await page.locator(".tab.active").first().getAttribute("aria-label").catch(() => "")) || "";
+}
+
+async function quickOpen(page, text) {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: waitMs });
+  await input.fill(text);
+  return input;
+}
+
+async function openFile(page, name) {
+  await quickOpen(page, name);
+  await page
+    .locator(".quick-input-list .monaco-list-row", { hasText: name })
+    .first()
+    .waitFor({ state: "visible", timeout: waitMs });
+  await page.keyboard.press("Enter");
+  await until(async () => (await activeTab(page)).includes(name), `the tab of ${name}`);
+  await page.locator(".editor-instance .monaco-editor textarea").first().focus();
+}
+
+async function cursorAt(page) {
+  const label = page.locator(".statusbar-item", { hasText: /Ln \d+, Col \d+/ }).first();
+  return (await label.textContent().catch(() => "")) || "";
+}
+
+async function goTo(page, line, column) {
+  const input = await quickOpen(page, `:${line}:${column}`);
+  await page.keyboard.press("Enter");
+  await input.waitFor({ state: "hidden", timeout: waitMs });
+  await until(async () => (await cursorAt(page)).includes(`Ln ${line}, Col ${column}`), `Ln ${line}, Col ${column}`);
+}
+
+async function command(page, label) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: waitMs });
+  await input.fill(`>${label}`);
+  await page
+    .locator(".quick-input-list .monaco-list-row", { hasText: label })
+    .first()
+    .waitFor({ state: "visible", timeout: waitMs });
+  await page.keyboard.press("Enter");
+  await input.waitFor({ state: "hidden", timeout: waitMs });
+}
+
+const checks = {
+  async activation(page) {
+    const item = page.locator(".statusbar-item", { hasText: "MarkdownFlow" }).first();
+    await openFile(page, "02-first-program.md");
+    await item.waitFor({ state: "visible", timeout: waitMs });
+    const label = await until(async () => {
+      const text = (await item.getAttribute("aria-label")) || "";
+      return /MarkdownFlow: (running|could not start|stopped)/.test(text) ? text : "";
+    }, "the MarkdownFlow status item to settle");
+    const ready = label.includes("MarkdownFlow: running");
+    record("activation", ready, label);
+    return ready;
+  },
+
+  async diagnostics(page) {
+    await openFile(page, "03-practice.md");
+    const squiggles = page.locator(".editor-instance .squiggly-error");
+    await until(async () => (await squiggles.count()) > 0, "an error squiggle");
+    record("diagnostics", true, `${await squiggles.count()} error squiggle(s)`);
+  },
+
+  async hover(page) {
+    await openFile(page, "02-first-program.md");
+    await goTo(page, 3, 12);
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+I");
+    const hover = page.locator(".monaco-hover:not(.hidden) .monaco-hover-content, .monaco-hover:not(.hidden) .hover-contents").first();
+    const exact = await until(async () => {
+      const blocks = await page.locator(".monaco-hover code, .monaco-hover .code").allTextContents();
+      return blocks.find((text) => text.trim() === KEY);
+    }, "a hover with the key in a code block");
+    record("hover", exact !== undefined, (await hover.innerText().catch(() => "")) || exact);
+    await page.keyboard.press("Escape");
+  },
+
+  async definition(page) {
+    await openFile(page, "02-first-program.md");
+    await goTo(page, 3, 12);
+    await page.keyboard.press("F12");
+    await until(async () => (await activeTab(page)).includes("01-welcome.md"), "01-welcome.md to open");
+    const where = await until(async () => {
+      const text = await cursorAt(page);
+      return text.includes("Ln 7,") ? text : "";
+    }, "the cursor on line 7 (the binding)");
+    record("definition", true, `${await activeTab(page)} ${where}`);
+  },
+
+  async completion(page) {
+    await openFile(page, "04-project.md");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Recall {{", { delay: 50 });
+    const widget = page.locator(".suggest-widget.visible");
+    const row = widget.locator(".monaco-list-row", { hasText: KEY }).first();
+    try {
+      await row.waitFor({ state: "visible", timeout: Math.min(waitMs, 8000) });
+    } catch {
+      await page.keyboard.press("Control+Space");
+      await row.waitFor({ state: "visible", timeout: waitMs });
+    }
+    const offered = await widget.locator(".monaco-list-row").allTextContents();
+    record("completion", true, offered.join(" | "));
+    await page.keyboard.press("Escape");
+    await command(page, "File: Revert File");
+  },
+
+  async rename(page) {
+    if (process.env.MFLS_RENAME !== "1") {
+      record("rename", false, "skipped: the server does not advertise renameProvider");
+      return;
+    }
+    const newName = "How was your first program?";
+    await openFile(page, "03-practice.md");
+    await goTo(page, 13, 12);
+    await page.keyboard.press("F2");
+    const input = page.locator(".rename-box input, .rename-box textarea").first();
+    await input.waitFor({ state: "visible", timeout: waitMs });
+    await input.fill(newName);
+    await page.keyboard.press("Enter");
+    await input.waitFor({ state: "hidden", timeout: waitMs });
+    await command(page, "File: Save All");
+    const files = ["02-first-program.md", "03-practice.md"].map((name) => path.join(course, "lessons", name));
+    await until(
+      () => files.every((file) => fs.readFileSync(file, "utf8").includes(`{{ ${newName} }}`)),
+      "both lessons on disk to hold the new key",
+    );
+    record("rename", true, files.join(" "));
+  },
+};
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath: process.env.MFLS_CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+    timeout: waitMs,
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.setDefaultTimeout(waitMs);
+    await page.goto(`${process.env.MFLS_URL}/?folder=${encodeURIComponent(course)}`, { timeout: waitMs });
+    await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
+    const order = ["activation", "diagnostics", "hover", "definition", "completion", "rename"];
+    for (const name of order) {
+      try {
+        const ok = await checks[name](page);
+        if (name === "activation" && !ok) {
+          for (const rest of order.slice(1)) {
+            record(rest, false, "not run: the server did not start");
+          }
+          await page.screenshot({ path: path.join(shots, `${name}.png`) }).catch(() => undefined);
+          break;
+        }
+      } catch (error) {
+        record(name, false, `error: ${error && error.message ? error.message : error}`);
+        await page.screenshot({ path: path.join(shots, `${name}.png`) }).catch(() => undefined);
+        await page.keyboard.press("Escape").catch(() => undefined);
+      }
+    }
+  } finally {
+    await browser.close().catch(() => undefined);
+  }
+}
+
+main()
+  .catch((error) => record("main", false, `error: ${error && error.stack ? error.stack : error}`))
+  .finally(() => {
+    fs.writeFileSync(process.env.MFLS_RESULTS, JSON.stringify(results));
+  });
