@@ -259,6 +259,12 @@ def _links_and_autolinks(book: CaseBook) -> None:
         M("{{a}}", "a", literal=True),
     )
     book.doc(
+        "reference-label-without-definition",
+        "Decisions rule 24: a reference link label (`[x][{{a}}]`) is a literal context.",
+        "[x][{{a}}]",
+        M("{{a}}", "a", literal=True),
+    )
+    book.doc(
         "reference-link-label",
         "Decisions rule 24: a reference link label is a literal "
         "context; a link reference definition is one too.",

@@ -23,6 +23,7 @@ def build() -> CaseBook:
     _invalid(book)
     _unclosed(book)
     _offsets_and_line_endings(book)
+    build_priority(book)
     return book
 
 
@@ -521,3 +522,20 @@ def _offsets_and_line_endings(book: CaseBook) -> None:
         M("{{ b }}", "b"),
         M("{{ c }}", "c"),
     )
+
+
+def build_priority(book: CaseBook) -> None:
+    first = "Decisions rule 3: the construct that starts first wins and owns its whole extent."
+    book.doc(
+        "marker-before-backtick-closer",
+        first + " The marker ends at the first `}}`, inside what would have been a code span.",
+        "{{ a `}}`",
+        M("{{ a `}}", "a `"),
+    )
+    book.doc(
+        "tag-before-marker-closer",
+        first + " The tag ends before the `}}`; the marker "
+        "in it is incomplete and the `}}` after it is text.",
+        "x <b title='{{ a'> }}",
+    )
+    book.doc("title-before-marker-closer", first, "[x](/u '{{ a') }}")

@@ -31,6 +31,7 @@ def build() -> CaseBook:
     _bindings(book)
     _boundaries(book)
     build_more(book)
+    build_priority(book)
     return book
 
 
@@ -743,4 +744,36 @@ def build_more(book: CaseBook) -> None:
         "?[\\{{{ q }} A]",
         M("{{ q }}", "q"),
         X("?[\\{{{ q }} A]", ["\\{{{ q }} A"]),
+    )
+
+
+def build_priority(book: CaseBook) -> None:
+    book.doc(
+        "bracket-then-label",
+        "Decisions rules 12 and 25: only `(` directly after `]` "
+        "cancels; a following `[x]` is a reference label after the interaction.",
+        "?[A|B][x]\n\n[x]: /u",
+        X("?[A|B]", ["A", "B"]),
+    )
+    book.doc(
+        "escaped-pipe-still-splits",
+        "Decisions rules 13 and 18: inside an interaction "
+        "only markers are special; escapes matter only for `{` (and `\\]` still closes).",
+        "?[\\|A|B]",
+        X("?[\\|A|B]", ["\\", "A", "B"]),
+    )
+    book.doc(
+        "interaction-in-link-text",
+        "Decisions rule 3: the interaction starts first; its "
+        "`]` is followed by `]`, not `(`, so rule 25 does not cancel it.",
+        "[?[A|B]](url)",
+        X("?[A|B]", ["A", "B"]),
+    )
+    book.doc(
+        "binding-after-ideographic-space",
+        BIND + " The padding is the seed's whitespace "
+        "set, as for all trimming (decisions rule 21).",
+        "?[\u3000{{ q }} A]",
+        M("{{ q }}", "q", role="binding"),
+        X("?[\u3000{{ q }} A]", ["A"], binding="q"),
     )
