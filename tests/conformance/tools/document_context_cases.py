@@ -40,6 +40,7 @@ def build() -> CaseBook:
     _line_endings(book)
     build_more(book)
     build_lazy_and_type7(book)
+    build_tabs_and_definitions(book)
     return book
 
 
@@ -1092,4 +1093,23 @@ def build_lazy_and_type7(book: CaseBook) -> None:
         "indented-quote-lookalike",
         BLOCK_LIT + " Four spaces before `>` make indented code, not a quote.",
         "    > {{ a }}",
+    )
+
+
+def build_tabs_and_definitions(book: CaseBook) -> None:
+    book.doc(
+        "quote-space-tab-raw-block",
+        RAW_BLOCK + " After `> ` a tab reaches column 4, "
+        "leaving the tag indented two columns, so it starts a `<pre>` block; the blank "
+        "line ends the quote and with it the block.",
+        "> \t<pre> {{ a }}\n\n{{ b }}",
+        M("{{ b }}", "b"),
+    )
+    book.doc(
+        "definition-paragraph-blocks-type7",
+        "CommonMark: a link reference definition is "
+        "read from a paragraph, and a type 7 tag cannot interrupt that paragraph, so "
+        "`<span>` is inline HTML and the backticks a code span.",
+        "[ref]: /url\n<span>\n`{{ a }}`",
+        M("{{ a }}", "a", literal=True),
     )
