@@ -25,7 +25,7 @@ from mfls.refactor.atomic import (
     FileChangedOnDisk,
     apply_file_changes,
 )
-from mfls.refactor.diff import unified_diff
+from mfls.refactor.diff import diff_of_changes
 from mfls.refactor.text_edits import apply_changes
 from mfls.syntax.keys import check_new_key
 from mfls.workspace.index import CourseSnapshot
@@ -124,7 +124,7 @@ def render_diff(course: CourseSnapshot, change: rn.WorkspaceChange) -> str:
     parts = []
     for doc in change.documents:
         label = _relative(doc.path, course.root, doc.uri)
-        parts.append(unified_diff(label, doc.text, apply_changes(doc.text, doc.changes)))
+        parts.append(diff_of_changes(label, doc.text, doc.changes))
     return "".join(parts)
 
 

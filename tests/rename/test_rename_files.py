@@ -8,7 +8,7 @@ import pytest
 
 from mfls.refactor import atomic
 from mfls.refactor.atomic import AtomicWriteFailed, FileChange, FileChangedOnDisk
-from mfls.refactor.diff import unified_diff
+from mfls.refactor.diff import diff_of_changes, unified_diff
 from mfls.refactor.text_edits import OverlappingEdits, TextChange, apply_changes
 
 
@@ -112,3 +112,37 @@ def test_a_file_changed_since_planning_stops_everything(tmp_path: Path) -> None:
     with pytest.raises(FileChangedOnDisk):
         atomic.apply_file_changes(changes)
     assert paths[0].read_bytes() == b"file 0 {{a}}\r\n"
+
+
+def _changes_for(text: str, old: str, new: str) -> list[TextChange]:
+    changes = []
+    at = text.find(old)
+    while at != -1:
+        changes.append(TextChange(at, at + len(old), new))
+        at = text.find(old, at + len(old))
+    return changes
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        (
+            "".join(f"line {i}\n" for i in range(40)).replace("line 5\n", "a {{q}}\n"),
+            "{{q}}",
+            "{{ r }}",
+        ),
+        (
+            "{{q}}\r\nx\r\n" * 3 + "".join(f"l{i}\r\n" for i in range(20)) + "end {{q}}",
+            "{{q}}",
+            "{{ r }}",
+        ),
+        ("one {{q}} two {{q}}\rthree\rfour {{q}}", "{{q}}", "{{ a much longer key }}"),
+        ("".join(f"p{i}\n" for i in range(30)) + "{{q}}\n", "{{q}}\n", "{{ r }}\n\nnew line\n"),
+        ("head\n{{q}}\n" + "".join(f"m{i}\n" for i in range(12)) + "{{q}}\ntail\n", "{{q}}\n", ""),
+    ],
+)
+def test_diff_of_changes_matches_a_line_diff(text: str, old: str, new: str) -> None:
+    changes = _changes_for(text, old, new)
+    assert changes
+    expected = unified_diff("l.md", text, apply_changes(text, changes))
+    assert diff_of_changes("l.md", text, changes) == expected
