@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 from mfls.features import visible
 from mfls.features.lookup import OPENER
-from mfls.syntax.model import BlockKind, Reason, Role, ScanResult
+from mfls.syntax.model import BlockKind, Reason, ScanResult
 from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
 
 RAW_HTML_TYPES = range(1, 6)
@@ -57,10 +57,10 @@ def complete(
         return None
     table = _table(course)
     items = table.values.copy()
-    for marker in result.markers:
-        if marker.role is Role.BINDING and marker.key in table.positions:
-            position = table.positions[marker.key]
-            items[position] = replace(items[position], sort_text=f"0{marker.start:010d}")
+    for key, ordinal in entry.keys.first_binding.items():
+        position = table.positions.get(key)
+        if position is not None:
+            items[position] = replace(items[position], sort_text=f"0{ordinal:07d}")
     incomplete = False
     if limit is not None and len(items) > limit:
         typed = text[span[0] + OPENER : offset].strip().casefold()
@@ -152,8 +152,8 @@ def _item(course: CourseSnapshot, key: str) -> CompletionItem | None:
         return None
     detail, kind = describe(course, key)
     if bindings:
-        order, start = min(course.position(o) for o in bindings)
-        sort_text = f"1{order:07d}{start:010d}"
+        first = course.docs[bindings[0].uri]
+        sort_text = f"1{first.order:07d}{first.keys.first_binding[key]:07d}"
     else:
         sort_text = ("2" if kind == "host" else "3") + key
     notes = visible.notes(key)

@@ -134,11 +134,14 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
     result = entry.result
     diagnostics = scan_diagnostics(result, entry.text)
     near_misses: NearMissIndex | None = None
+    bound: dict[str, tuple[Occurrence, ...]] = {}
     for marker in result.markers:
         if marker.role is Role.BINDING:
             diagnostics.extend(_binding_diagnostics(course, entry, marker))
         elif not marker.literal and not course.host.provides(marker.key):
-            lesson_bindings = course.lesson_bindings(marker.key)
+            lesson_bindings = bound.get(marker.key)
+            if lesson_bindings is None:
+                lesson_bindings = bound[marker.key] = course.lesson_bindings(marker.key)
             if lesson_bindings:
                 diagnostics.extend(_read_before_asked(course, entry, marker, lesson_bindings))
             else:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -33,6 +34,43 @@ class ScannedDocument(Protocol):
 
 
 @dataclass(frozen=True)
+class DocKeys:
+    """A document's markers grouped by key, and a summary per key for change detection."""
+
+    bindings: Mapping[str, tuple[Marker, ...]]
+    references: Mapping[str, tuple[Marker, ...]]
+    first_binding: Mapping[str, int]  # key -> ordinal of its first binding marker
+    summary: Mapping[str, tuple[int, int, int, int]]
+
+    @staticmethod
+    def of(result: ScanResult) -> DocKeys:
+        bindings: dict[str, list[Marker]] = {}
+        references: dict[str, list[Marker]] = {}
+        first: dict[str, int] = {}
+        counts: dict[str, list[int]] = {}
+        for ordinal, marker in enumerate(result.markers):
+            key = marker.key
+            count = counts.get(key)
+            if count is None:
+                count = counts[key] = [0, 0, 0, -1]
+            if marker.role is Role.BINDING:
+                bindings.setdefault(key, []).append(marker)
+                count[0] += 1
+                if key not in first:
+                    first[key] = ordinal
+                    count[3] = ordinal
+            else:
+                references.setdefault(key, []).append(marker)
+                count[2 if marker.literal else 1] += 1
+        return DocKeys(
+            {k: tuple(v) for k, v in bindings.items()},
+            {k: tuple(v) for k, v in references.items()},
+            first,
+            {k: (c[0], c[1], c[2], c[3]) for k, c in counts.items()},
+        )
+
+
+@dataclass(frozen=True)
 class DocEntry:
     uri: str
     path: str | None
@@ -50,6 +88,10 @@ class DocEntry:
     def result(self) -> ScanResult:
         return self.document.result()
 
+    @cached_property
+    def keys(self) -> DocKeys:
+        return DocKeys.of(self.result)
+
     @property
     def label(self) -> str:
         """A short name for messages: the file name, or the URI's last segment."""
@@ -63,6 +105,47 @@ class Occurrence:
     uri: str
     version: int | None
     marker: Marker
+
+
+class KeyOccurrences(Mapping[str, tuple[Occurrence, ...]]):
+    """key -> occurrences of one role, in course order, resolved from the documents.
+
+    Holds only which documents use each key; the occurrences themselves are built on
+    first access (per snapshot), so an edit that keeps a document's keys touches no list.
+    """
+
+    def __init__(
+        self,
+        docs: Mapping[str, DocEntry],
+        key_docs: Mapping[str, tuple[str, ...]],
+        binding: bool,
+    ) -> None:
+        self._docs = docs
+        self.key_docs = key_docs
+        self._binding = binding
+        self._resolved: dict[str, tuple[Occurrence, ...]] = {}
+
+    def __getitem__(self, key: str) -> tuple[Occurrence, ...]:
+        found = self._resolved.get(key)
+        if found is not None:
+            return found
+        uris = self.key_docs[key]
+        occurrences: list[Occurrence] = []
+        for uri in uris:
+            entry = self._docs[uri]
+            groups = entry.keys.bindings if self._binding else entry.keys.references
+            occurrences.extend(Occurrence(uri, entry.version, m) for m in groups[key])
+        found = self._resolved[key] = tuple(occurrences)
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.key_docs
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.key_docs)
+
+    def __len__(self) -> int:
+        return len(self.key_docs)
 
 
 class DerivedCache:
@@ -120,8 +203,8 @@ class CourseSnapshot:
     config: CourseConfig
     host: HostProfile
     docs: Mapping[str, DocEntry]
-    bindings: Mapping[str, tuple[Occurrence, ...]]
-    references: Mapping[str, tuple[Occurrence, ...]]
+    bindings: KeyOccurrences
+    references: KeyOccurrences
     problems: tuple[ConfigProblem, ...] = ()
     cache: DerivedCache = field(default_factory=DerivedCache, compare=False, repr=False)
 
@@ -179,15 +262,13 @@ class WorkspaceSnapshot:
         return None if entry is None else (course, entry)
 
 
-def _document_occurrences(
-    entry: DocEntry,
-) -> tuple[dict[str, list[Occurrence]], dict[str, list[Occurrence]]]:
-    bindings: dict[str, list[Occurrence]] = {}
-    references: dict[str, list[Occurrence]] = {}
-    for marker in entry.result.markers:
-        target = bindings if marker.role is Role.BINDING else references
-        target.setdefault(marker.key, []).append(Occurrence(entry.uri, entry.version, marker))
-    return bindings, references
+def _key_docs(entries: Iterable[DocEntry], binding: bool) -> dict[str, tuple[str, ...]]:
+    found: dict[str, list[str]] = {}
+    for entry in entries:
+        groups = entry.keys.bindings if binding else entry.keys.references
+        for key in groups:
+            found.setdefault(key, []).append(entry.uri)
+    return {key: tuple(uris) for key, uris in found.items()}
 
 
 def build_course(
@@ -199,81 +280,80 @@ def build_course(
     problems: Iterable[ConfigProblem] = (),
 ) -> CourseSnapshot:
     """A course built from all its documents (entries in any order)."""
-    docs = {entry.uri: entry for entry in entries}
-    bindings: dict[str, list[Occurrence]] = {}
-    references: dict[str, list[Occurrence]] = {}
-    for entry in sorted(docs.values(), key=lambda e: e.order):
-        doc_bindings, doc_references = _document_occurrences(entry)
-        for source, target in ((doc_bindings, bindings), (doc_references, references)):
-            for key, found in source.items():
-                target.setdefault(key, []).extend(found)
+    ordered = sorted(entries, key=lambda e: e.order)
+    docs = _frozen({entry.uri: entry for entry in ordered})
     return CourseSnapshot(
         course_id,
         root,
         config,
         host,
-        _frozen(docs),
-        _frozen({k: tuple(v) for k, v in bindings.items()}),
-        _frozen({k: tuple(v) for k, v in references.items()}),
+        docs,
+        KeyOccurrences(docs, _frozen(_key_docs(ordered, True)), True),
+        KeyOccurrences(docs, _frozen(_key_docs(ordered, False)), False),
         tuple(problems),
     )
 
 
-def _merge(
-    current: Mapping[str, tuple[Occurrence, ...]],
+def _moved(
+    key_docs: Mapping[str, tuple[str, ...]],
     uri: str,
-    added: dict[str, list[Occurrence]],
-    keys: set[str],
-    order_of: Callable[[str], int],
-) -> Mapping[str, tuple[Occurrence, ...]]:
-    merged = dict(current)
-    for key in keys:
-        kept = [o for o in current.get(key, ()) if o.uri != uri]
-        new = added.get(key, [])
-        if not kept:
-            combined = new
-        elif not new:
-            combined = kept
+    old: Iterable[str],
+    new: Iterable[str],
+    docs: Mapping[str, DocEntry],
+) -> Mapping[str, tuple[str, ...]]:
+    """`key_docs` with `uri` removed from the keys it left and added to the keys it gained."""
+    old_keys, new_keys = set(old), set(new)
+    if old_keys == new_keys:
+        return key_docs
+    updated = dict(key_docs)
+    for key in old_keys - new_keys:
+        remaining = tuple(u for u in updated[key] if u != uri)
+        if remaining:
+            updated[key] = remaining
         else:
-            combined = sorted(kept + new, key=lambda o: (order_of(o.uri), o.marker.start))
-        if combined:
-            merged[key] = tuple(combined)
-        else:
-            merged.pop(key, None)
-    return _frozen(merged)
+            del updated[key]
+    for key in new_keys - old_keys:
+        uris = (*updated.get(key, ()), uri)
+        updated[key] = tuple(sorted(uris, key=lambda u: docs[u].order))
+    return _frozen(updated)
+
+
+def _changed_keys(old: DocEntry | None, new: DocEntry | None) -> frozenset[str]:
+    old_summary = old.keys.summary if old is not None else {}
+    new_summary = new.keys.summary if new is not None else {}
+    changed = {k for k, v in old_summary.items() if new_summary.get(k) != v}
+    changed.update(k for k, v in new_summary.items() if old_summary.get(k) != v)
+    if old is not None and new is not None and (old.kind, old.order) != (new.kind, new.order):
+        changed.update(old_summary, new_summary)
+    return frozenset(changed)
 
 
 def replace_document(course: CourseSnapshot, entry: DocEntry) -> CourseSnapshot:
     """The course with `entry` added or replacing the document of the same URI.
 
-    Only the keys of the old and new document are touched; other key lists are shared.
+    Only keys that the document gained or lost are touched; the rest is shared.
     """
     old = course.docs.get(entry.uri)
-    old_bindings, old_references = _document_occurrences(old) if old is not None else ({}, {})
-    new_bindings, new_references = _document_occurrences(entry)
     docs = dict(course.docs)
     docs[entry.uri] = entry
-
-    def order_of(uri: str) -> int:
-        return docs[uri].order
-
-    binding_keys = set(old_bindings) | set(new_bindings)
-    reference_keys = set(old_references) | set(new_references)
-    bindings = _merge(course.bindings, entry.uri, new_bindings, binding_keys, order_of)
-    references = _merge(course.references, entry.uri, new_references, reference_keys, order_of)
-    changed = frozenset(binding_keys | reference_keys)
-    if old is not None and old.kind != entry.kind:
-        changed = changed | frozenset(old_bindings) | frozenset(new_bindings)
+    frozen_docs = _frozen(docs)
+    old_keys = old.keys if old is not None else DocKeys({}, {}, {}, {})
+    bindings = _moved(
+        course.bindings.key_docs, entry.uri, old_keys.bindings, entry.keys.bindings, docs
+    )
+    references = _moved(
+        course.references.key_docs, entry.uri, old_keys.references, entry.keys.references, docs
+    )
     return CourseSnapshot(
         course.id,
         course.root,
         course.config,
         course.host,
-        _frozen(docs),
-        bindings,
-        references,
+        frozen_docs,
+        KeyOccurrences(frozen_docs, bindings, True),
+        KeyOccurrences(frozen_docs, references, False),
         course.problems,
-        course.cache.following(changed),
+        course.cache.following(_changed_keys(old, entry)),
     )
 
 
@@ -281,25 +361,21 @@ def remove_document(course: CourseSnapshot, uri: str) -> CourseSnapshot:
     old = course.docs.get(uri)
     if old is None:
         return course
-    old_bindings, old_references = _document_occurrences(old)
     docs = dict(course.docs)
     del docs[uri]
-
-    def order_of(other: str) -> int:
-        return docs[other].order
-
-    bindings = _merge(course.bindings, uri, {}, set(old_bindings), order_of)
-    references = _merge(course.references, uri, {}, set(old_references), order_of)
+    frozen_docs = _frozen(docs)
+    bindings = _moved(course.bindings.key_docs, uri, old.keys.bindings, (), docs)
+    references = _moved(course.references.key_docs, uri, old.keys.references, (), docs)
     return CourseSnapshot(
         course.id,
         course.root,
         course.config,
         course.host,
-        _frozen(docs),
-        bindings,
-        references,
+        frozen_docs,
+        KeyOccurrences(frozen_docs, bindings, True),
+        KeyOccurrences(frozen_docs, references, False),
         course.problems,
-        course.cache.following(frozenset(old_bindings) | frozenset(old_references)),
+        course.cache.following(_changed_keys(old, None)),
     )
 
 

@@ -171,7 +171,15 @@ def test_updates_share_unchanged_parts(tmp_path: Path) -> None:
     assert after.course_of is before.course_of
     b = uri(tmp_path / "one/b.md")
     assert after.courses[one].docs[b] is before.courses[one].docs[b]
-    assert after.courses[one].references["untouched"] is before.courses[one].references["untouched"]
+    assert after.courses[one].references.key_docs is before.courses[one].references.key_docs
+    assert after.courses[one].bindings.key_docs is before.courses[one].bindings.key_docs
+    workspace.change(a, [(0, 0, "{{ fresh }}\n\n")], 2)
+    changed = workspace.snapshot.courses[one]
+    assert set(changed.references) == {"untouched", "fresh"}
+    assert (
+        changed.references.key_docs["untouched"]
+        is before.courses[one].references.key_docs["untouched"]
+    )
 
 
 def test_files_created_changed_and_deleted(tmp_path: Path) -> None:
