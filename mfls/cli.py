@@ -17,12 +17,12 @@ from typing import Any, BinaryIO
 
 from mfls import __version__
 from mfls.cli_rename import RENAME_HELP, configure_rename, run_rename
+from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
 from mfls.lsp.documents import MARKDOWN_SUFFIXES
 from mfls.lsp.positions import Encoding, LineIndex
 from mfls.syntax.model import ScanResult
 from mfls.workspace.config import COURSE_FILE
 from mfls.workspace.files import walk
-from mfls.workspace.index import WorkspaceSnapshot
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
 
@@ -208,7 +208,9 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
             folders.append(root if root is not None else path)
             found = _markdown_files(path)
             for file in found:
-                given.setdefault(file, os.path.join(raw, os.path.relpath(file, path)))
+                given.setdefault(
+                    file, os.path.normpath(os.path.join(raw, os.path.relpath(file, path)))
+                )
             targets.extend(found)
         elif os.path.isfile(path):
             root = _nearest_course_root(path)
@@ -236,22 +238,19 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
                 continue
             workspace.open(uri, text, None)
     snapshot = workspace.snapshot
-    course_files: set[str] = set()
+    courses: dict[str, str] = {}
     for path in targets:
         found = snapshot.entry(path_to_uri(path))
         if found is None:
             continue
         course, entry = found
         report.checked += 1
-        _add_findings(
-            report, _display(path, given), entry.text, diagnostics_for(snapshot, entry.uri)
-        )
-        if course.root is not None:
-            course_files.add(course.root)
-    for root in sorted(course_files):
-        course_file = os.path.join(root, COURSE_FILE)
-        uri = path_to_uri(course_file)
-        items = diagnostics_for(snapshot, uri)
+        items = document_diagnostics(snapshot, entry.uri)
+        _add_findings(report, _display(path, given), entry.text, items)
+        if course.config_path is not None:
+            courses[course.id] = course.config_path
+    for course_id, course_file in sorted(courses.items(), key=lambda pair: pair[1]):
+        items = course_file_diagnostics(snapshot, course_id)
         if items:
             try:
                 with open(course_file, "rb") as handle:
@@ -262,13 +261,7 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
     return report
 
 
-def diagnostics_for(snapshot: WorkspaceSnapshot, uri: str) -> list[Any]:
-    from mfls.features.diagnostics import document_diagnostics
-
-    return list(document_diagnostics(snapshot, uri))
-
-
-def _add_findings(report: CheckReport, shown: str, text: str, items: Sequence[Any]) -> None:
+def _add_findings(report: CheckReport, shown: str, text: str, items: Sequence[Diagnostic]) -> None:
     index = LineIndex(text)
     placed = []
     for item in items:
@@ -281,9 +274,9 @@ def _add_findings(report: CheckReport, shown: str, text: str, items: Sequence[An
                 column + 1,
                 end_line + 1,
                 end_column + 1,
-                str(getattr(item.severity, "value", item.severity)),
-                str(item.code),
-                str(item.message),
+                item.severity,
+                item.code,
+                item.message,
             )
         )
     placed.sort(key=lambda f: (f.line, f.column, f.code))
