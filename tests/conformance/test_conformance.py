@@ -5,6 +5,7 @@ The JSON files are the suite; README.md in this folder describes their format.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from pathlib import Path
@@ -66,6 +67,20 @@ def test_ids_unique_and_kebab_case() -> None:
 
 def test_total_case_count() -> None:
     assert len(CASES) >= MIN_CASES
+
+
+def test_files_match_their_generator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JSON files are what tools/build.py writes: nobody edited one by hand."""
+    monkeypatch.syspath_prepend(str(CASE_DIR / "tools"))
+    casegen = importlib.import_module("casegen")
+    for name, module in (
+        ("normalization.json", "normalization_cases"),
+        ("extraction.json", "extraction_cases"),
+        ("interaction.json", "interaction_cases"),
+        ("document-context.json", "document_context_cases"),
+    ):
+        book = importlib.import_module(module).build()
+        assert casegen.render(book) == (CASE_DIR / name).read_text(encoding="utf-8"), name
 
 
 @pytest.mark.parametrize("case", NORMALIZATION, ids=_ids(NORMALIZATION))
@@ -174,3 +189,24 @@ def test_scan(case: dict[str, Any]) -> None:
     from mfls.syntax.scanner import scan
 
     assert scan(case["input"]).to_json() == case["expect"]
+
+
+def _byte_sensitive(case: dict[str, Any]) -> bool:
+    text = case["input"]
+    return any(ch in text for ch in "\r\ufeff\x00") or any(ord(ch) > 0xFFFF for ch in text)
+
+
+BYTE_CASES = [case for case in DOCUMENTS if _byte_sensitive(case)]
+
+
+@pytest.mark.parametrize("case", BYTE_CASES, ids=_ids(BYTE_CASES))
+def test_scan_command_reads_bytes(
+    case: dict[str, Any], tmp_path: Path, capfdbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    """`mfls scan --json PATH` on the UTF-8 bytes: BOM, CR, NUL and astral characters."""
+    from mfls.cli import main
+
+    source = tmp_path / "case.md"
+    source.write_bytes(case["input"].encode("utf-8"))
+    assert main(["scan", "--json", str(source)]) == 0
+    assert json.loads(capfdbinary.readouterr().out.decode("utf-8")) == case["expect"]
