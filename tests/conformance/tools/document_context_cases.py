@@ -41,6 +41,7 @@ def build() -> CaseBook:
     build_more(book)
     build_lazy_and_type7(book)
     build_tabs_and_definitions(book)
+    build_lesson(book)
     return book
 
 
@@ -1112,4 +1113,71 @@ def build_tabs_and_definitions(book: CaseBook) -> None:
         "`<span>` is inline HTML and the backticks a code span.",
         "[ref]: /url\n<span>\n`{{ a }}`",
         M("{{ a }}", "a", literal=True),
+    )
+
+
+LESSON = """# Lesson 2: {{ What would you like to learn? }}
+
+Ask which level the user prefers.
+?[{{ level }} Beginner//b | Intermediate//i | ...Describe your level]
+
+> Tip: the template `{{ level }}` is read from memory.
+> ?[%{{ goals }} Projects || Exams || Fun]
+
+- Write `print("{{ x }}")` first.
+- Then read [the guide](https://example.com/{{guide}} "About {{ topic }}").
+
+```python {{ lang }}
+name = "{{ not_reported }}"
+```
+
+<div class="{{ css }}">
+Welcome back, {{ user name }}!
+</div>
+
+<!-- {{ hidden }} -->
+
+Escaped: \\{{ not a marker }} and broken {{ }} and {{ open
+"""
+
+
+def build_lesson(book: CaseBook) -> None:
+    book.doc(
+        "lesson-mixed-document",
+        "Decisions rules 2-22 together: headings, interactions "
+        "with bindings and values, quotes, lists, code spans, link resources, a fence with "
+        "an info string, an ordinary and a raw HTML block, escapes, invalid and unclosed "
+        "markers, with offsets across all blocks.",
+        LESSON,
+        M("{{ What would you like to learn? }}", "What would you like to learn?"),
+        M("{{ level }}", "level", role="binding", nth=1),
+        M("{{ level }}", "level", literal=True, nth=2),
+        M("%{{ goals }}", "goals", role="binding", legacy=True),
+        M("{{ x }}", "x", literal=True),
+        M("{{guide}}", "guide", literal=True),
+        M("{{ topic }}", "topic", literal=True),
+        M("{{ lang }}", "lang", literal=True),
+        M("{{ css }}", "css", literal=True),
+        M("{{ user name }}", "user name"),
+        X(
+            "?[{{ level }} Beginner//b | Intermediate//i | ...Describe your level]",
+            [("Beginner", "b"), ("Intermediate", "i")],
+            binding="level",
+            input="Describe your level",
+        ),
+        X(
+            "?[%{{ goals }} Projects || Exams || Fun]",
+            ["Projects", "Exams", "Fun"],
+            binding="goals",
+            multiple=True,
+        ),
+        I("{{ }}", "empty"),
+        I("{{ open", "unclosed"),
+    )
+    book.doc(
+        "two-unclosed-paragraphs",
+        BOUNDARY,
+        "{{ a\n\n{{ b",
+        I("{{ a", "unclosed"),
+        I("{{ b", "unclosed"),
     )
