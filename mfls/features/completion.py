@@ -174,15 +174,40 @@ def _table(course: CourseSnapshot) -> _Table:
                 item = _item(course, key)
                 if item is not None:
                     items[key] = item
-        else:
-            items = dict(previous.items)
-            for key in changed:
-                item = _item(course, key)
-                if item is None:
-                    items.pop(key, None)
-                else:
-                    items[key] = item
-        values = list(items.values())
-        return _Table(items, values, {item.key: i for i, item in enumerate(values)})
+            values = list(items.values())
+            return _Table(items, values, {item.key: i for i, item in enumerate(values)})
+        if not changed:
+            return previous
+        return _updated(previous, {key: _item(course, key) for key in changed})
 
     return course.cache.get("completion", build)
+
+
+def _updated(previous: _Table, fresh: dict[str, CompletionItem | None]) -> _Table:
+    """`previous` with the items of `fresh` replaced, added or (None) removed; positions
+    of untouched items stay, so the position map is copied only when keys come or go."""
+    items = dict(previous.items)
+    values = previous.values.copy()
+    positions = previous.positions
+    copied = False
+    for key, item in fresh.items():
+        at = positions.get(key)
+        if item is not None and at is not None:
+            values[at] = item
+            items[key] = item
+            continue
+        if not copied:
+            positions = dict(positions)
+            copied = True
+        if item is not None:
+            positions[key] = len(values)
+            values.append(item)
+            items[key] = item
+        elif at is not None:
+            last = values.pop()
+            del positions[key]
+            del items[key]
+            if last.key != key:
+                values[at] = last
+                positions[last.key] = at
+    return _Table(items, values, positions)

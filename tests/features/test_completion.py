@@ -149,3 +149,22 @@ def test_table_follows_edits(tmp_path: Path) -> None:
     third = complete(workspace.snapshot, uri, at)
     assert keys(third) == ["one"]
     assert keys(first) == ["one"]
+
+
+def test_table_survives_removal_from_the_middle(tmp_path: Path) -> None:
+    text = "?[{{ one }} A]\n\n?[{{ two }} A]\n\n?[{{ three }} A]\n\n{{}}\n"
+    course = Course(tmp_path, {"a.md": text})
+    uri = course.uri("a.md")
+    workspace = course.workspace
+    workspace.open(uri, text, 1)
+    at = text.index("{{}}") + 2
+    assert sorted(keys(complete(workspace.snapshot, uri, at))) == ["one", "three", "two"]
+    workspace.change(uri, [(0, 16, "")], 2)
+    result = complete(workspace.snapshot, uri, at - 16)
+    assert keys(result) == ["two", "three"]
+    assert [i.new_text for i in sorted(result.items, key=lambda i: i.sort_text)] == [
+        "{{ two }}",
+        "{{ three }}",
+    ]
+    workspace.change(uri, [(0, 0, "?[{{ four }} A]\n\n")], 3)
+    assert keys(complete(workspace.snapshot, uri, at + 1)) == ["four", "two", "three"]
