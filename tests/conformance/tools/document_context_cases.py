@@ -42,6 +42,7 @@ def build() -> CaseBook:
     build_lazy_and_type7(book)
     build_tabs_and_definitions(book)
     build_lesson(book)
+    build_inline_fidelity(book)
     return book
 
 
@@ -1180,4 +1181,100 @@ def build_lesson(book: CaseBook) -> None:
         "{{ a\n\n{{ b",
         I("{{ a", "unclosed"),
         I("{{ b", "unclosed"),
+    )
+
+
+def build_inline_fidelity(book: CaseBook) -> None:
+    link = "CommonMark 0.31.2 links; decisions rule 9: the resource of an inline link is literal."
+    book.doc(
+        "link-destination-balanced-parens",
+        link + " Balanced parentheses belong to the destination.",
+        "[x](/u({{a}}))",
+        M("{{a}}", "a", literal=True),
+    )
+    book.doc(
+        "link-destination-padded",
+        link + " Spaces around the destination are allowed.",
+        "[a]( /u/{{b}} )",
+        M("{{b}}", "b", literal=True),
+    )
+    book.doc(
+        "link-title-next-line",
+        link + " The title may follow on the next line.",
+        '[a](/u/{{b}}\n"{{ c }}")',
+        M("{{b}}", "b", literal=True),
+        M("{{ c }}", "c", literal=True),
+    )
+    book.doc(
+        "link-title-escaped-quotes",
+        link,
+        '[x](/u "a \\"{{ b }}\\"")',
+        M("{{ b }}", "b", literal=True),
+    )
+    book.doc(
+        "link-unclosed-resource",
+        link + " Without `)` there is no link.",
+        "[a](/u/{{b}}",
+        M("{{b}}", "b"),
+    )
+    book.doc(
+        "link-text-code-span-bracket",
+        link + " A `]` inside a code span does not end the link text.",
+        "[`]`](/u/{{a}})",
+        M("{{a}}", "a", literal=True),
+    )
+    book.doc(
+        "link-text-nested-brackets", link, "[a [b] c](/u/{{d}})", M("{{d}}", "d", literal=True)
+    )
+    book.doc(
+        "link-inside-link",
+        link + " Links cannot contain links: the inner one is a link, "
+        "the outer brackets and parentheses are text.",
+        "[a [b](/u/{{c}}) d](/v/{{e}})",
+        M("{{c}}", "c", literal=True),
+        M("{{e}}", "e"),
+    )
+    book.doc(
+        "image-inside-link",
+        link + " An image may sit in a link's text.",
+        "[![i](/i/{{a}})](/u/{{b}})",
+        M("{{a}}", "a", literal=True),
+        M("{{b}}", "b", literal=True),
+    )
+    tag = "CommonMark 0.31.2 raw HTML; decisions rule 9: complete tags are literal."
+    book.doc("tag-self-closing", tag, "x <a href='{{a}}'/>", M("{{a}}", "a", literal=True))
+    book.doc("tag-uppercase", tag, 'x <A HREF="{{a}}">', M("{{a}}", "a", literal=True))
+    book.doc(
+        "tag-bare-attribute", tag, "x <input disabled title={{a}}>", M("{{a}}", "a", literal=True)
+    )
+    book.doc(
+        "tag-value-over-lines",
+        tag + " The marker's line break is edge padding.",
+        'x <a title="{{\na}}">',
+        M("{{\na}}", "a", literal=True),
+    )
+    book.doc(
+        "tag-invalid-attribute-name",
+        tag + " `{{b}}` is no attribute name, so this is text.",
+        "x <a {{b}}>",
+        M("{{b}}", "b"),
+    )
+    book.doc(
+        "tag-invalid-name",
+        tag + " A tag name starts with a letter.",
+        "x <1a title={{b}}>",
+        M("{{b}}", "b"),
+    )
+    book.doc(
+        "autolink-uppercase-scheme",
+        INLINE_LIT,
+        "<HTTP://x.org/{{a}}>",
+        M("{{a}}", "a", literal=True),
+    )
+    book.doc(
+        "code-span-beats-link",
+        "Decisions rule 3 and CommonMark: the code span starts "
+        "before the link resource, so there is no link.",
+        "[`x](/u/{{a}})`",
+        M("{{a}}", "a", literal=True),
     )
