@@ -32,6 +32,7 @@ def build() -> CaseBook:
     _boundaries(book)
     build_more(book)
     build_priority(book)
+    build_lookalikes(book)
     return book
 
 
@@ -776,4 +777,40 @@ def build_priority(book: CaseBook) -> None:
         "?[\u3000{{ q }} A]",
         M("{{ q }}", "q", role="binding"),
         X("?[\u3000{{ q }} A]", ["A"], binding="q"),
+    )
+
+
+def build_lookalikes(book: CaseBook) -> None:
+    literal = "Decisions rules 3 and 10: a literal context that starts first holds the `?[`, and "
+    literal += "literal contexts never open an interaction."
+    book.doc("interaction-in-link-destination", literal, "[x](?[A|B])")
+    book.doc("interaction-in-autolink", literal, "<https://x.org/?[A]>")
+    book.doc(
+        "marker-with-link-syntax-binds",
+        ATOMIC + " `](` inside the marker cancels nothing.",
+        "?[{{ a](b }} X]",
+        M("{{ a](b }}", "a](b", role="binding"),
+        X("?[{{ a](b }} X]", ["X"], binding="a](b"),
+    )
+    book.doc(
+        "interaction-cut-by-list-item",
+        OPEN + " A list item interrupts the paragraph.",
+        "?[A|\n- B]",
+    )
+    book.doc(
+        "ellipsis-character-is-text",
+        INPUT + " U+2026 is not `...`.",
+        "?[A|\u2026]",
+        X("?[A|\u2026]", ["A", "\u2026"]),
+    )
+    book.doc(
+        "fullwidth-bar-is-text",
+        SPLIT + " U+FF5C is not `|`.",
+        "?[A\uff5cB]",
+        X("?[A\uff5cB]", ["A\uff5cB"]),
+    )
+    book.doc(
+        "fullwidth-bracket-not-interaction",
+        OPEN + " U+FF1F and U+FF3B are not `?[`.",
+        "\uff1f\uff3bA|B]",
     )
