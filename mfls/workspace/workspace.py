@@ -357,7 +357,7 @@ class Workspace:
                 continue
             if kind == "changed":
                 self._reread(path, root)
-            elif kind == "deleted" and path_to_uri(path) not in self._plan_for(root).members:
+            elif kind == "deleted" and not self._is_member(path, root):
                 folder = self._folder_of(path)
                 if folder is not None:
                     replan.add(folder)
@@ -368,6 +368,10 @@ class Workspace:
                 self._replan_folder(target)
             else:
                 self._replan_course(target)
+
+    def _is_member(self, path: str, root: str) -> bool:
+        with self._lock:
+            return path_to_uri(path) in self._plan_for(root).members
 
     def _reread(self, path: str, root: str) -> None:
         uri = path_to_uri(path)
@@ -452,19 +456,23 @@ class Workspace:
             grouped.setdefault(course_id, (root, []))[1].append(entry)
         courses: dict[str, CourseSnapshot] = {}
         course_of: dict[str, str] = {}
-        for course_id, (root, entries) in grouped.items():
+        for course_id, (root, found) in grouped.items():
             plan = self._plans.get(root) if root is not None else None
             config = plan.config if plan is not None else CourseConfig()
             problems = plan.problems if plan is not None else ()
             previous = old.courses.get(course_id)
-            course = build_course(
-                course_id,
-                root,
-                config,
-                host_profile(config.host, config.system_keys),
-                [_same_or(previous, e) for e in entries],
-                problems,
-            )
+            entries = [_same_or(previous, e) for e in found]
+            if _unchanged(previous, entries, config, problems):
+                course = previous
+            else:
+                course = build_course(
+                    course_id,
+                    root,
+                    config,
+                    host_profile(config.host, config.system_keys),
+                    entries,
+                    problems,
+                )
             courses[course_id] = course
             for entry in entries:
                 course_of[entry.uri] = course_id
@@ -477,3 +485,17 @@ def _same_or(previous: CourseSnapshot | None, entry: DocEntry) -> DocEntry:
     """Reuse the previous entry object when nothing about the document changed."""
     old = previous.docs.get(entry.uri) if previous is not None else None
     return old if old is not None and old == entry else entry
+
+
+def _unchanged(
+    previous: CourseSnapshot | None,
+    entries: list[DocEntry],
+    config: CourseConfig,
+    problems: tuple[ConfigProblem, ...],
+) -> bool:
+    """True when `previous` already holds exactly these entries under this configuration."""
+    if previous is None or previous.config != config or previous.problems != problems:
+        return False
+    if len(previous.docs) != len(entries):
+        return False
+    return all(previous.docs.get(e.uri) is e for e in entries)

@@ -327,3 +327,14 @@ def test_set_folders_drops_removed_folders(tmp_path: Path) -> None:
     workspace, _ = indexed(tmp_path / "one", tmp_path / "two")
     workspace.set_folders([str(tmp_path / "one")])
     assert set(workspace.snapshot.courses) == {str(tmp_path / "one")}
+
+
+def test_rebuilding_one_course_keeps_the_others(tmp_path: Path) -> None:
+    write(tmp_path, {"one/a.md": "x", "two/b.md": "?[{{ k }} A]"})
+    workspace, _ = indexed(tmp_path / "one", tmp_path / "two")
+    before = workspace.snapshot
+    write(tmp_path, {"one/new.md": "{{ k }}"})
+    workspace.files_changed([(str(tmp_path / "one/new.md"), "created")])
+    after = workspace.snapshot
+    assert after.courses[str(tmp_path / "two")] is before.courses[str(tmp_path / "two")]
+    assert len(after.courses[str(tmp_path / "one")].docs) == 2
