@@ -1,0 +1,252 @@
+"""Property tests: the scanner never raises and its results are always well formed."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mfls.syntax.blocks import iter_units
+from mfls.syntax.inline import InlineMode, InlineScan, scan_inline
+from mfls.syntax.keys import WHITESPACE, normalize_key
+from mfls.syntax.model import ScanResult
+from mfls.syntax.scanner import scan, scan_unit
+
+ANY_TEXT = st.text(alphabet=st.characters(codec=None, categories=None), max_size=300)
+
+CONTROL = [chr(c) for c in range(0x00, 0x20)] + [chr(c) for c in range(0x7F, 0xA0)]
+FRAGMENTS = [
+    "{{",
+    "}}",
+    "{{ a }}",
+    "{{b}}",
+    "%{{",
+    "%{{ c }}",
+    "{{}}",
+    "{{ ",
+    " }}",
+    "{",
+    "}",
+    "?[",
+    "]",
+    "[",
+    "](",
+    ")",
+    "(",
+    "|",
+    "||",
+    "//",
+    "...",
+    "\\",
+    "\\{",
+    "`",
+    "``",
+    "$",
+    "$$",
+    "<",
+    ">",
+    "<div>",
+    "</div>",
+    "<pre>",
+    "</pre>",
+    "<script>",
+    "</script>",
+    "<!--",
+    "-->",
+    "<?",
+    "?>",
+    "<!X",
+    "<![CDATA[",
+    "]]>",
+    '<a href="',
+    '"',
+    "'",
+    "<http://x.y/",
+    "<a@b.c>",
+    "[x]: /u",
+    "[x][",
+    "![",
+    "\n",
+    "\r\n",
+    "\r",
+    "\n\n",
+    "> ",
+    "- ",
+    "1. ",
+    "  ",
+    "    ",
+    "\t",
+    "```",
+    "~~~",
+    "# ",
+    "===",
+    "---",
+    "***",
+    "🚀",
+    "\U0001d11e",
+    "\ufeff",
+    "\ud800",
+    "\udfff",
+    "\x00",
+    "key",
+    "A",
+    " ",
+    *sorted(WHITESPACE),
+    *CONTROL,
+]
+SHAPED_TEXT = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=4)), max_size=60).map(
+    "".join
+)
+
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def check_inline(text: str, found: InlineScan, mode: InlineMode) -> None:
+    n = len(text)
+    previous_end = 0
+    for m in found.markers:
+        assert 0 <= m.start < m.end <= n
+        assert m.start >= previous_end, "markers overlap"
+        previous_end = m.end
+        source = text[m.start : m.end]
+        assert source.startswith("%{{" if m.legacy else "{{")
+        assert source.endswith("}}")
+        assert normalize_key(m.key) == (m.key, None)
+        assert "}}" not in m.key
+        assert text[m.key_start : m.key_end] == m.key
+        if mode is InlineMode.LITERAL:
+            assert m.literal
+    for bad in found.invalid:
+        assert 0 <= bad.start < bad.end <= n
+        assert text.startswith("{{", bad.start)
+    for x in found.interactions:
+        assert 0 <= x.start < x.end <= n
+        assert text.startswith("?[", x.start) and text[x.end - 1] == "]"
+        for c in x.choices:
+            assert x.start < c.start < c.end < x.end
+    for lit in found.literals:
+        assert 0 <= lit.start < lit.end <= n
+
+
+def check_result(text: str, result: ScanResult) -> None:
+    n = len(text)
+    previous_end = 0
+    for m in result.markers:
+        assert 0 <= m.start < m.end <= n
+        assert m.start >= previous_end, "markers overlap"
+        previous_end = m.end
+        source = text[m.start : m.end]
+        assert source.startswith("%{{" if m.legacy else "{{")
+        assert source.endswith("}}")
+        assert normalize_key(m.key) == (m.key, None)
+        assert text[m.key_start : m.key_end] == m.key
+    for items in (result.markers, result.invalid, result.interactions, result.literals):
+        starts = [item.start for item in items]
+        assert starts == sorted(starts)
+    for bad in result.invalid:
+        assert 0 <= bad.start < bad.end <= n
+        assert text.startswith("{{", bad.start)
+        assert all(bad.end <= m.start or m.end <= bad.start for m in result.markers)
+    for x in result.interactions:
+        assert 0 <= x.start < x.end <= n
+        assert text.startswith("?[", x.start) and text[x.end - 1] == "]"
+        if x.binding_marker is not None:
+            assert x.binding == x.binding_marker.key
+            assert x.binding_marker in result.markers
+            assert x.start < x.binding_marker.start < x.binding_marker.end < x.end
+        for c in x.choices:
+            assert x.start < c.start < c.end < x.end
+    for lit in result.literals:
+        assert 0 <= lit.start < lit.end <= n
+
+
+def scan_by_units(text: str) -> ScanResult:
+    markers, invalid, interactions = [], [], []
+    for unit in iter_units(text):
+        part = scan_unit(text, unit)
+        markers.extend(part.markers)
+        invalid.extend(part.invalid)
+        interactions.extend(part.interactions)
+    return ScanResult(
+        markers=tuple(markers), invalid=tuple(invalid), interactions=tuple(interactions)
+    )
+
+
+@FUZZ
+@given(ANY_TEXT)
+def test_scan_arbitrary_text(text: str) -> None:
+    result = scan(text)
+    check_result(text, result)
+    assert scan(text) == result
+    assert scan_by_units(text).to_json() == result.to_json()
+
+
+@FUZZ
+@given(SHAPED_TEXT)
+def test_scan_markdownflow_shaped_text(text: str) -> None:
+    result = scan(text)
+    check_result(text, result)
+    assert scan(text) == result
+    assert scan_by_units(text).to_json() == result.to_json()
+
+
+@FUZZ
+@given(st.one_of(SHAPED_TEXT, ANY_TEXT), st.sampled_from(list(InlineMode)))
+def test_scan_inline_any_mode(text: str, mode: InlineMode) -> None:
+    found = scan_inline(text, mode)
+    check_inline(text, found, mode)
+    assert scan_inline(text, mode) == found
+
+
+@FUZZ
+@given(SHAPED_TEXT)
+def test_unclosed_marker_owns_the_rest_of_its_text(text: str) -> None:
+    found = scan_inline(text, InlineMode.MARKDOWN)
+    for bad in found.invalid:
+        if bad.reason.value == "unclosed":
+            assert bad.end == len(text)
+            assert all(m.end <= bad.start for m in found.markers)
+            assert all(x.end <= bad.start for x in found.interactions)
+
+
+REPEATED = [
+    "{{",
+    "?[",
+    "`",
+    "<",
+    "$",
+    "[",
+    "]",
+    "!",
+    "\\",
+    "(",
+    "?[{{a}}",
+    "[](x",
+    "[a](<",
+    '[a](x "',
+    "$a ",
+    "<!--",
+    "<?",
+    "<![CDATA[",
+    "<!A",
+    "<a b ",
+    "[x][",
+    "`` `",
+    "{{a}}?[",
+    "](",
+    "%{{",
+]
+
+
+@pytest.mark.parametrize("unit", REPEATED)
+def test_repeated_openers_stay_linear(unit: str) -> None:
+    text = unit * (100_000 // len(unit) + 1)
+    for mode in InlineMode:
+        started = time.perf_counter()
+        scan_inline(text, mode)
+        assert time.perf_counter() - started < 5.0
+    started = time.perf_counter()
+    scan(text)
+    assert time.perf_counter() - started < 10.0
