@@ -52,6 +52,21 @@ def test_unreadable_is_skipped(tmp_path: Path, caplog: pytest.LogCaptureFixture)
         path.chmod(0o644)
 
 
+def test_read_error_is_skipped(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "a.md"
+    path.write_text("x")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(files, "open", refuse, raising=False)
+    with caplog.at_level(logging.WARNING, logger="mfls"):
+        assert files.read_text(str(path), str(tmp_path)) is None
+    assert "unreadable (Permission denied)" in caplog.records[0].getMessage()
+
+
 def test_symlink_out_of_root_is_not_read(tmp_path: Path) -> None:
     outside = tmp_path / "outside.md"
     outside.write_text("secret")
