@@ -18,7 +18,7 @@ from pygls.exceptions import JsonRpcException
 from mfls.features import code_actions as ca
 from mfls.features import rename as rn
 from mfls.lsp.logs import LOGGER_NAME
-from mfls.lsp.positions import LineIndex
+from mfls.lsp.positions import Encoding, LineIndex
 from mfls.workspace.uris import canonical_uri
 
 if TYPE_CHECKING:
@@ -51,6 +51,43 @@ def _capability(root: Any, path: str) -> Any:
     return root
 
 
+class _Positions:
+    """Offsets -> LSP positions of one text, for offsets asked in ascending order.
+
+    Counts line endings between consecutive offsets instead of indexing the whole text,
+    which matters when one rename touches thousands of closed documents."""
+
+    def __init__(self, text: str, encoding: Encoding) -> None:
+        self.text = text
+        self.encoding = encoding
+        self._offset = 0
+        self._line = 0
+
+    def position(self, offset: int) -> t.Position:
+        text = self.text
+        offset = min(max(offset, 0), len(text))
+        if offset < self._offset:
+            self._offset, self._line = 0, 0
+        segment = text[self._offset : offset]
+        self._line += segment.count("\n") + segment.count("\r") - segment.count("\r\n")
+        if offset > 0 and text[offset - 1] == "\r" and offset < len(text) and text[offset] == "\n":
+            offset -= 1  # between CR and LF: the end of the line
+            self._line -= 1
+        self._offset = offset
+        start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+        head = text[start:offset]
+        if self.encoding is Encoding.UTF32 or head.isascii():
+            character = len(head)
+        elif self.encoding is Encoding.UTF16:
+            character = len(head.encode("utf-16-le", "surrogatepass")) // 2
+        else:
+            character = len(head.encode("utf-8", "surrogatepass"))
+        return t.Position(line=self._line, character=character)
+
+    def range(self, start: int, end: int) -> t.Range:
+        return t.Range(start=self.position(start), end=self.position(end))
+
+
 class EditBuilder:
     """Turns plain `WorkspaceChange`s into `WorkspaceEdit`s for one server's client."""
 
@@ -62,41 +99,37 @@ class EditBuilder:
             _capability(caps, "workspace.workspace_edit.snippet_edit_support")
         )
 
-    def index_of(self, change: rn.DocumentChange) -> tuple[LineIndex, int | None, str]:
-        """The line index of the text the change was computed on, the open buffer's
-        version (None on disk) and the URI to send."""
-        texts = self.server.texts
-        buffer = texts.open.get(change.uri)
+    def target(self, change: rn.DocumentChange) -> tuple[_Positions, int | None, str]:
+        """Positions in the text the change was computed on, the open buffer's version
+        (None on disk) and the URI to send."""
+        encoding = self.server.convert.encoding
+        buffer = self.server.texts.open.get(change.uri)
         if buffer is not None:
             if buffer.index.text != change.text:
                 raise JsonRpcException(
                     f"{change.uri} changed while the edit was computed; try again",
                     code=CONTENT_MODIFIED,
                 )
-            return buffer.index, buffer.version, buffer.client_uri
-        index = texts.index(change.uri)
-        if index is None or index.text != change.text:
-            index = LineIndex(change.text)
-        return index, None, change.uri
+            return _Positions(change.text, encoding), buffer.version, buffer.client_uri
+        return _Positions(change.text, encoding), None, change.uri
 
     def edit(self, change: rn.WorkspaceChange, *, snippet: bool = False) -> t.WorkspaceEdit:
-        convert = self.server.convert
         annotation_id = rn.ANNOTATION_ID if change.annotation is not None else None
         if not self.document_changes:
             changes: dict[str, list[t.TextEdit]] = {}
             for doc in change.documents:
-                index, _, uri = self.index_of(doc)
+                positions, _, uri = self.target(doc)
                 changes[uri] = [
-                    t.TextEdit(range=convert.range(index, c.start, c.end), new_text=c.new_text)
-                    for c in doc.changes
+                    t.TextEdit(range=positions.range(c.start, c.end), new_text=c.new_text)
+                    for c in sorted(doc.changes, key=lambda c: c.start)
                 ]
             return t.WorkspaceEdit(changes=changes)
         documents: list[t.TextDocumentEdit] = []
         for doc in change.documents:
-            index, version, uri = self.index_of(doc)
+            positions, version, uri = self.target(doc)
             edits: list[t.TextEdit | t.AnnotatedTextEdit | t.SnippetTextEdit] = []
-            for c in doc.changes:
-                range_ = convert.range(index, c.start, c.end)
+            for c in sorted(doc.changes, key=lambda c: c.start):
+                range_ = positions.range(c.start, c.end)
                 if snippet:
                     edits.append(
                         t.SnippetTextEdit(range=range_, snippet=t.StringValue(value=c.new_text))
