@@ -1,0 +1,24 @@
+"""The rename handler's position conversion agrees with the server's LineIndex."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mfls.lsp.positions import Encoding, LineIndex
+from mfls.lsp.refactor_handlers import _Positions
+
+pieces = st.sampled_from(["a", " ", "\n", "\r", "\r\n", "😀", "é", "{", "中"])
+texts = st.lists(pieces, max_size=40).map("".join)
+
+
+@given(texts, st.lists(st.integers(min_value=0, max_value=60), max_size=12), st.booleans())
+def test_positions_match_line_index(text: str, offsets: list[int], ascending: bool) -> None:
+    if ascending:
+        offsets = sorted(offsets)
+    index = LineIndex(text)
+    for encoding in Encoding:
+        positions = _Positions(text, encoding)
+        for offset in offsets:
+            got = positions.position(offset)
+            assert (got.line, got.character) == index.position(offset, encoding)
