@@ -8,9 +8,10 @@ to the negotiated position encoding and plain changes to `WorkspaceEdit`s.
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcException
@@ -179,6 +180,28 @@ def _kind_wanted(kind: str, only: Sequence[str] | None) -> bool:
     return any(kind == o or kind.startswith(o + ".") for o in only)
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _failing_cleanly(what: str) -> Callable[[F], F]:
+    """Let refusals through; log any other failure and answer it with a short error."""
+
+    def decorate(handler: F) -> F:
+        @functools.wraps(handler)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return handler(*args, **kwargs)
+            except JsonRpcException:
+                raise
+            except Exception as error:
+                log.exception("%s failed", what)
+                raise JsonRpcException(f"mfls could not {what}: {error}") from None
+
+        return run  # type: ignore[return-value]
+
+    return decorate
+
+
 def register(server: MflsServer) -> None:
     """Add prepareRename, rename and codeAction to `server`."""
     merge_requests: dict[tuple[str, str], list[str]] = {}
@@ -191,6 +214,7 @@ def register(server: MflsServer) -> None:
             del merge_requests[next(iter(merge_requests))]
 
     @server.feature(t.TEXT_DOCUMENT_PREPARE_RENAME)
+    @_failing_cleanly("prepare the rename")
     def prepare_rename(
         ls: MflsServer, params: t.PrepareRenameParams
     ) -> t.PrepareRenamePlaceholder | None:
@@ -207,6 +231,7 @@ def register(server: MflsServer) -> None:
         )
 
     @server.feature(t.TEXT_DOCUMENT_RENAME)
+    @_failing_cleanly("rename the key")
     def rename(ls: MflsServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
         uri = canonical_uri(params.text_document.uri)
         offset = _offset(ls, uri, params.position)
@@ -233,6 +258,7 @@ def register(server: MflsServer) -> None:
         t.TEXT_DOCUMENT_CODE_ACTION,
         t.CodeActionOptions(code_action_kinds=list(ACTION_KINDS)),
     )
+    @_failing_cleanly("compute code actions")
     def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction] | None:
         uri = canonical_uri(params.text_document.uri)
         index = ls.texts.index(uri)
