@@ -28,6 +28,8 @@ from mfls.refactor.atomic import (
 from mfls.refactor.diff import diff_of_changes
 from mfls.refactor.text_edits import apply_changes
 from mfls.syntax.keys import check_new_key
+from mfls.syntax.model import ScanResult
+from mfls.syntax.scanner import scan
 from mfls.workspace.index import CourseSnapshot
 
 RENAME_HELP = "rename a memory key in every document of a course"
@@ -63,8 +65,41 @@ def configure_rename(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def load_course(directory: str) -> tuple[CourseSnapshot, list[str]]:
-    """Index the course at `directory`; also return the files that could not be read."""
+class KeyFilteredDocument:
+    """A document scanned only when its text holds one of the keys of interest.
+
+    A marker's key is one contiguous run of its source text, so a document that does not
+    contain a key's text has no marker of that key: the rename and its conflict check
+    read the same markers as a full scan, without scanning the rest of the course."""
+
+    __slots__ = ("_result", "keys", "text")
+
+    def __init__(self, text: str, keys: tuple[str, ...]) -> None:
+        self.text = text
+        self.keys = keys
+        self._result: ScanResult | None = None
+
+    def result(self) -> ScanResult:
+        if self._result is None:
+            if any(key in self.text for key in self.keys):
+                self._result = scan(self.text)
+            else:
+                self._result = ScanResult()
+        return self._result
+
+    def edited(
+        self, start: int, end: int, new_text: str, version: int | None = None
+    ) -> KeyFilteredDocument:
+        return KeyFilteredDocument(self.text[:start] + new_text + self.text[end:], self.keys)
+
+
+def load_course(
+    directory: str, keys: tuple[str, ...] | None = None
+) -> tuple[CourseSnapshot, list[str]]:
+    """Index the course at `directory`; also return the files that could not be read.
+
+    With `keys`, only documents holding one of them are scanned (`KeyFilteredDocument`).
+    """
     from mfls.workspace.workspace import Workspace
 
     root = os.path.abspath(directory)
@@ -74,7 +109,13 @@ def load_course(directory: str) -> tuple[CourseSnapshot, list[str]]:
     logger = logging.getLogger("mfls")
     logger.addHandler(collector)
     try:
-        workspace = Workspace()
+        if keys is None:
+            workspace = Workspace()
+        else:
+            wanted = keys
+            workspace = Workspace(
+                document_factory=lambda text, version: KeyFilteredDocument(text, wanted)
+            )
         workspace.set_folders([root])
         workspace.index_all()
     finally:
@@ -98,7 +139,9 @@ def plan_rename(directory: str, old: str, new: str) -> tuple[CourseSnapshot, rn.
     old_key, problem = check_new_key(old)
     if old_key is None:
         raise RenameFailed(f"OLD is not a key a marker can hold ({problem})", status=2)
-    course, skipped = load_course(directory)
+    new_key, _ = check_new_key(new)
+    keys = (old_key,) if new_key is None else (old_key, new_key)
+    course, skipped = load_course(directory, keys)
     try:
         change = rn.rename_key(course, old_key, new)
     except rn.RenameRefused as refusal:

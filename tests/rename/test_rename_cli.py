@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from rename_support import indexed
 
 from mfls import cli_rename
+from mfls.features import rename as rn
 from mfls.refactor import atomic
 
 FILES: dict[str, str | bytes] = {
@@ -150,3 +153,24 @@ def test_the_mfls_command_line_runs_rename(course: Path) -> None:
     assert done.returncode == 0, done.stderr.decode()
     assert b"+?[{{ r }} A | B]\n" in done.stdout
     assert _snapshot(course) == before
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("What would you like to learn?", "Which topic will you learn?"),
+        ("learner_goal", "Why are you learning?"),
+        ("Which [path] | level//hint...?", "Which path?"),
+    ],
+)
+def test_the_command_line_plans_the_same_edit_as_the_editor(
+    tmp_path: Path, old: str, new: str
+) -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "course"
+    course = tmp_path / "course"
+    shutil.copytree(example, course)
+    _, planned = cli_rename.plan_rename(str(course), old, new)
+    full = indexed(course).snapshot.courses[str(course)]
+    expected = rn.rename_key(full, old, new)
+    assert planned.documents == expected.documents
+    assert planned.documents
