@@ -23,6 +23,7 @@ from mfls.syntax.inline_support import (
     MATH_SPACE,
     MAX_LABEL,
     OPEN_TAG,
+    PLAIN_DESTINATION,
     POINTY_DESTINATION,
     SINGLE_DOLLAR_CLOSER,
     TITLES,
@@ -379,15 +380,17 @@ class _Reader:
                 return -1
             q = d.end()
         else:
-            limit = self._find_pattern("dest", DESTINATION_END, q)
-            if limit < 0:
-                limit = n
-            if self._parens is None:
-                self._parens = Parens(s)
-            end = self._parens.end_of(q, limit)
-            if end < 0:
-                return -1
-            q = end
+            plain = PLAIN_DESTINATION.match(s, q).end()  # type: ignore[union-attr]
+            if plain < n and s[plain] in "(\\":
+                limit = self._find_pattern("dest", DESTINATION_END, q)
+                if limit < 0:
+                    limit = n
+                if self._parens is None:
+                    self._parens = Parens(s)
+                plain = self._parens.end_of(q, limit)
+                if plain < 0:
+                    return -1
+            q = plain
         m = LINK_SPACE.match(s, q)
         assert m is not None
         if m.end() > q and m.end() < n and s[m.end()] in TITLES:

@@ -48,6 +48,9 @@ TITLES = {
 }
 _PAREN_EVENT = re.compile(rf"\\[{_PUNCT_CLASS}]|[()]")
 DESTINATION_END = re.compile(r"[\x00-\x20\x7f]")
+# A raw destination without parentheses or backslashes; where it stops at anything
+# but `(` or `\`, it is the whole destination.
+PLAIN_DESTINATION = re.compile(r"[^\x00-\x20\x7f()\\]*")
 LABEL_BRACKET = re.compile(r"[\[\]]")
 MAX_LABEL = 999
 

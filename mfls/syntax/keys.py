@@ -35,6 +35,8 @@ def trim(s: str, start: int = 0, end: int | None = None) -> tuple[int, int]:
     """
     if end is None:
         end = len(s)
+    if start < end and s[start] not in WHITESPACE and s[end - 1] not in WHITESPACE:
+        return start, end
     piece = s[start:end]
     left = len(piece) - len(piece.lstrip(WHITESPACE_CHARS))
     if left == len(piece):

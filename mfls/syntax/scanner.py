@@ -107,8 +107,6 @@ class _Collector:
                 self.literals.append(Literal(kind=whole, start=base, end=base + len(inline)))
                 if "{{" not in inline:
                     return
-            elif mode is InlineMode.HTML and "{{" not in inline and "?[" not in inline:
-                return
             found = scan_inline_at(inline, mode, base)
             if found.markers:
                 self.markers.extend(found.markers)
@@ -126,8 +124,6 @@ class _Collector:
             self.literals.append(Literal(kind=whole, start=start(0), end=end(len(inline))))
             if "{{" not in inline:
                 return
-        elif mode is InlineMode.HTML and "{{" not in inline and "?[" not in inline:
-            return
         found = scan_inline_at(inline, mode, 0)
         self.markers.extend(_shift_marker(m, start, end) for m in found.markers)
         self.invalid.extend(
