@@ -18,7 +18,7 @@ import functools
 import hashlib
 import json
 import logging
-import threading
+import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -99,10 +99,6 @@ def _none() -> None:
     return None
 
 
-def _empty() -> list[Any]:
-    return []
-
-
 def _capability(root: Any, path: str) -> Any:
     for name in path.split("."):
         if root is None:
@@ -124,10 +120,9 @@ class MflsServer(LanguageServer):
         self.loop: asyncio.AbstractEventLoop | None = None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
         self._published: dict[str, list[t.Diagnostic]] = {}
-        self._pending: dict[str, asyncio.TimerHandle] = {}
-        self._result_ids: dict[str, str] = {}
+        self._pending: asyncio.TimerHandle | None = None
+        self._edited: dict[str, None] = {}  # open documents edited since the last publish
         self._watch_registration: str | None = None
-        self._indexing = 0
         self._shown: set[str] = set()
 
     # ----- plumbing -------------------------------------------------------------
@@ -141,7 +136,7 @@ class MflsServer(LanguageServer):
         loop = self.loop
         if loop is None or loop.is_closed():
             return
-        if threading.current_thread() is threading.main_thread() and _running_loop() is loop:
+        if _running_loop() is loop:
             callback(*args)
         else:
             loop.call_soon_threadsafe(callback, *args)
@@ -195,14 +190,21 @@ class MflsServer(LanguageServer):
         def work() -> None:
             job(progress)
 
-        self._indexing += 1
+        began = time.perf_counter()
         try:
             assert self.loop is not None
             await self.loop.run_in_executor(self._worker, work)
+            snapshot = self.courses.snapshot
+            log.info(
+                "%s: %d documents in %d courses, %.2f s",
+                title,
+                len(snapshot.course_of),
+                len(snapshot.courses),
+                time.perf_counter() - began,
+            )
         except Exception:
             log.exception("indexing failed; the previous index stays in use")
         finally:
-            self._indexing -= 1
             if token is not None:
                 self.work_done_progress.end(token, t.WorkDoneProgressEnd(message="indexed"))
         self.report_course_problems()
@@ -246,28 +248,34 @@ class MflsServer(LanguageServer):
         return []
 
     def diagnostics_changed(self, uri: str | None = None) -> None:
-        """Something changed: pull clients are asked to refresh, push clients get a
-        debounced publish of every open document (course diagnostics cross files)."""
+        """Something changed (in `uri`, or anywhere when None).
+
+        Pull clients that allow it are asked to pull again after re-indexing; they pull
+        an edited document themselves. Push clients get one debounced publish of every
+        open document, the edited one first: course diagnostics cross files.
+        """
         if self.pull_diagnostics:
-            if self.capability("workspace.diagnostics.refresh_support"):
+            if uri is None and self.capability("workspace.diagnostics.refresh_support"):
                 self.from_thread(self._refresh_pull)
             return
-        self.from_thread(self._schedule_publish)
+        self.from_thread(self._schedule_publish, uri)
 
     def _refresh_pull(self) -> None:
         self.protocol.send_request(t.WORKSPACE_DIAGNOSTIC_REFRESH, None)
 
-    def _schedule_publish(self) -> None:
+    def _schedule_publish(self, uri: str | None) -> None:
         assert self.loop is not None
-        handle = self._pending.pop("*", None)
-        if handle is not None:
-            handle.cancel()
-        delay = self.settings.diagnostic_delay
-        self._pending["*"] = self.loop.call_later(delay, self._publish_open)
+        if uri is not None:
+            self._edited[uri] = None
+        if self._pending is not None:
+            self._pending.cancel()
+        self._pending = self.loop.call_later(self.settings.diagnostic_delay, self._publish_open)
 
     def _publish_open(self) -> None:
-        self._pending.pop("*", None)
-        for uri in list(self.texts.open):
+        self._pending = None
+        edited, self._edited = list(self._edited), {}
+        first = [uri for uri in edited if uri in self.texts.open]
+        for uri in first + [uri for uri in self.texts.open if uri not in first]:
             self.publish(uri)
         for uri in self._course_files():
             self.publish(uri)
@@ -332,6 +340,8 @@ def _register(server: MflsServer) -> None:
     @ls.feature(t.INITIALIZE)
     @guarded(_none)
     def initialize(ls: MflsServer, params: t.InitializeParams) -> None:
+        ls.loop = asyncio.get_running_loop()
+        logging.getLogger(LOGGER_NAME).addHandler(ClientLogHandler(ls.client_log))
         caps = params.capabilities
         chosen = ServerCapabilitiesBuilder.choose_position_encoding(caps)
         ls.convert.encoding = Encoding.parse(getattr(chosen, "value", chosen))
@@ -370,8 +380,6 @@ def _register(server: MflsServer) -> None:
     @ls.feature(t.INITIALIZED)
     @guarded(_none)
     async def initialized(ls: MflsServer, params: t.InitializedParams) -> None:
-        ls.loop = asyncio.get_running_loop()
-        logging.getLogger(LOGGER_NAME).addHandler(ClientLogHandler(ls.client_log))
         await pull_configuration(ls)
         await register_watchers(ls)
         folders = list(ls.folders)

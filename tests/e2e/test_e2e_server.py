@@ -1,0 +1,148 @@
+"""The server as a process: progress while indexing, settings, logs, TCP, survival."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from e2e_session import SERVER, capabilities, session, uri_of, wait_until, write_files
+from lsprotocol import types as t
+
+
+async def test_initial_indexing_reports_progress_and_requests_are_answered(
+    tmp_path: Path,
+) -> None:
+    files = {f"lessons/{n:03d}.md": f"# L{n}\n\n?[{{{{ k{n} }}}} A | B]\n" for n in range(450)}
+    write_files(tmp_path, files)
+    async with session(capabilities("visual-studio-code"), [tmp_path]) as s:
+        # A request sent while indexing runs is answered (possibly before the index is whole).
+        hover = s.client.text_document_hover_async(
+            t.HoverParams(
+                text_document=t.TextDocumentIdentifier(uri=uri_of(tmp_path / "lessons/000.md")),
+                position=t.Position(line=2, character=5),
+            )
+        )
+        await asyncio.wait_for(hover, 20)
+        await s.indexed()
+        (token,) = [k for k, v in s.client.progress_reports.items() if v]
+        kinds = [type(v).__name__ for v in s.client.progress_reports[token]]
+        assert kinds[0] == "WorkDoneProgressBegin"
+        assert kinds[-1] == "WorkDoneProgressEnd"
+        reports = [
+            v for v in s.client.progress_reports[token] if isinstance(v, t.WorkDoneProgressReport)
+        ]
+        # One report per 200 files, and the last one.
+        assert [r.message for r in reports] == ["200/450 files", "400/450 files", "450/450 files"]
+        assert reports[-1].percentage == 100
+        found = await s.client.workspace_symbol_async(t.WorkspaceSymbolParams(query="k449"))
+        assert [x.name for x in found or []] == ["k449"]
+
+
+async def test_settings_from_initialization_options_then_configuration(tmp_path: Path) -> None:
+    write_files(tmp_path, {"a.md": "Use {{ x }}.\n"})
+    async with session(
+        capabilities("visual-studio-code"),
+        [tmp_path],
+        initialization_options={"mfls": {"logLevel": "info"}},
+        configuration={"mfls": {"logLevel": "warning"}},
+    ) as s:
+        await s.indexed()
+        # initializationOptions (info) applied during initialize: its start-up line arrived.
+        assert any("push diagnostics" in m.message for m in s.client.log_messages)
+        # workspace/configuration (warning) then wins: no info line for the indexing.
+        assert not any("documents in" in m.message for m in s.client.log_messages)
+
+        s.client.set_configuration({"mfls": {"logLevel": "debug", "diagnosticDelay": 0}})
+        s.client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings=None))
+        await asyncio.sleep(0.3)
+        s.client.workspace_did_change_watched_files(
+            t.DidChangeWatchedFilesParams(
+                changes=[t.FileEvent(uri=uri_of(tmp_path / "a.md"), type=t.FileChangeType.Changed)]
+            )
+        )
+        await wait_until(lambda: any("documents in" in m.message for m in s.client.log_messages))
+
+
+async def test_bad_settings_are_reported_and_ignored(tmp_path: Path) -> None:
+    async with session(
+        capabilities("emacs"),
+        [tmp_path],
+        initialization_options={"logLevel": "loud", "diagnosticDelay": -5},
+    ) as s:
+        await s.indexed()
+        messages = " ".join(m.message for m in s.client.log_messages)
+        assert "mfls.logLevel" in messages
+        assert "mfls.diagnosticDelay" in messages
+
+
+async def test_broken_requests_do_not_kill_the_server(tmp_path: Path) -> None:
+    write_files(tmp_path, {"a.md": "?[{{ q }} A | B]\n"})
+    async with session(capabilities("visual-studio-code"), [tmp_path]) as s:
+        await s.indexed()
+        uri = s.open(tmp_path / "a.md")
+        # A change to a document that was never opened, and a close of one: ignored.
+        s.client.text_document_did_change(
+            t.DidChangeTextDocumentParams(
+                text_document=t.VersionedTextDocumentIdentifier(uri="file:///nope.md", version=3),
+                content_changes=[t.TextDocumentContentChangeWholeDocument(text="x")],
+            )
+        )
+        s.close("file:///never-opened.md")
+        # A non-Markdown document is not taken in.
+        s.open(tmp_path / "script.py", "print('{{ q }}')\n", language="python")
+        # A whole-document replacement after incremental ones.
+        s.change(uri, [t.TextDocumentContentChangeWholeDocument(text="{{ }}\n")])
+        items = await s.pushed(uri, lambda d: [x.code for x in d] == ["marker-empty"])
+        assert items[0].range.end == t.Position(line=0, character=5)
+        tokens = await s.client.text_document_semantic_tokens_full_async(
+            t.SemanticTokensParams(
+                text_document=t.TextDocumentIdentifier(uri=uri_of(tmp_path / "script.py"))
+            )
+        )
+        assert tokens is not None and list(tokens.data) == []
+
+
+def test_version_and_tcp(tmp_path: Path) -> None:
+    done = subprocess.run([*SERVER, "--version"], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0
+    assert done.stdout.startswith("mfls ")
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [*SERVER, "serve", "--tcp", f"127.0.0.1:{port}"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        body = (
+            '{"jsonrpc":"2.0","id":1,"method":"initialize",'
+            '"params":{"processId":null,"rootUri":null,"capabilities":{}}}'
+        )
+        message = f"Content-Length: {len(body)}\r\n\r\n{body}".encode()
+        for _ in range(100):
+            try:
+                connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("the TCP server did not start")
+        with connection:
+            connection.sendall(message)
+            received = b""
+            while b'"serverInfo"' not in received:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    break
+                received += chunk
+        assert b'"name": "mfls"' in received or b'"name":"mfls"' in received
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert server.stdout is not None
+    assert server.stdout.read() == b"", "TCP mode writes nothing to stdout"
