@@ -186,7 +186,7 @@ def file_changes(change: rn.WorkspaceChange) -> list[FileChange]:
 def run_rename(args: argparse.Namespace) -> int:
     try:
         course, change = plan_rename(args.course, args.old, args.new)
-        markers = change.summary.get("markers", 0)
+        markers = change.markers
         if not change.documents:
             print("mfls rename: the key already has that name; nothing to do", file=sys.stderr)
             return 0

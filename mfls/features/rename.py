@@ -20,7 +20,7 @@ When only the key is replaced and the new key ends with `}` right before the clo
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from mfls.features.lookup import line_number, marker_at
 from mfls.refactor.text_edits import TextChange
@@ -82,11 +82,7 @@ class WorkspaceChange:
 
     documents: tuple[DocumentChange, ...]
     annotation: Annotation | None = None
-    summary: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def change_count(self) -> int:
-        return sum(len(d.changes) for d in self.documents)
+    markers: int = 0  # markers the change rewrites or reads (a rename: every use of the key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,5 +363,5 @@ def rename_key(
     return WorkspaceChange(
         documents=tuple(documents),
         annotation=stored_answers_annotation(old_key, new_key, merge=merge),
-        summary={"markers": len(uses), "documents": len(documents)},
+        markers=len(uses),
     )

@@ -249,7 +249,7 @@ def register(server: MflsServer) -> None:
             return None
         log.info(
             "rename: %d markers in %d documents",
-            change.summary.get("markers", 0),
+            change.markers,
             len(change.documents),
         )
         return EditBuilder(ls).edit(change)

@@ -203,7 +203,7 @@ def main() -> int:
             doc.result  # noqa: B018 - scan every document before timing the rename
 
         feature, change = timed(lambda: rn.rename_key(course, KEY, "New key"), args.repeat)
-        assert change.summary["markers"] == args.uses, change.summary
+        assert change.markers == args.uses, change.markers
         prepare, rename, edits, lsp_index = asyncio.run(lsp_rename(root, args.repeat))
         assert edits == args.uses, edits
         dry = [cli(root, "--dry-run")]
