@@ -75,6 +75,24 @@ class _Opener:
 class _Reader:
     """One left-to-right reading of an inline text."""
 
+    __slots__ = (
+        "_finders",
+        "_parens",
+        "_runs",
+        "_walk",
+        "base",
+        "count_hidden",
+        "escapes",
+        "interactions",
+        "invalid",
+        "literals",
+        "markers",
+        "mode",
+        "n",
+        "s",
+        "text",
+    )
+
     def __init__(self, text: str, mode: InlineMode, count_hidden: bool = True, base: int = 0):
         # `base` is added to every offset in the results (the glue's source offset).
         self.base = base
@@ -519,8 +537,19 @@ def scan_inline(text: str, mode: InlineMode) -> InlineScan:
     return scan_inline_at(text, mode, 0)
 
 
+_EMPTY = InlineScan()
+
+
 def scan_inline_at(text: str, mode: InlineMode, base: int) -> InlineScan:
     """`scan_inline` with `base` added to every offset of the result."""
+    if mode is InlineMode.MARKDOWN:
+        if _MARKDOWN_SPECIAL.search(text) is None:
+            return _EMPTY
+    elif mode is InlineMode.HTML:
+        if _HTML_SPECIAL.search(text) is None:
+            return _EMPTY
+    elif "{{" not in text:
+        return _EMPTY
     reader = _Reader(text, mode, base=base)
     reader.run()
     return InlineScan(
