@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import unicodedata
 from dataclasses import dataclass
 
@@ -9,6 +10,8 @@ from mfls.features.keyspace import NearMissIndex
 from mfls.features.lookup import invalid_span
 from mfls.syntax.model import InvalidMarker, Marker, Reason, Role, ScanResult
 from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF
+from mfls.workspace.config import COURSE_FILE
+from mfls.workspace.uris import uri_to_path
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
 
 Related = tuple[str, int, int, str]
@@ -126,10 +129,13 @@ def _control_character(body: str) -> str | None:
 
 
 def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnostic]:
-    """Every diagnostic of an indexed document, with the course's severities applied."""
+    """Every diagnostic of an indexed document, with the course's severities applied.
+
+    For the `mfcourse.toml` of a course, the problems of that file."""
     found = snapshot.entry(uri)
     if found is None:
-        return []
+        course_id = _course_of_course_file(snapshot, uri)
+        return [] if course_id is None else course_file_diagnostics(snapshot, course_id)
     course, entry = found
     result = entry.result
     diagnostics = scan_diagnostics(result, entry.text)
@@ -149,6 +155,16 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
                     near_misses = near_miss_index(course)
                 diagnostics.append(_unbound(course, marker, near_misses))
     return _with_severities(course, diagnostics)
+
+
+def _course_of_course_file(snapshot: WorkspaceSnapshot, uri: str) -> str | None:
+    path = uri_to_path(uri)
+    if path is None or os.path.basename(path) != COURSE_FILE:
+        return None
+    for course in snapshot.courses.values():
+        if course.config_path == path:
+            return course.id
+    return None
 
 
 def course_file_diagnostics(snapshot: WorkspaceSnapshot, course_id: str) -> list[Diagnostic]:

@@ -72,7 +72,7 @@ def _relative(path: str, root: str) -> str:
 def _members(
     root: str, config: CourseConfig, paths: Iterable[str]
 ) -> Mapping[str, tuple[str, DocKind, int]]:
-    relative = sorted((_relative(p, root), p) for p in paths)
+    relative = sorted((_relative(p, root), p, path_to_uri(p)) for p in paths)
     members: dict[str, tuple[str, DocKind, int]] = {}
     references = [compile_glob(g) for g in config.references]
 
@@ -81,12 +81,10 @@ def _members(
 
     for pattern in config.lessons:
         glob = compile_glob(pattern)
-        for rel, path in relative:
-            uri = path_to_uri(path)
+        for rel, path, uri in relative:
             if uri not in members and glob.match(rel) and not is_reference(rel):
                 members[uri] = (path, "lesson", len(members))
-    for rel, path in relative:
-        uri = path_to_uri(path)
+    for rel, path, uri in relative:
         if uri not in members and is_reference(rel):
             members[uri] = (path, "reference", len(members))
     return MappingProxyType(members)

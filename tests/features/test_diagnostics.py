@@ -201,6 +201,7 @@ def test_malformed_course_file_gets_a_diagnostic(tmp_path: Path) -> None:
     [found] = course_file_diagnostics(course.snapshot, str(tmp_path))
     assert (found.code, found.severity) == ("course-file-invalid", "error")
     assert "default" in found.message
+    assert document_diagnostics(course.snapshot, course.uri("mfcourse.toml")) == [found]
 
 
 def test_unknown_field_in_course_file_is_a_warning(tmp_path: Path) -> None:
