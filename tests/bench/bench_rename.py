@@ -181,6 +181,12 @@ def cli(root: Path, *extra: str) -> float:
     return elapsed
 
 
+def startup() -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "mfls", "--version"], capture_output=True, check=True)
+    return time.perf_counter() - start
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lessons", type=int, default=2000)
@@ -214,6 +220,7 @@ def main() -> int:
         ]  # put the originals back for the whole-process run
         apply_file_changes(restored)
         real = [cli(root)]
+        start_only = [startup() for _ in range(3)]
 
     print(
         f"\nRename of a key used {args.uses:,} times across {args.lessons:,} lessons "
@@ -227,6 +234,7 @@ def main() -> int:
     print(row("mfls rename --dry-run (whole process)", dry, "indexing included"))
     print(row("atomic write of every changed file", write, f"{len(writes)} files"))
     print(row("mfls rename (whole process)", real, "indexing included"))
+    print(row("python -m mfls --version", start_only, "process start-up alone"))
     print(
         f"\nindexing for context: {index_seconds * 1000:,.0f} ms in process, "
         f"{lsp_index * 1000:,.0f} ms in the server (start-up included)"
