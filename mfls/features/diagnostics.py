@@ -11,8 +11,8 @@ from mfls.features.lookup import invalid_span
 from mfls.syntax.model import InvalidMarker, Marker, Reason, Role, ScanResult
 from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF
 from mfls.workspace.config import COURSE_FILE
-from mfls.workspace.uris import uri_to_path
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
+from mfls.workspace.uris import uri_to_path
 
 Related = tuple[str, int, int, str]
 DEPRECATED = "deprecated"
