@@ -2,8 +2,9 @@
 
 Every new content is first written to a temporary file beside its original (same
 directory, so the final `os.replace` is an atomic rename on one file system). Only
-when every temporary file is written are the originals replaced. If anything fails,
-the originals already replaced are written back and the temporary files removed.
+when every temporary file is written and flushed to disk are the originals replaced.
+If anything fails, the originals already replaced are written back and the temporary
+files removed.
 """
 
 from __future__ import annotations
@@ -41,8 +42,6 @@ def write_temp(path: Path, data: bytes) -> Path:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
         with contextlib.suppress(OSError):
             os.chmod(temp, stat.S_IMODE(path.stat().st_mode))
     except BaseException:
@@ -50,6 +49,17 @@ def write_temp(path: Path, data: bytes) -> Path:
             temp.unlink()
         raise
     return temp
+
+
+def flush_to_disk(paths: Sequence[Path]) -> None:
+    """Make the written files durable before any original is replaced: one `sync()` for
+    all of them where the system has it (much faster than one `fsync` per file)."""
+    if hasattr(os, "sync"):
+        os.sync()
+        return
+    for path in paths:
+        with open(path, "rb+") as handle:
+            os.fsync(handle.fileno())
 
 
 def replace(temp: Path, path: Path) -> None:
@@ -71,6 +81,7 @@ def apply_file_changes(changes: Sequence[FileChange]) -> None:
     try:
         for change in changes:
             temps.append(write_temp(change.path, change.new))
+        flush_to_disk(temps)
         for change, temp in zip(changes, temps, strict=True):
             replace(temp, change.path)
             replaced.append(change)
@@ -95,6 +106,7 @@ def _restore(replaced: Sequence[FileChange]) -> list[str]:
         try:
             temp = write_temp(change.path, change.original)
             try:
+                flush_to_disk([temp])
                 replace(temp, change.path)
             except BaseException:
                 with contextlib.suppress(OSError):
