@@ -47,6 +47,7 @@ from mfls.lsp.documents import (
 )
 from mfls.lsp.logs import LOGGER_NAME, ClientLogHandler, apply_levels
 from mfls.lsp.positions import Encoding, LineIndex
+from mfls.lsp.protocol import MflsProtocol
 from mfls.lsp.settings import SECTION, Settings, merge_settings
 from mfls.workspace.index import WorkspaceSnapshot
 from mfls.workspace.uris import canonical_uri, uri_to_path
@@ -109,7 +110,7 @@ def _capability(root: Any, path: str) -> Any:
 
 class MflsServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__(name="mfls", version=__version__)
+        super().__init__(name="mfls", version=__version__, protocol_cls=MflsProtocol)
         self.settings = Settings()
         self.courses = Workspace()
         self.texts = Texts(self._indexed_text)
