@@ -125,6 +125,7 @@ class MflsServer(LanguageServer):
         self._edited: dict[str, None] = {}  # open documents edited since the last publish
         self._watch_registration: str | None = None
         self._shown: set[str] = set()
+        self.completion_docs: dict[str, str] = {}  # key -> documentation, last completion
 
     # ----- plumbing -------------------------------------------------------------
 
@@ -522,7 +523,10 @@ def _register(server: MflsServer) -> None:
 
     # ----- features -------------------------------------------------------------
 
-    @ls.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=["{"]))
+    @ls.feature(
+        t.TEXT_DOCUMENT_COMPLETION,
+        t.CompletionOptions(trigger_characters=["{"], resolve_provider=True),
+    )
     @guarded(_none)
     def on_completion(ls: MflsServer, params: t.CompletionParams) -> t.CompletionList | None:
         uri = canonical_uri(params.text_document.uri)
@@ -533,7 +537,22 @@ def _register(server: MflsServer) -> None:
         result = completion.complete(ls.courses.snapshot, uri, offset, limit=COMPLETION_LIMIT)
         if result is None:
             return None
-        return convert.completion_list(ls.convert, index, result)
+        lazy = "documentation" in (
+            ls.capability("text_document.completion.completion_item.resolve_support.properties")
+            or ()
+        )
+        if lazy:
+            ls.completion_docs = {item.key: item.documentation for item in result.items}
+        return convert.completion_list(ls.convert, index, result, lazy)
+
+    @ls.feature(t.COMPLETION_ITEM_RESOLVE)
+    def on_completion_resolve(ls: MflsServer, item: t.CompletionItem) -> t.CompletionItem:
+        try:
+            key = item.data.get("key") if isinstance(item.data, dict) else None
+            return convert.resolve_completion(item, ls.completion_docs.get(key) if key else None)
+        except Exception:
+            log.exception("completionItem/resolve failed")
+            return item
 
     @ls.feature(t.TEXT_DOCUMENT_HOVER)
     @guarded(_none)

@@ -54,24 +54,39 @@ def diagnostic(convert: Converter, index: LineIndex, item: Diagnostic) -> t.Diag
     )
 
 
-def completion_list(convert: Converter, index: LineIndex, result: Completion) -> t.CompletionList:
-    """Every item replaces exactly the range the feature computed (what was typed)."""
+def completion_list(
+    convert: Converter, index: LineIndex, result: Completion, lazy_documentation: bool
+) -> t.CompletionList:
+    """Every item replaces exactly the range the feature computed (what was typed).
+
+    With `lazy_documentation` the documentation is left for `completionItem/resolve`,
+    and `data` names the key.
+    """
     range_ = convert.range(index, result.start, result.end)
     items = [
         t.CompletionItem(
             label=item.key,
-            kind=t.CompletionItemKind.Variable
-            if item.kind != "host"
-            else t.CompletionItemKind.Constant,
+            kind=t.CompletionItemKind.Constant
+            if item.kind == "host"
+            else t.CompletionItemKind.Variable,
             detail=item.detail,
-            documentation=t.MarkupContent(kind=t.MarkupKind.Markdown, value=item.documentation),
+            documentation=None
+            if lazy_documentation
+            else t.MarkupContent(kind=t.MarkupKind.Markdown, value=item.documentation),
             sort_text=item.sort_text,
             filter_text=item.filter_text,
             text_edit=t.TextEdit(range=range_, new_text=item.new_text),
+            data={"key": item.key} if lazy_documentation else None,
         )
         for item in result.items
     ]
     return t.CompletionList(is_incomplete=result.is_incomplete, items=items)
+
+
+def resolve_completion(item: t.CompletionItem, documentation: str | None) -> t.CompletionItem:
+    if documentation is not None and item.documentation is None:
+        item.documentation = t.MarkupContent(kind=t.MarkupKind.Markdown, value=documentation)
+    return item
 
 
 def hover(convert: Converter, index: LineIndex, info: HoverInfo) -> t.Hover:

@@ -125,6 +125,11 @@ async def test_completion_replaces_what_was_typed(client: LanguageClient, course
     )
     # Bound earlier in the course sorts before a host key.
     assert (item.sort_text or "") < (items["sys_user_nickname"].sort_text or "")
+    # VS Code resolves documentation lazily: it comes with completionItem/resolve.
+    assert item.documentation is None
+    resolved = await client.completion_item_resolve_async(item)
+    assert isinstance(resolved.documentation, t.MarkupContent)
+    assert KEY in resolved.documentation.value
 
 
 async def test_completion_over_an_auto_closed_marker(client: LanguageClient, course: Path) -> None:
