@@ -380,24 +380,30 @@ def remove_document(course: CourseSnapshot, uri: str) -> CourseSnapshot:
 
 
 def with_course(
-    snapshot: WorkspaceSnapshot, course: CourseSnapshot | None, course_id: str
+    snapshot: WorkspaceSnapshot,
+    course: CourseSnapshot | None,
+    course_id: str,
+    added: Iterable[str] = (),
+    removed: Iterable[str] = (),
 ) -> WorkspaceSnapshot:
-    """The snapshot with course `course_id` replaced by `course` (None removes it)."""
+    """The snapshot with course `course_id` replaced by `course` (None removes it).
+
+    `added`/`removed` name the document URIs that joined or left the course; every
+    other URI keeps its course, and the URI map is shared when nothing moved.
+    """
     courses = dict(snapshot.courses)
-    old = courses.get(course_id)
     if course is None:
         courses.pop(course_id, None)
     else:
         courses[course_id] = course
-    old_uris = set(old.docs) if old is not None else set()
-    new_uris = set(course.docs) if course is not None else set()
+    added, removed = tuple(added), tuple(removed)
     course_of: Mapping[str, str] = snapshot.course_of
-    if old_uris != new_uris:
+    if added or removed:
         updated = dict(snapshot.course_of)
-        for uri in old_uris - new_uris:
+        for uri in removed:
             if updated.get(uri) == course_id:
                 del updated[uri]
-        for uri in new_uris:
+        for uri in added:
             updated[uri] = course_id
         course_of = _frozen(updated)
     return WorkspaceSnapshot(_frozen(courses), course_of, snapshot.generation + 1)

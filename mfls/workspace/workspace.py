@@ -275,7 +275,10 @@ class Workspace:
             course_id = root if root is not None else uri
             course = snapshot.courses.get(course_id) or self._empty_course(course_id, root)
         entry = self._entry(uri, document, version, is_open, course.root)
-        self._snapshot = with_course(snapshot, replace_document(course, entry), course.id)
+        added = () if uri in course.docs else (uri,)
+        self._snapshot = with_course(
+            snapshot, replace_document(course, entry), course.id, added=added
+        )
 
     def _drop(self, uri: str) -> None:
         snapshot = self._snapshot
@@ -285,7 +288,7 @@ class Workspace:
         updated: CourseSnapshot | None = remove_document(course, uri)
         if updated is not None and updated.root is None and not updated.docs:
             updated = None
-        self._snapshot = with_course(snapshot, updated, course.id)
+        self._snapshot = with_course(snapshot, updated, course.id, removed=(uri,))
 
     # -- open buffers -----------------------------------------------------------------
 
