@@ -18,6 +18,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from mfls.features.rename import WorkspaceChange
 from mfls.lsp.positions import Encoding, LineIndex
 from mfls.refactor.text_edits import TextChange, apply_changes
+from mfls.syntax.model import ScanResult
+from mfls.syntax.scanner import scan
 from mfls.workspace.uris import path_to_uri, uri_to_path
 from mfls.workspace.workspace import Workspace
 
@@ -29,8 +31,26 @@ def write_files(root: Path, files: dict[str, str | bytes]) -> None:
         path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
 
 
+try:
+    from mfls.syntax.document import Document
+except ImportError:  # until the scanner's incremental model lands: rescan whole texts
+
+    class Document:  # type: ignore[no-redef]
+        def __init__(self, text: str, version: int | None = None) -> None:
+            self.text = text
+            self._result = scan(text)
+
+        def result(self) -> ScanResult:
+            return self._result
+
+        def edited(
+            self, start: int, end: int, new_text: str, version: int | None = None
+        ) -> Document:
+            return Document(self.text[:start] + new_text + self.text[end:], version)
+
+
 def indexed(*folders: Path) -> Workspace:
-    workspace = Workspace()
+    workspace = Workspace(document_factory=Document)
     workspace.set_folders([str(f) for f in folders])
     workspace.index_all()
     return workspace
