@@ -39,7 +39,7 @@ _ATX = re.compile(r"(#{1,6})(?:[ \t]+|$)")
 _FENCE_OPEN = re.compile(r"`{3,}|~{3,}")
 _FENCE_CLOSE = {"`": re.compile(r"(`{3,})[ \t]*$"), "~": re.compile(r"(~{3,})[ \t]*$")}
 _SETEXT = re.compile(r"(?:=+|-+)[ \t]*$")
-_THEMATIC = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_THEMATIC_RUN = {c: re.compile(f"(?:{re.escape(c)}[ \t]*)*") for c in "*-_"}
 _ORDERED = re.compile(r"([0-9]{1,9})([.)])")
 
 # Fast paths for blocks directly under the document.
@@ -101,7 +101,8 @@ def _can_contain(parent: int, child: int) -> bool:
 
 
 def _line_start(text: str, pos: int) -> int:
-    return max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
+    lf = text.rfind("\n", 0, pos)
+    return max(lf, text.rfind("\r", lf + 1, pos)) + 1
 
 
 def _last_line_end(text: str) -> int:
@@ -143,6 +144,10 @@ class _Parser:
         self.blank = False
         self.all_closed = True
         self.matched = 0
+        self.blank_depth = -1
+        self.tb_line = -1
+        self.tb_char = ""
+        self.tb_stop = -1
 
     # -- offsets and columns ---------------------------------------------------------
 
@@ -311,6 +316,24 @@ class _Parser:
         self.partial = False
         self.nn_cache = -1
         depth = len(stack)
+        if depth > 2:
+            whole_blank = _SPACES.match(text, pos, le).end() == le
+            if whole_blank and self.blank_depth == depth:
+                # Every block left open after a blank line continues over the next one.
+                tip = stack[-1]
+                if tip.kind == _FENCE or tip.kind == _HTML:
+                    tip.end = le
+                return
+            self.blank_depth = -1
+            if whole_blank:
+                self.line_containers(pos, le, depth)
+                self.blank_depth = len(stack)
+                return
+        self.line_containers(pos, le, depth)
+
+    def line_containers(self, pos: int, le: int, depth: int) -> None:
+        text = self.text
+        stack = self.stack
         matched = 0
         i = 1
         while i < depth:
@@ -514,7 +537,7 @@ class _Parser:
                 self.blocks.append(Block(_H, container.start, le, level, tuple(segs), True))
                 self.offset = le
                 return 2
-        if (c == "*" or c == "-" or c == "_") and _THEMATIC.match(text, nn, le):
+        if (c == "*" or c == "-" or c == "_") and self.thematic_break(c):
             self.close_unmatched()
             self.make_room(_PARA)
             self.blocks.append(Block(_TB, self.pos, le))
@@ -523,6 +546,24 @@ class _Parser:
         if c == "*" or c == "+" or c == "-" or "0" <= c <= "9":
             return self.list_item_start(container)
         return 0
+
+    def thematic_break(self, c: str) -> bool:
+        """Whether the rest of the line is a thematic break of `c`s.
+
+        A failed check remembers where the run of `c`s and spaces broke off, so that the
+        nested list items of `- - - - x` do not rescan the line once per marker.
+        """
+        nn = self.nn
+        if self.tb_line == self.pos and self.tb_char == c and nn <= self.tb_stop:
+            return False
+        le = self.le
+        stop = _THEMATIC_RUN[c].match(self.text, nn, le).end()
+        if stop == le and self.text.count(c, nn, le) >= 3:
+            return True
+        self.tb_line = self.pos
+        self.tb_char = c
+        self.tb_stop = stop
+        return False
 
     def list_item_start(self, container: _Node) -> int:
         text = self.text
