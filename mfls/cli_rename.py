@@ -63,6 +63,11 @@ def configure_rename(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--dry-run", action="store_true", help="print a unified diff and change nothing"
     )
+    parser.epilog = (
+        "Every file of the course is written, or none is. Exit status: 0 renamed (or, with "
+        "--dry-run, would rename), 1 refused (the message says why), 2 unusable command "
+        "line or files."
+    )
 
 
 class KeyFilteredDocument:
@@ -208,7 +213,10 @@ def run_rename(args: argparse.Namespace) -> int:
     except FileChangedOnDisk as failure:
         print(f"mfls rename: {failure}", file=sys.stderr)
         return 1
-    _write(f"renamed {markers} markers in {len(change.documents)} files\n")
+    lines = [f"renamed {markers} markers in {len(change.documents)} files"]
+    for doc in change.documents:
+        lines.append(f"  {_relative(doc.path, course.root, doc.uri)}: {len(doc.changes)} edits")
+    _write("\n".join(lines) + "\n")
     if change.annotation is not None:
         print(f"mfls rename: note: {change.annotation.description}", file=sys.stderr)
     return 0
