@@ -33,41 +33,52 @@ class ScannedDocument(Protocol):
     def result(self) -> ScanResult: ...
 
 
-@dataclass(frozen=True)
 class DocKeys:
-    """A document's markers grouped by key, and a summary per key for change detection."""
+    """A document's markers grouped by key; the per-key summary (for change detection)
+    and first binding ordinals are computed on first use."""
 
-    bindings: Mapping[str, tuple[Marker, ...]]
-    references: Mapping[str, tuple[Marker, ...]]
-    first_binding: Mapping[str, int]  # key -> ordinal of its first binding marker
-    summary: Mapping[str, tuple[int, int, int, int]]
+    __slots__ = ("__dict__", "bindings", "markers", "references")
 
-    @staticmethod
-    def of(result: ScanResult) -> DocKeys:
+    def __init__(self, markers: tuple[Marker, ...]) -> None:
         bindings: dict[str, list[Marker]] = {}
         references: dict[str, list[Marker]] = {}
-        first: dict[str, int] = {}
-        counts: dict[str, list[int]] = {}
-        for ordinal, marker in enumerate(result.markers):
-            key = marker.key
-            count = counts.get(key)
-            if count is None:
-                count = counts[key] = [0, 0, 0, -1]
-            if marker.role is Role.BINDING:
-                bindings.setdefault(key, []).append(marker)
-                count[0] += 1
-                if key not in first:
-                    first[key] = ordinal
-                    count[3] = ordinal
+        for marker in markers:
+            group = bindings if marker.role is Role.BINDING else references
+            found = group.get(marker.key)
+            if found is None:
+                group[marker.key] = [marker]
             else:
-                references.setdefault(key, []).append(marker)
-                count[2 if marker.literal else 1] += 1
-        return DocKeys(
-            {k: tuple(v) for k, v in bindings.items()},
-            {k: tuple(v) for k, v in references.items()},
-            first,
-            {k: (c[0], c[1], c[2], c[3]) for k, c in counts.items()},
-        )
+                found.append(marker)
+        self.markers = markers
+        self.bindings: Mapping[str, tuple[Marker, ...]] = {k: tuple(v) for k, v in bindings.items()}
+        self.references: Mapping[str, tuple[Marker, ...]] = {
+            k: tuple(v) for k, v in references.items()
+        }
+
+    @cached_property
+    def first_binding(self) -> Mapping[str, int]:
+        """key -> ordinal (index among the document's markers) of its first binding."""
+        first: dict[str, int] = {}
+        for ordinal, marker in enumerate(self.markers):
+            if marker.role is Role.BINDING and marker.key not in first:
+                first[marker.key] = ordinal
+        return first
+
+    @cached_property
+    def summary(self) -> Mapping[str, tuple[int, int, int, int]]:
+        """key -> (bindings, references, literal references, first binding ordinal)."""
+        first = self.first_binding
+        found: dict[str, tuple[int, int, int, int]] = {}
+        for key, markers in self.bindings.items():
+            found[key] = (len(markers), 0, 0, first[key])
+        for key, markers in self.references.items():
+            literal = sum(1 for m in markers if m.literal)
+            bound = found.get(key, (0, 0, 0, -1))
+            found[key] = (bound[0], len(markers) - literal, literal, bound[3])
+        return found
+
+
+EMPTY_KEYS = DocKeys(())
 
 
 @dataclass(frozen=True)
@@ -90,7 +101,7 @@ class DocEntry:
 
     @cached_property
     def keys(self) -> DocKeys:
-        return DocKeys.of(self.result)
+        return DocKeys(self.result.markers)
 
     @property
     def label(self) -> str:
@@ -337,7 +348,7 @@ def replace_document(course: CourseSnapshot, entry: DocEntry) -> CourseSnapshot:
     docs = dict(course.docs)
     docs[entry.uri] = entry
     frozen_docs = _frozen(docs)
-    old_keys = old.keys if old is not None else DocKeys({}, {}, {}, {})
+    old_keys = old.keys if old is not None else EMPTY_KEYS
     bindings = _moved(
         course.bindings.key_docs, entry.uri, old_keys.bindings, entry.keys.bindings, docs
     )
