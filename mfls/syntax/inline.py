@@ -452,20 +452,21 @@ class _Reader:
             return i + 1, min(inactive_below, len(openers))
         n = self.n
         s = self.s
-        end = -1
         if i + 1 < n and s[i + 1] == "(":
             end = self._resource(i + 1)
             if end >= 0:
                 self._add_literal(LiteralKind.LINK_RESOURCE, i + 1, end, escapes=True)
-        if end < 0 and i + 1 < n and s[i + 1] == "[":
+                if not opener.image:
+                    inactive_below = len(openers)
+                return end, min(inactive_below, len(openers))
+        if i + 1 < n and s[i + 1] == "[":
             end = self._label(i + 1)
             if end >= 0:
+                # Whether the label is defined is unknown here (rule 24 does not ask): the
+                # reference is read as undefined, leaving enclosing brackets free to link.
                 self._add_literal(LiteralKind.LINK_LABEL, i + 1, end, escapes=True)
-        if end < 0:
-            return i + 1, min(inactive_below, len(openers))
-        if not opener.image:
-            inactive_below = len(openers)
-        return end, min(inactive_below, len(openers))
+                return end, min(inactive_below, len(openers))
+        return i + 1, min(inactive_below, len(openers))
 
     # -- the readings -----------------------------------------------------------------
 

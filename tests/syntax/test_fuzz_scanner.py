@@ -7,11 +7,13 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from mfls.syntax.blocks import iter_units
 from mfls.syntax.inline import InlineMode, InlineScan, scan_inline
 from mfls.syntax.keys import WHITESPACE, normalize_key
-from mfls.syntax.model import ScanResult
+from mfls.syntax.model import LiteralKind, ScanResult
 from mfls.syntax.scanner import scan, scan_unit
 
 ANY_TEXT = st.text(alphabet=st.characters(codec=None, categories=None), max_size=300)
@@ -209,6 +211,91 @@ def test_unclosed_marker_owns_the_rest_of_its_text(text: str) -> None:
             assert bad.end == len(text)
             assert all(m.end <= bad.start for m in found.markers)
             assert all(x.end <= bad.start for x in found.interactions)
+
+
+INLINE_FRAGMENTS = [
+    "[",
+    "]",
+    "(",
+    ")",
+    "![",
+    "`",
+    "``",
+    "<",
+    ">",
+    "<a>",
+    "</a>",
+    "<a href='x'>",
+    "<!-- c -->",
+    "<?p?>",
+    "<!X y>",
+    "<![CDATA[z]]>",
+    "<http://a.b/c>",
+    "<a@b.cd>",
+    "\\",
+    "\\[",
+    "\\]",
+    "\\`",
+    "\\(",
+    "\\)",
+    '"',
+    "'",
+    " ",
+    "\n",
+    "a",
+    "x y",
+    "*",
+    "_",
+    "](",
+    ")(",
+    "<x",
+    "&amp;",
+    "[x][y]",
+    "[]",
+    "\t",
+]
+_COMMONMARK = MarkdownIt("commonmark")
+
+
+def _tokens(tokens: list[Token]) -> list[Token]:
+    out: list[Token] = []
+    for token in tokens:
+        out.append(token)
+        if token.children:
+            out.extend(_tokens(token.children))
+    return out
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(INLINE_FRAGMENTS), max_size=25).map("".join))
+def test_literal_contexts_agree_with_markdown_it(fragment: str) -> None:
+    """Code spans, raw HTML, autolinks and inline links are found where CommonMark finds them.
+
+    Texts with a full reference link are left out: the scanner does not know which
+    labels are defined (rule 24).
+    """
+    text = "p " + fragment.strip() + " q"
+    tokens = _tokens(_COMMONMARK.parse(text))
+    if sum(t.type == "paragraph_open" for t in tokens) != 1:
+        return
+    found = scan_inline(text, InlineMode.MARKDOWN)
+    kinds = [lit.kind for lit in found.literals]
+    if LiteralKind.LINK_LABEL in kinds:
+        return
+    expected = (
+        sum(t.type == "code_inline" for t in tokens),
+        sum(t.type == "html_inline" for t in tokens),
+        sum(t.type == "link_open" and t.markup == "autolink" for t in tokens),
+        sum(
+            (t.type == "link_open" and t.markup != "autolink") or t.type == "image" for t in tokens
+        ),
+    )
+    assert expected == (
+        kinds.count(LiteralKind.CODE_SPAN),
+        kinds.count(LiteralKind.RAW_HTML),
+        kinds.count(LiteralKind.AUTOLINK),
+        kinds.count(LiteralKind.LINK_RESOURCE),
+    )
 
 
 REPEATED = [

@@ -421,6 +421,16 @@ def test_reference_link_labels() -> None:
     assert literal_kinds(text, scan) == [(LiteralKind.LINK_LABEL, "[{{a}}]")]
 
 
+def test_reference_label_does_not_deactivate_enclosing_link() -> None:
+    text = "[a [x][y]]({{k}})"
+    scan = scan_inline(text, MD)
+    assert literal_kinds(text, scan) == [
+        (LiteralKind.LINK_LABEL, "[y]"),
+        (LiteralKind.LINK_RESOURCE, "({{k}})"),
+    ]
+    assert refs(scan) == [("k", True)]
+
+
 def test_escaped_bracket_in_label() -> None:
     text = "[x][a\\]{{b}}]"
     scan = scan_inline(text, MD)
