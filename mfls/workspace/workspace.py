@@ -170,11 +170,21 @@ class Workspace:
         if pending:
             self.files_changed(pending)
 
+    def _inner_folders(self, directory: str) -> list[str]:
+        """Workspace folders strictly inside `directory`: they are courses of their own."""
+        return [f for f in self._folders if f != directory and files.inside(f, directory)]
+
     def _plan_folder(self, folder: str) -> dict[str, CoursePlan]:
         listing = files.walk(folder, self._max_documents)
-        roots = sorted(set(listing.course_roots) | {folder}, key=len, reverse=True)
+        inner = self._inner_folders(folder)
+
+        def outside_inner(path: str) -> bool:
+            return not any(files.inside(path, f) for f in inner)
+
+        found_roots = {r for r in listing.course_roots if outside_inner(r)}
+        roots = sorted(found_roots | {folder}, key=len, reverse=True)
         paths_of: dict[str, list[str]] = {root: [] for root in roots}
-        for path in listing.files:
+        for path in filter(outside_inner, listing.files):
             for root in roots:
                 if files.inside(path, root):
                     paths_of[root].append(path)
@@ -210,7 +220,7 @@ class Workspace:
     def _plan_course(self, root: str) -> CoursePlan:
         """List one course root again (nested courses excluded)."""
         listing = files.walk(root, self._max_documents)
-        nested = [r for r in listing.course_roots if r != root]
+        nested = [r for r in listing.course_roots if r != root] + self._inner_folders(root)
         paths = [p for p in listing.files if not any(files.inside(p, n) for n in nested)]
         return self._plan(root, paths)
 

@@ -338,3 +338,12 @@ def test_rebuilding_one_course_keeps_the_others(tmp_path: Path) -> None:
     after = workspace.snapshot
     assert after.courses[str(tmp_path / "two")] is before.courses[str(tmp_path / "two")]
     assert len(after.courses[str(tmp_path / "one")].docs) == 2
+
+
+def test_a_folder_inside_another_folder_is_its_own_course(tmp_path: Path) -> None:
+    write(tmp_path, {"outer.md": "?[{{ k }} A]", "inner/in.md": "{{ k }}"})
+    workspace, _ = indexed(tmp_path, tmp_path / "inner")
+    assert course_of(workspace, tmp_path / "outer.md") == str(tmp_path)
+    assert course_of(workspace, tmp_path / "inner/in.md") == str(tmp_path / "inner")
+    outer = workspace.snapshot.courses[str(tmp_path)]
+    assert uri(tmp_path / "inner/in.md") not in outer.docs
