@@ -64,14 +64,6 @@ _MARKDOWN_SPECIAL = re.compile(r"[\\`$<\[\]]|\{\{|[!?]\[")
 _HTML_SPECIAL = re.compile(r"<|\{\{|\?\[")
 
 
-class _Opener:
-    __slots__ = ("image", "pos")
-
-    def __init__(self, pos: int, image: bool):
-        self.pos = pos
-        self.image = image
-
-
 class _Reader:
     """One left-to-right reading of an inline text."""
 
@@ -441,14 +433,12 @@ class _Reader:
                 return -1
             return j + 1
 
-    def _close_bracket(
-        self, i: int, openers: list[_Opener], inactive_below: int
-    ) -> tuple[int, int]:
+    def _close_bracket(self, i: int, openers: list[bool], inactive_below: int) -> tuple[int, int]:
         """A `]` at `i`; returns (where reading resumes, new inactive watermark)."""
         if not openers:
             return i + 1, inactive_below
-        opener = openers.pop()
-        if not opener.image and len(openers) < inactive_below:
+        image = openers.pop()
+        if not image and len(openers) < inactive_below:
             return i + 1, min(inactive_below, len(openers))
         n = self.n
         s = self.s
@@ -456,7 +446,7 @@ class _Reader:
             end = self._resource(i + 1)
             if end >= 0:
                 self._add_literal(LiteralKind.LINK_RESOURCE, i + 1, end, escapes=True)
-                if not opener.image:
+                if not image:
                     inactive_below = len(openers)
                 return end, min(inactive_below, len(openers))
         if i + 1 < n and s[i + 1] == "[":
@@ -502,7 +492,7 @@ class _Reader:
         n = self.n
         pos = 0
         search = _MARKDOWN_SPECIAL.search
-        openers: list[_Opener] = []
+        openers: list[bool] = []  # one per `[` or `![` opener: is it an image?
         inactive_below = 0
         while pos < n:
             m = search(s, pos)
@@ -521,10 +511,10 @@ class _Reader:
             elif c == "<":
                 pos = self._angle(i)
             elif c == "[":
-                openers.append(_Opener(i, image=False))
+                openers.append(False)
                 pos = i + 1
             elif c == "!":
-                openers.append(_Opener(i + 1, image=True))
+                openers.append(True)
                 pos = i + 2
             elif c == "]":
                 pos, inactive_below = self._close_bracket(i, openers, inactive_below)
