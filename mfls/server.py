@@ -50,7 +50,7 @@ from mfls.lsp.positions import Encoding, LineIndex
 from mfls.lsp.protocol import MflsProtocol
 from mfls.lsp.settings import SECTION, Settings, merge_settings
 from mfls.workspace.index import WorkspaceSnapshot
-from mfls.workspace.uris import canonical_uri, uri_to_path
+from mfls.workspace.uris import canonical_uri, path_to_uri, uri_to_path
 from mfls.workspace.workspace import Workspace
 
 log = logging.getLogger(LOGGER_NAME)
@@ -124,6 +124,7 @@ class MflsServer(LanguageServer):
         self._pending: asyncio.TimerHandle | None = None
         self._edited: dict[str, None] = {}  # open documents edited since the last publish
         self._watch_registration: str | None = None
+        self._watchers: list[t.FileSystemWatcher] = []
         self._shown: set[str] = set()
         self.completion_docs: dict[str, str] = {}  # key -> documentation, last completion
 
@@ -211,6 +212,62 @@ class MflsServer(LanguageServer):
                 self.work_done_progress.end(token, t.WorkDoneProgressEnd(message="indexed"))
         self.report_course_problems()
         self.diagnostics_changed()
+        await self.update_watchers()
+
+    def wanted_watchers(self) -> list[t.FileSystemWatcher]:
+        """Markdown files and course files anywhere, plus each course's own globs."""
+        patterns: list[str | t.RelativePattern] = list(WATCH_GLOBS)
+        relative = self.capability("workspace.did_change_watched_files.relative_pattern_support")
+        for course in sorted(self.courses.snapshot.courses.values(), key=lambda c: c.id):
+            if course.root is None:
+                continue
+            for glob in (*course.config.lessons, *course.config.references):
+                glob = glob.strip().removeprefix("./").lstrip("/")
+                if relative:
+                    base = path_to_uri(course.root)
+                    patterns.append(t.RelativePattern(base_uri=base, pattern=glob))
+                elif f"**/{glob}" not in patterns and glob not in patterns:
+                    patterns.append(glob if glob.startswith("**/") else f"**/{glob}")
+        return [t.FileSystemWatcher(glob_pattern=pattern) for pattern in patterns]
+
+    async def update_watchers(self) -> None:
+        """(Re-)register `workspace/didChangeWatchedFiles` when the wanted globs change."""
+        if not self.capability("workspace.did_change_watched_files.dynamic_registration"):
+            return
+        watchers = self.wanted_watchers()
+        if watchers == self._watchers:
+            return
+        try:
+            if self._watch_registration is not None:
+                await self.client_unregister_capability_async(
+                    t.UnregistrationParams(
+                        unregisterations=[
+                            t.Unregistration(
+                                id=self._watch_registration,
+                                method=t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                            )
+                        ]
+                    )
+                )
+                self._watch_registration = None
+            registration_id = f"mfls-watch-{uuid.uuid4()}"
+            await self.client_register_capability_async(
+                t.RegistrationParams(
+                    registrations=[
+                        t.Registration(
+                            id=registration_id,
+                            method=t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                            register_options=t.DidChangeWatchedFilesRegistrationOptions(
+                                watchers=watchers
+                            ),
+                        )
+                    ]
+                )
+            )
+            self._watch_registration = registration_id
+            self._watchers = watchers
+        except Exception:
+            log.warning("the client refused file watching; relying on what it sends")
 
     def report_course_problems(self) -> None:
         for course in self.courses.snapshot.courses.values():
@@ -383,7 +440,7 @@ def _register(server: MflsServer) -> None:
     @guarded(_none)
     async def initialized(ls: MflsServer, params: t.InitializedParams) -> None:
         await pull_configuration(ls)
-        await register_watchers(ls)
+        await ls.update_watchers()
         folders = list(ls.folders)
 
         def job(progress: Callable[[int, int], None]) -> None:
@@ -404,29 +461,6 @@ def _register(server: MflsServer) -> None:
             return
         if values:
             ls.apply_settings(values[0] or {})
-
-    async def register_watchers(ls: MflsServer) -> None:
-        if not ls.capability("workspace.did_change_watched_files.dynamic_registration"):
-            return
-        registration_id = f"mfls-watch-{uuid.uuid4()}"
-        watchers = [t.FileSystemWatcher(glob_pattern=glob) for glob in WATCH_GLOBS]
-        try:
-            await ls.client_register_capability_async(
-                t.RegistrationParams(
-                    registrations=[
-                        t.Registration(
-                            id=registration_id,
-                            method=t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                            register_options=t.DidChangeWatchedFilesRegistrationOptions(
-                                watchers=watchers
-                            ),
-                        )
-                    ]
-                )
-            )
-            ls._watch_registration = registration_id
-        except Exception:
-            log.warning("the client refused file watching; relying on what it sends")
 
     @ls.feature(t.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @guarded(_none)
