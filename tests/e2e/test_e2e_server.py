@@ -103,6 +103,18 @@ async def test_broken_requests_do_not_kill_the_server(tmp_path: Path) -> None:
             )
         )
         assert tokens is not None and list(tokens.data) == []
+        # An unsaved buffer is a course of its own.
+        untitled = "untitled:Untitled-1"
+        s.versions[untitled] = 1
+        s.client.text_document_did_open(
+            t.DidOpenTextDocumentParams(
+                text_document=t.TextDocumentItem(
+                    uri=untitled, language_id="markdownflow", version=1, text="Use {{ q }}.\n"
+                )
+            )
+        )
+        found = await s.pushed(untitled, lambda d: len(d) == 1)
+        assert found[0].code == "unbound-reference"
 
 
 def test_version_and_tcp(tmp_path: Path) -> None:
