@@ -44,12 +44,11 @@ async function quickOpen(page, text) {
 }
 
 async function openFile(page, name) {
-  await quickOpen(page, name);
-  await page
-    .locator(".quick-input-list .monaco-list-row", { hasText: name })
-    .first()
-    .waitFor({ state: "visible", timeout: waitMs });
-  await page.keyboard.press("Enter");
+  const input = await quickOpen(page, name);
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first();
+  await row.waitFor({ state: "visible", timeout: waitMs });
+  await row.click();
+  await input.waitFor({ state: "hidden", timeout: waitMs });
   await until(async () => (await activeTab(page)).includes(name), `the tab of ${name}`);
   await page.locator(".editor-instance .monaco-editor textarea").first().focus();
 }
@@ -79,6 +78,57 @@ async function command(page, label) {
   await input.waitFor({ state: "hidden", timeout: waitMs });
 }
 
+// The screen rectangle of `needle` inside the rendered editor line that contains `lineText`.
+async function textBox(page, lineText, needle) {
+  return until(
+    () =>
+      page.evaluate(
+        ([lineText, needle]) => {
+          for (const line of document.querySelectorAll(".editor-instance .view-line")) {
+            const text = line.textContent.replace(/\u00a0/g, " ");
+            if (!text.includes(lineText) || !text.includes(needle)) {
+              continue;
+            }
+            let offset = text.indexOf(needle);
+            const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              if (offset < node.length) {
+                const range = document.createRange();
+                range.setStart(node, offset);
+                range.setEnd(node, Math.min(node.length, offset + 4));
+                const rect = range.getBoundingClientRect();
+                return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
+              }
+              offset -= node.length;
+            }
+          }
+          return null;
+        },
+        [lineText, needle],
+      ),
+    `"${needle}" on screen`,
+  );
+}
+
+// Edits whose change annotations need confirmation open the Refactor Preview with their
+// boxes unticked; a person ticks them and presses Apply.
+async function applyRefactorPreview(page) {
+  const apply = page.locator(".part.panel .monaco-button", { hasText: /^Apply$/ }).first();
+  const opened = await until(
+    async () => (await apply.isVisible()) || (await page.locator(".tab.dirty").count()) > 0,
+    "the rename to be applied or previewed",
+  );
+  if (!opened || !(await apply.isVisible())) {
+    return;
+  }
+  const unticked = page.locator(".part.panel input.edit-checkbox:not(:checked)");
+  for (let attempt = 0; attempt < 20 && (await unticked.count()) > 0; attempt++) {
+    await unticked.first().click();
+  }
+  await apply.click();
+  await apply.waitFor({ state: "hidden", timeout: waitMs });
+}
+
 const checks = {
   async activation(page) {
     const item = page.locator(".statusbar-item", { hasText: "MarkdownFlow" }).first();
@@ -102,15 +152,19 @@ const checks = {
 
   async hover(page) {
     await openFile(page, "02-first-program.md");
-    await goTo(page, 3, 12);
-    await page.keyboard.press("Control+K");
-    await page.keyboard.press("Control+I");
-    const hover = page.locator(".monaco-hover:not(.hidden) .monaco-hover-content, .monaco-hover:not(.hidden) .hover-contents").first();
-    const exact = await until(async () => {
-      const blocks = await page.locator(".monaco-hover code, .monaco-hover .code").allTextContents();
-      return blocks.find((text) => text.trim() === KEY);
-    }, "a hover with the key in a code block");
-    record("hover", exact !== undefined, (await hover.innerText().catch(() => "")) || exact);
+    // Hover as a person does: the mouse onto the key, found by its text on screen.
+    const box = await textBox(page, "to generate a chapter heading", "would you like");
+    await page.mouse.move(box.x + 2, box.y + 2);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 10 });
+    const block = page
+      .locator(".monaco-hover:not(.hidden) .rendered-markdown .monaco-tokenized-source")
+      .filter({ hasText: KEY })
+      .first();
+    await block.waitFor({ state: "visible", timeout: waitMs });
+    const exact = ((await block.textContent()) || "").trim();
+    const text = await page.locator(".monaco-hover:not(.hidden)").first().innerText();
+    record("hover", exact === KEY, `${JSON.stringify(exact)} in: ${text}`);
+    await page.mouse.move(5, 5);
     await page.keyboard.press("Escape");
   },
 
@@ -160,6 +214,7 @@ const checks = {
     await input.fill(newName);
     await page.keyboard.press("Enter");
     await input.waitFor({ state: "hidden", timeout: waitMs });
+    await applyRefactorPreview(page);
     await command(page, "File: Save All");
     const files = ["02-first-program.md", "03-practice.md"].map((name) => path.join(course, "lessons", name));
     await until(

@@ -4,7 +4,6 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
   State,
-  TransportKind,
 } from "vscode-languageclient/node";
 import { IndexingStatus } from "./indexingStatus";
 import { locateExecutable, type ServerCommand, startFailureMessage } from "./serverCommand";
@@ -62,11 +61,8 @@ async function start(): Promise<void> {
     await reportStartFailure(server, where);
     return;
   }
-  const serverOptions: ServerOptions = {
-    command: server.command,
-    args: server.args,
-    transport: TransportKind.stdio,
-  };
+  // No `transport`: TransportKind.stdio would append `--stdio`, which mfls does not take.
+  const serverOptions: ServerOptions = { command: server.command, args: server.args };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       { scheme: "file", language: "markdown" },
