@@ -274,7 +274,8 @@ def test_literal_contexts_agree_with_markdown_it(fragment: str) -> None:
     Texts with a full reference link are left out: the scanner does not know which
     labels are defined (rule 24).
     """
-    text = "p " + fragment.strip() + " q"
+    # Every line starts with "x " so that no line can start a block of its own.
+    text = "p " + fragment.strip().replace("\n", "\nx ") + " q"
     tokens = _tokens(_COMMONMARK.parse(text))
     if sum(t.type == "paragraph_open" for t in tokens) != 1:
         return
