@@ -116,6 +116,7 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
                 "MFLS_WAIT_MS": str(WAIT_MS),
                 "MFLS_RENAME": "1" if capabilities.get("renameProvider") else "0",
                 "MFLS_CHROMIUM": chromium,
+                "MFLS_SETTINGS": str(user_data / "User" / "settings.json"),
             }
         )
         finished = run_bounded([node, str(DRIVER)], env=driver_env, cwd=work, timeout=420)
@@ -166,3 +167,7 @@ def test_rename_updates_two_files(vscode_session: Session) -> None:
         text = (course / "lessons" / lesson).read_text(encoding="utf-8")
         assert "{{ How was your first program? }}" in text, f"{lesson} was not renamed"
         assert "How did the first program go?" not in text, f"{lesson} still holds the old key"
+
+
+def test_wrong_server_path_is_reported_with_install_hint(vscode_session: Session) -> None:
+    _passed(vscode_session, "startFailure")

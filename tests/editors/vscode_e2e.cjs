@@ -1,7 +1,8 @@
 // Drives code-server (real VS Code in a browser) with playwright-core and Debian's chromium.
 // Environment: MFLS_NODE_MODULES (where playwright-core is), MFLS_URL, MFLS_COURSE,
 // MFLS_RESULTS, MFLS_SHOTS (screenshots of failed checks), MFLS_WAIT_MS, MFLS_RENAME ("1"
-// when the server advertises renameProvider), MFLS_CHROMIUM.
+// when the server advertises renameProvider), MFLS_CHROMIUM, MFLS_SETTINGS (the user settings file,
+// read only: changes go through the settings editor).
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -223,6 +224,36 @@ const checks = {
     );
     record("rename", true, files.join(" "));
   },
+
+  async startFailure(page) {
+    // A wrong mfls.server.path, typed into the user settings: the server restarts and fails, and
+    // the message says what was tried and how to install.
+    const original = fs.readFileSync(process.env.MFLS_SETTINGS, "utf8");
+    const missing = path.join(course, "no-such-dir", "mfls");
+    const item = page.locator(".statusbar-item", { hasText: "MarkdownFlow" }).first();
+    const status = async (state) =>
+      until(async () => ((await item.getAttribute("aria-label")) || "").includes(`MarkdownFlow: ${state}`), `status ${state}`);
+    const writeSettings = async (text) => {
+      await page.locator(".editor-instance .monaco-editor textarea").first().focus();
+      await page.keyboard.press("Control+A");
+      await page.keyboard.insertText(text);
+      await page.keyboard.press("Control+S");
+      await until(async () => (await page.locator(".tab.active.dirty").count()) === 0, "settings.json to be saved");
+    };
+    await command(page, "Preferences: Open User Settings (JSON)");
+    await until(async () => (await activeTab(page)).includes("settings.json"), "settings.json to open");
+    await writeSettings(JSON.stringify({ ...JSON.parse(original), "mfls.server.path": missing }, null, 2));
+    try {
+      await status("could not start");
+      const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "pip install mfls" }).first();
+      await toast.waitFor({ state: "visible", timeout: waitMs });
+      const message = (await toast.innerText()).replace(/\s+/g, " ");
+      record("startFailure", message.includes(missing) && message.includes("Restart"), message);
+    } finally {
+      await writeSettings(original);
+    }
+    await status("running");
+  },
 };
 
 async function main() {
@@ -237,7 +268,7 @@ async function main() {
     page.setDefaultTimeout(waitMs);
     await page.goto(`${process.env.MFLS_URL}/?folder=${encodeURIComponent(course)}`, { timeout: waitMs });
     await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
-    const order = ["activation", "diagnostics", "hover", "definition", "completion", "rename"];
+    const order = ["activation", "diagnostics", "hover", "definition", "completion", "rename", "startFailure"];
     for (const name of order) {
       try {
         const ok = await checks[name](page);
