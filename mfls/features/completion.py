@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from bisect import bisect_right
+from dataclasses import dataclass
 
 from mfls.features import visible
-from mfls.features.lookup import OPENER
+from mfls.features.lookup import OPENER, marker_at
 from mfls.syntax.model import BlockKind, Reason, ScanResult
 from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
 
@@ -60,7 +61,16 @@ def complete(
     for key, ordinal in entry.keys.first_binding.items():
         position = table.positions.get(key)
         if position is not None:
-            items[position] = replace(items[position], sort_text=f"0{ordinal:07d}")
+            item = items[position]
+            items[position] = CompletionItem(
+                item.key,
+                item.new_text,
+                item.filter_text,
+                f"0{ordinal:07d}",
+                item.detail,
+                item.documentation,
+                item.kind,
+            )
     incomplete = False
     if limit is not None and len(items) > limit:
         typed = text[span[0] + OPENER : offset].strip().casefold()
@@ -87,18 +97,17 @@ def edit_range(text: str, result: ScanResult, offset: int) -> tuple[int, int] | 
     for an unclosed marker being typed, from its `{{` to the cursor."""
     if _in_block_literal(result, offset):
         return None
-    for marker in result.markers:
-        if marker.start > offset:
-            break
+    marker = marker_at(result, offset)
+    if marker is not None:
         start = marker.start + (1 if marker.legacy else 0)
         if start + OPENER <= offset <= marker.end - OPENER:
             return start, marker.end
-    for invalid in result.invalid:
-        if invalid.start > offset:
-            break
+    index = bisect_right(result.invalid, offset, key=lambda i: i.start) - 1
+    if index >= 0:
+        invalid = result.invalid[index]
         if invalid.reason is Reason.UNCLOSED:
-            typed = text[invalid.start + OPENER : offset]
-            if invalid.start + OPENER <= offset <= invalid.end and not _broken(typed):
+            body_start = invalid.start + OPENER
+            if body_start <= offset <= invalid.end and not _broken(text[body_start:offset]):
                 return invalid.start, offset
         elif invalid.start + OPENER <= offset <= invalid.end - OPENER:
             return invalid.start, invalid.end
@@ -112,10 +121,10 @@ def _broken(typed: str) -> bool:
 
 
 def _in_block_literal(result: ScanResult, offset: int) -> bool:
-    for block in result.blocks:
-        if block.start > offset:
-            return False
-        if block.start <= offset <= block.end:
+    index = bisect_right(result.blocks, offset, key=lambda b: b.start) - 1
+    if index >= 0:
+        block = result.blocks[index]
+        if offset <= block.end:
             if block.kind is BlockKind.INDENTED_CODE:
                 return True
             if block.kind is BlockKind.HTML_BLOCK and block.level in RAW_HTML_TYPES:

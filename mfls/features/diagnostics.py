@@ -140,21 +140,49 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
     result = entry.result
     diagnostics = scan_diagnostics(result, entry.text)
     near_misses: NearMissIndex | None = None
-    bound: dict[str, tuple[Occurrence, ...]] = {}
+    per_key: dict[str, _KeyVerdict] = {}
     for marker in result.markers:
         if marker.role is Role.BINDING:
             diagnostics.extend(_binding_diagnostics(course, entry, marker))
-        elif not marker.literal and not course.host.provides(marker.key):
-            lesson_bindings = bound.get(marker.key)
-            if lesson_bindings is None:
-                lesson_bindings = bound[marker.key] = course.lesson_bindings(marker.key)
+            continue
+        if marker.literal or course.host.provides(marker.key):
+            continue
+        verdict = per_key.get(marker.key)
+        if verdict is None:
+            lesson_bindings = course.lesson_bindings(marker.key)
             if lesson_bindings:
-                diagnostics.extend(_read_before_asked(course, entry, marker, lesson_bindings))
+                verdict = _read_before_asked(course, entry, marker.key, lesson_bindings)
             else:
                 if near_misses is None:
                     near_misses = near_miss_index(course)
-                diagnostics.append(_unbound(course, marker, near_misses))
+                verdict = _unbound(course, marker.key, near_misses)
+            per_key[marker.key] = verdict
+        if verdict.applies_before is None or (entry.order, marker.start) <= verdict.applies_before:
+            diagnostics.append(
+                Diagnostic(
+                    verdict.code,
+                    DEFAULT_SEVERITIES[verdict.code],
+                    marker.start,
+                    marker.end,
+                    verdict.message,
+                    verdict.related,
+                )
+            )
     return _with_severities(course, diagnostics)
+
+
+@dataclass(frozen=True)
+class _KeyVerdict:
+    """What a document's references to one key get; `applies_before` limits it to those
+    before that course position (read-before-asked), None applies it to every one."""
+
+    code: str
+    message: str
+    related: tuple[Related, ...] = ()
+    applies_before: tuple[int, int] | None = None
+
+
+_QUIET = _KeyVerdict("read-before-asked", "", (), (-1, -1))
 
 
 def _course_of_course_file(snapshot: WorkspaceSnapshot, uri: str) -> str | None:
@@ -263,52 +291,43 @@ def _binding_diagnostics(
 
 
 def _read_before_asked(
-    course: CourseSnapshot, entry: DocEntry, marker: Marker, bindings: tuple[Occurrence, ...]
-) -> list[Diagnostic]:
+    course: CourseSnapshot, entry: DocEntry, key: str, bindings: tuple[Occurrence, ...]
+) -> _KeyVerdict:
     if entry.kind != "lesson":
-        return []
+        return _QUIET
     first = min(bindings, key=course.position)
-    if course.position(first) < (entry.order, marker.start):
-        return []
     where = "later in this lesson" if first.uri == entry.uri else f"in {_where(course, first)}"
-    return [
-        _diagnostic(
-            "read-before-asked",
-            marker.start,
-            marker.end,
-            f"{quoted(marker.key)} is read here before it is asked: in course order the "
-            f"question is first bound {where}. Ask it earlier, or tell the AI what to do "
-            "while the answer is missing.",
-            (_at(first, "first bound here"),),
-        )
-    ]
+    return _KeyVerdict(
+        "read-before-asked",
+        f"{quoted(key)} is read here before it is asked: in course order the "
+        f"question is first bound {where}. Ask it earlier, or tell the AI what to do "
+        "while the answer is missing.",
+        (_at(first, "first bound here"),),
+        course.position(first),
+    )
 
 
-def _unbound(course: CourseSnapshot, marker: Marker, near_misses: NearMissIndex) -> Diagnostic:
-    near = near_misses.nearest(marker.key)
+def _unbound(course: CourseSnapshot, key: str, near_misses: NearMissIndex) -> _KeyVerdict:
+    near = near_misses.nearest(key)
     if near is not None:
         related: tuple[Related, ...] = ()
         bound = course.lesson_bindings(near.key)
         if bound:
             related = (_at(min(bound, key=course.position), f"{quoted(near.key)} is bound here"),)
         where = "provided by the host" if course.host.provides(near.key) else "bound"
-        return _diagnostic(
+        return _KeyVerdict(
             "near-miss",
-            marker.start,
-            marker.end,
-            f"{quoted(marker.key)} is not bound in this course; did you mean "
+            f"{quoted(key)} is not bound in this course; did you mean "
             f"{quoted(near.key)} ({where})? The two differ only in "
-            f"{_difference(marker.key, near.key, near.distance)}, but a different text is a "
+            f"{_difference(key, near.key, near.distance)}, but a different text is a "
             "different question.",
             related,
         )
-    return _diagnostic(
+    return _KeyVerdict(
         "unbound-reference",
-        marker.start,
-        marker.end,
-        f"No lesson of this course asks {quoted(marker.key)}, and the host does not provide "
+        f"No lesson of this course asks {quoted(key)}, and the host does not provide "
         "it, so the AI may have no answer to read. Bind it in an interaction "
-        f"(`?[{{{{ {marker.key} }}}} ...]`), or tell the AI to ask for the answer or to use a "
+        f"(`?[{{{{ {key} }}}} ...]`), or tell the AI to ask for the answer or to use a "
         "stated default.",
     )
 

@@ -15,6 +15,8 @@ from functools import lru_cache
 
 PIECES = 3
 MIN_FUZZY_LENGTH = 4
+MEMO_SIZE = 50_000
+"""Answers remembered per index (an index never changes, so they stay true)."""
 MAX_CANDIDATES = 400
 """At most this many keys are compared by edit distance per lookup, rarest pieces first."""
 
@@ -107,6 +109,7 @@ class NearMissIndex:
         self.keys = keys
         self._buckets = buckets
         self._pieces = pieces
+        self._memo: dict[str, Near | None] = {}
 
     @staticmethod
     def build(keys: Iterable[str]) -> NearMissIndex:
@@ -159,6 +162,14 @@ class NearMissIndex:
 
     def nearest(self, key: str) -> Near | None:
         """The best other key near `key`: equal loose form first, then the smallest edit."""
+        if key in self._memo:
+            return self._memo[key]
+        found = self._nearest(key)
+        if len(self._memo) < MEMO_SIZE:
+            self._memo[key] = found
+        return found
+
+    def _nearest(self, key: str) -> Near | None:
         form = loose(key)
         if not form:
             return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Final
 
@@ -83,7 +84,8 @@ def _masked(text: str, start: int, end: int, masks: list[tuple[int, int]]) -> st
     """`text[start:end]` with every marker replaced by NULs of the same length."""
     pieces: list[str] = []
     cursor = start
-    for low, high in masks:
+    for index in range(max(bisect_right(masks, (start, start)) - 1, 0), len(masks)):
+        low, high = masks[index]
         if high <= start:
             continue
         if low >= end:
@@ -111,13 +113,14 @@ def _operators(
             separators.append((at, 2))
             at = choices.find("||", at + 2)
     else:
-        for at, char in enumerate(choices):
-            if (
-                char == "|"
-                and (at == 0 or choices[at - 1] != "|")
-                and (at + 1 == len(choices) or choices[at + 1] != "|")
-            ):
+        at = choices.find("|")
+        while at != -1:
+            run = at
+            while run < len(choices) and choices[run] == "|":
+                run += 1
+            if run - at == 1:
                 separators.append((at, 1))
+            at = choices.find("|", run)
     segment_start = 0
     for at, size in [*separators, (len(choices), 0)]:
         slashes = choices.find("//", segment_start, at)

@@ -117,15 +117,15 @@ def outline(text: str, result: ScanResult) -> list[DocumentSymbol]:
 
 
 def _extend(nodes: list[_Node], limit: int) -> None:
-    """A heading's range runs to the next heading of its level or higher (or `limit`)."""
-    for index, node in enumerate(nodes):
+    """A heading's range runs to the next heading among its siblings (or `limit`)."""
+    next_start = limit
+    for node in reversed(nodes):
         if node.kind != "heading":
             continue
-        following = [n.span[0] for n in nodes[index + 1 :] if n.kind == "heading"]
-        end = following[0] if following else limit
-        end = max(end, node.span[1])
+        end = max(next_start, node.span[1])
         node.span = (node.span[0], end, node.span[2], node.span[3])
         _extend(node.children, end)
+        next_start = node.span[0]
 
 
 def document_symbols(snapshot: WorkspaceSnapshot, uri: str) -> list[DocumentSymbol]:
