@@ -38,12 +38,15 @@ class _Record:
     result: ScanResult
 
 
-@dataclass(frozen=True, slots=True)
 class _Chunk:
-    base: int
-    starts: tuple[int, ...]  # unit starts relative to `base`
-    records: tuple[_Record, ...]
-    length: int
+    """A run of consecutive units; `starts` are relative to the chunk's base offset,
+    which the document keeps in a separate list so that shifting a chunk is one int."""
+
+    __slots__ = ("records", "starts")
+
+    def __init__(self, starts: tuple[int, ...], records: tuple[_Record, ...]) -> None:
+        self.starts = starts
+        self.records = records
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,18 +66,21 @@ def _record(text: str, unit: Unit) -> _Record:
     return _Record(unit.start, unit.end - unit.start, scan_unit(text, unit))
 
 
-def _chunks(records: list[_Record], base: int) -> list[_Chunk]:
+def _chunks(records: list[_Record], base: int) -> tuple[list[int], list[_Chunk]]:
+    bases: list[int] = []
     out: list[_Chunk] = []
-    for k in range(0, len(records), _CHUNK):
-        part = tuple(records[k : k + _CHUNK])
+    size = _CHUNK
+    for k in range(0, len(records), size):
+        part = tuple(records[k : k + size])
         starts = []
         total = 0
         for rec in part:
             starts.append(total)
             total += rec.length
-        out.append(_Chunk(base, tuple(starts), part, total))
+        bases.append(base)
+        out.append(_Chunk(tuple(starts), part))
         base += total
-    return out
+    return bases, out
 
 
 # -- shifting stored results ---------------------------------------------------------------
@@ -139,17 +145,18 @@ class Document:
     def __init__(self, text: str, version: int | None = None) -> None:
         self.text = text
         self.version = version
-        self._chunks = _chunks([_record(text, u) for u in iter_units(text)], 0)
-        self._bases = [c.base for c in self._chunks]
+        self._bases, self._chunks = _chunks([_record(text, u) for u in iter_units(text)], 0)
         self._result: ScanResult | None = None
 
     @classmethod
-    def _assemble(cls, text: str, version: int | None, chunks: list[_Chunk]) -> Document:
+    def _assemble(
+        cls, text: str, version: int | None, bases: list[int], chunks: list[_Chunk]
+    ) -> Document:
         doc = cls.__new__(cls)
         doc.text = text
         doc.version = version
+        doc._bases = bases
         doc._chunks = chunks
-        doc._bases = [c.base for c in chunks]
         doc._result = None
         return doc
 
@@ -159,7 +166,7 @@ class Document:
         """(chunk, unit) indices of the unit holding `offset` (the last one past the end)."""
         ci = max(bisect_right(self._bases, offset) - 1, 0)
         chunk = self._chunks[ci]
-        ui = max(bisect_right(chunk.starts, offset - chunk.base) - 1, 0)
+        ui = max(bisect_right(chunk.starts, offset - self._bases[ci]) - 1, 0)
         return ci, ui
 
     def _unit_starting_at(self, offset: int) -> tuple[int, int] | None:
@@ -167,7 +174,7 @@ class Document:
         if ci < 0:
             return None
         chunk = self._chunks[ci]
-        rel = offset - chunk.base
+        rel = offset - self._bases[ci]
         ui = bisect_left(chunk.starts, rel)
         if ui < len(chunk.starts) and chunk.starts[ui] == rel:
             return ci, ui
@@ -176,7 +183,7 @@ class Document:
     def _view(self, ci: int, ui: int) -> UnitView:
         chunk = self._chunks[ci]
         rec = chunk.records[ui]
-        start = chunk.base + chunk.starts[ui]
+        start = self._bases[ci] + chunk.starts[ui]
         return UnitView(start, start + rec.length, start - rec.origin, rec)
 
     def units(self, start: int = 0, end: int | None = None) -> Iterator[UnitView]:
@@ -220,27 +227,32 @@ class Document:
             ci -= 1
             ui = len(self._chunks[ci].records) - 1
         first = self._chunks[ci]
-        restart = first.base + first.starts[ui]
-        fresh: list[_Record] = []
+        base = self._bases[ci]
+        middle = list(first.records[:ui])
         resume: tuple[int, int] | None = None
-        for unit in iter_units(text, restart):
-            if unit.start >= end + delta:
-                resume = self._unit_starting_at(unit.start - delta)
+        boundary = end + delta
+        # Each parsed unit ends where the next one starts; once that start lies past the
+        # edit and an old unit started at the same text, everything after is reused.
+        for unit in iter_units(text, base + first.starts[ui]):
+            middle.append(_record(text, unit))
+            if unit.end >= boundary:
+                resume = self._unit_starting_at(unit.end - delta)
                 if resume is not None:
                     break
-            fresh.append(_record(text, unit))
-        middle = list(first.records[:ui])
-        middle.extend(fresh)
-        later: list[_Chunk] = []
-        if resume is not None:
-            cj, uj = resume
-            middle.extend(self._chunks[cj].records[uj:])
-            later = [
-                _Chunk(c.base + delta, c.starts, c.records, c.length)
-                for c in self._chunks[cj + 1 :]
-            ]
-        chunks = self._chunks[:ci] + _chunks(middle, first.base) + later
-        return Document._assemble(text, version, chunks)
+        if resume is None:
+            bases, chunks = _chunks(middle, base)
+            return Document._assemble(
+                text, version, self._bases[:ci] + bases, self._chunks[:ci] + chunks
+            )
+        cj, uj = resume
+        middle.extend(self._chunks[cj].records[uj:])
+        bases, chunks = _chunks(middle, base)
+        return Document._assemble(
+            text,
+            version,
+            self._bases[:ci] + bases + [b + delta for b in self._bases[cj + 1 :]],
+            self._chunks[:ci] + chunks + self._chunks[cj + 1 :],
+        )
 
     # -- results -----------------------------------------------------------------------
 
