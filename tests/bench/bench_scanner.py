@@ -19,11 +19,45 @@ from markdown_it import MarkdownIt
 from mfls.syntax.document import Document
 from mfls.syntax.scanner import scan
 
-_WORDS = (
-    "the a learner course lesson example answer memory prompt topic step python function "
-    "value list loop string variable explain choose practice introduce review summary next "
-    "because when while simple clear short detailed level beginner advanced skill goal"
-).split(" ")
+_WORDS = [
+    "the",
+    "a",
+    "learner",
+    "course",
+    "lesson",
+    "example",
+    "answer",
+    "memory",
+    "prompt",
+    "topic",
+    "step",
+    "python",
+    "function",
+    "value",
+    "list",
+    "loop",
+    "string",
+    "variable",
+    "explain",
+    "choose",
+    "practice",
+    "introduce",
+    "review",
+    "summary",
+    "next",
+    "because",
+    "when",
+    "while",
+    "simple",
+    "clear",
+    "short",
+    "detailed",
+    "level",
+    "beginner",
+    "advanced",
+    "skill",
+    "goal",
+]
 _KEYS = [
     "What would you like to learn?",
     "user_name",
