@@ -27,28 +27,8 @@ from markdown_it import MarkdownIt
 
 from mfls.features.completion import complete
 from mfls.features.diagnostics import document_diagnostics
-from mfls.syntax.scanner import scan
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
-
-try:
-    from mfls.syntax.document import Document
-
-    DOCUMENT_NOTE = "mfls.syntax.document.Document"
-except ImportError:  # until the incremental model lands: rescan the whole text per edit
-
-    class Document:  # type: ignore[no-redef]
-        def __init__(self, text: str, version: int | None = None) -> None:
-            self.text = text
-            self._result = scan(text)
-
-        def result(self):  # type: ignore[no-untyped-def]
-            return self._result
-
-        def edited(self, start: int, end: int, new_text: str, version: int | None = None):  # type: ignore[no-untyped-def]
-            return Document(self.text[:start] + new_text + self.text[end:], version)
-
-    DOCUMENT_NOTE = "whole-text rescans (mfls.syntax.document is missing)"
 
 
 def percentile(samples: list[float], fraction: float) -> float:
@@ -84,7 +64,7 @@ def bench_completion(keys: int, lessons: int, runs: int) -> list[tuple[str, str]
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         keyed_course(root, keys, lessons)
-        workspace = Workspace(document_factory=Document)
+        workspace = Workspace()
         workspace.set_folders([str(root)])
         workspace.index_all()
         uri = path_to_uri(str(root / "l" / f"{lessons // 2:04d}.md"))
@@ -198,7 +178,7 @@ def bench_indexing(lessons: int, megabytes: float) -> list[tuple[str, str]]:
         rows.append(("corpus", f"{lessons:,} lessons, {size / 1024 / 1024:.1f} MB"))
 
         def index() -> Workspace:
-            workspace = Workspace(document_factory=Document)
+            workspace = Workspace()
             workspace.set_folders([str(root)])
             workspace.index_all()
             return workspace
@@ -244,7 +224,7 @@ def main() -> int:
     parser.add_argument("--megabytes", type=float, default=30.0)
     parser.add_argument("--runs", type=int, default=200)
     options = parser.parse_args()
-    rows = [("documents", DOCUMENT_NOTE)]
+    rows: list[tuple[str, str]] = []
     rows += bench_completion(options.keys, options.key_lessons, options.runs)
     rows += bench_indexing(options.lessons, options.megabytes)
     width = max(len(name) for name, _ in rows)

@@ -2,24 +2,8 @@
 
 from __future__ import annotations
 
+from mfls.syntax.document import Document as _Base
 from mfls.syntax.model import ScanResult
-from mfls.syntax.scanner import scan
-
-try:
-    from mfls.syntax.document import Document as _Base
-except ImportError:  # the scanner's incremental model is not there yet: rescan whole texts
-
-    class _Base:  # type: ignore[no-redef]
-        def __init__(self, text: str, version: int | None = None) -> None:
-            self.text = text
-            self.version = version
-            self._result = scan(text)
-
-        def result(self) -> ScanResult:
-            return self._result
-
-        def edited(self, start: int, end: int, new_text: str, version: int | None = None):
-            return type(self)(self.text[:start] + new_text + self.text[end:], version)
 
 
 class Recorded:
