@@ -168,3 +168,11 @@ def test_table_survives_removal_from_the_middle(tmp_path: Path) -> None:
     ]
     workspace.change(uri, [(0, 0, "?[{{ four }} A]\n\n")], 3)
     assert keys(complete(workspace.snapshot, uri, at + 1)) == ["four", "two", "three"]
+
+
+def test_raw_html_and_indented_code_do_not_trigger(tmp_path: Path) -> None:
+    text = "?[{{ k }} A]\n\n<pre>\n{{ in pre\n</pre>\n\n    {{ indented\n"
+    course = Course(tmp_path, {"a.md": text})
+    uri = course.uri("a.md")
+    assert complete(course.snapshot, uri, text.index("{{ in pre") + 4) is None
+    assert complete(course.snapshot, uri, text.index("{{ indented") + 4) is None

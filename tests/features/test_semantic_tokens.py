@@ -72,3 +72,10 @@ def test_range_request(tmp_path: Path) -> None:
     found = spans(text, tokens(course.snapshot, uri, text.index("{{ b"), text.index("{{ c")))
     assert found == [("{{ b }}", MARKER, 0)]
     assert tokens(course.snapshot, "file:///none.md") == []
+
+
+def test_marker_with_line_breaks_as_padding_is_one_token(tmp_path: Path) -> None:
+    text = "Use {{\n  key\n}} here.\n"
+    course = Course(tmp_path, {"a.md": text})
+    [token] = tokens(course.snapshot, course.uri("a.md"))
+    assert text[token.start : token.start + token.length] == "{{\n  key\n}}"

@@ -347,3 +347,33 @@ def test_a_folder_inside_another_folder_is_its_own_course(tmp_path: Path) -> Non
     assert course_of(workspace, tmp_path / "inner/in.md") == str(tmp_path / "inner")
     outer = workspace.snapshot.courses[str(tmp_path)]
     assert uri(tmp_path / "inner/in.md") not in outer.docs
+
+
+def test_deleting_a_directory_removes_its_documents(tmp_path: Path) -> None:
+    write(tmp_path, {"keep.md": "{{ k }}", "part/one.md": "?[{{ k }} A]", "part/two.md": "x"})
+    workspace, _ = indexed(tmp_path)
+    for name in ("one.md", "two.md"):
+        (tmp_path / "part" / name).unlink()
+    (tmp_path / "part").rmdir()
+    workspace.files_changed([(str(tmp_path / "part"), "deleted")])
+    course = workspace.snapshot.courses[str(tmp_path)]
+    assert [e.label for e in course.docs.values()] == ["keep.md"]
+    assert "k" not in course.bindings
+
+
+def test_changes_outside_every_folder_are_ignored(tmp_path: Path) -> None:
+    write(tmp_path, {"in/a.md": "x", "out/b.md": "x"})
+    workspace, _ = indexed(tmp_path / "in")
+    before = workspace.snapshot
+    workspace.files_changed([(str(tmp_path / "out/b.md"), "changed")])
+    assert workspace.snapshot is before
+
+
+def test_created_directory_is_listed(tmp_path: Path) -> None:
+    write(tmp_path, {"a.md": "x"})
+    workspace, _ = indexed(tmp_path)
+    write(tmp_path, {"new/b.md": "?[{{ fresh }} A]", ".hidden/c.md": "?[{{ secret }} A]"})
+    workspace.files_changed([(str(tmp_path / "new"), "created")])
+    workspace.files_changed([(str(tmp_path / ".hidden/c.md"), "created")])
+    course = workspace.snapshot.courses[str(tmp_path)]
+    assert set(course.bindings) == {"fresh"}
