@@ -10,6 +10,7 @@ unit boundary after it that an old unit shares, and reuses everything from there
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -137,28 +138,79 @@ def _shift_result(r: ScanResult, d: int) -> ScanResult:
     )
 
 
-class Document:
-    """An immutable text with its scan; `edited` returns a new document."""
+_Piece = tuple[str, int, int]
+_MAX_PIECES = 16
+_WINDOW = 4096
+_EOL = re.compile(r"\r\n|\r|\n")
 
-    __slots__ = ("_bases", "_chunks", "_result", "text", "version")
+
+def _cut(pieces: tuple[_Piece, ...], a: int, b: int) -> list[_Piece]:
+    """The pieces covering [a, b) of the text that `pieces` spell."""
+    out: list[_Piece] = []
+    pos = 0
+    for s, x, y in pieces:
+        if pos >= b:
+            break
+        lo = max(a, pos)
+        hi = min(b, pos + y - x)
+        if lo < hi:
+            out.append((s, x + lo - pos, x + hi - pos))
+        pos += y - x
+    return out
+
+
+def _spell(pieces: list[_Piece] | tuple[_Piece, ...]) -> str:
+    if len(pieces) == 1:
+        s, x, y = pieces[0]
+        return s if x == 0 and y == len(s) else s[x:y]
+    return "".join([s[x:y] for s, x, y in pieces])
+
+
+class Document:
+    """An immutable text with its scan; `edited` returns a new document.
+
+    The text of an edited document is kept as a few pieces of earlier texts and only
+    joined into one string when `text` is first read (or when the pieces grow many),
+    so an edit costs what it reparses rather than a copy of the whole text.
+    """
+
+    __slots__ = ("_bases", "_chunks", "_length", "_pieces", "_result", "_text", "version")
 
     def __init__(self, text: str, version: int | None = None) -> None:
-        self.text = text
+        self._text: str | None = text
+        self._pieces: tuple[_Piece, ...] = ((text, 0, len(text)),)
+        self._length = len(text)
         self.version = version
         self._bases, self._chunks = _chunks([_record(text, u) for u in iter_units(text)], 0)
         self._result: ScanResult | None = None
 
-    @classmethod
-    def _assemble(
-        cls, text: str, version: int | None, bases: list[int], chunks: list[_Chunk]
-    ) -> Document:
-        doc = cls.__new__(cls)
-        doc.text = text
-        doc.version = version
-        doc._bases = bases
-        doc._chunks = chunks
-        doc._result = None
-        return doc
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = _spell(self._pieces)
+            self._pieces = ((self._text, 0, self._length),)
+        return self._text
+
+    def __len__(self) -> int:
+        return self._length
+
+    def _slice(self, a: int, b: int) -> str:
+        if self._text is not None:
+            return self._text[a:b]
+        return _spell(_cut(self._pieces, a, b))
+
+    def _line_boundary(self, pos: int) -> int:
+        """The start of the first line that begins at or after `pos` (or the text end)."""
+        size = 256
+        n = self._length
+        while True:
+            probe = self._slice(pos, pos + size)
+            m = _EOL.search(probe)
+            if m is not None and (m.end() < len(probe) or pos + len(probe) >= n):
+                return pos + m.end()
+            if pos + len(probe) >= n:
+                return n
+            size *= 4
 
     # -- locating units ----------------------------------------------------------------
 
@@ -190,7 +242,7 @@ class Document:
         """The units overlapping [start, end) (all of them by default), in order."""
         if not self._chunks:
             return
-        stop = len(self.text) if end is None else end
+        stop = self._length if end is None else end
         ci, ui = self._locate(start)
         while ci < len(self._chunks):
             chunk = self._chunks[ci]
@@ -212,14 +264,28 @@ class Document:
 
     def edited(self, start: int, end: int, new_text: str, version: int | None = None) -> Document:
         """The document with [start, end) replaced by `new_text`."""
-        old = self.text
-        n = len(old)
+        n = self._length
         start = min(max(start, 0), n)
         end = min(max(end, start), n)
-        text = old[:start] + new_text + old[end:]
         delta = len(new_text) - (end - start)
+        pieces = _cut(self._pieces, 0, start)
+        if new_text:
+            pieces.append((new_text, 0, len(new_text)))
+        pieces.extend(_cut(self._pieces, end, n))
+        doc = Document.__new__(Document)
+        doc._length = n + delta
+        doc.version = version
+        doc._result = None
+        if len(pieces) > _MAX_PIECES:
+            doc._text = _spell(pieces)
+            doc._pieces = ((doc._text, 0, doc._length),)
+        else:
+            doc._text = None
+            doc._pieces = tuple(pieces)
         if not self._chunks:
-            return Document(text, version)
+            text = doc.text
+            doc._bases, doc._chunks = _chunks([_record(text, u) for u in iter_units(text)], 0)
+            return doc
         ci, ui = self._locate(start)
         if ui > 0:
             ui -= 1
@@ -229,30 +295,48 @@ class Document:
         first = self._chunks[ci]
         base = self._bases[ci]
         middle = list(first.records[:ui])
-        resume: tuple[int, int] | None = None
-        boundary = end + delta
-        # Each parsed unit ends where the next one starts; once that start lies past the
-        # edit and an old unit started at the same text, everything after is reused.
-        for unit in iter_units(text, base + first.starts[ui]):
-            middle.append(_record(text, unit))
-            if unit.end >= boundary:
-                resume = self._unit_starting_at(unit.end - delta)
-                if resume is not None:
-                    break
+        resume = doc._reparse(self, base + first.starts[ui], end + delta, delta, middle)
         if resume is None:
             bases, chunks = _chunks(middle, base)
-            return Document._assemble(
-                text, version, self._bases[:ci] + bases, self._chunks[:ci] + chunks
-            )
+            doc._bases = self._bases[:ci] + bases
+            doc._chunks = self._chunks[:ci] + chunks
+            return doc
         cj, uj = resume
         middle.extend(self._chunks[cj].records[uj:])
         bases, chunks = _chunks(middle, base)
-        return Document._assemble(
-            text,
-            version,
-            self._bases[:ci] + bases + [b + delta for b in self._bases[cj + 1 :]],
-            self._chunks[:ci] + chunks + self._chunks[cj + 1 :],
-        )
+        doc._bases = self._bases[:ci] + bases + [b + delta for b in self._bases[cj + 1 :]]
+        doc._chunks = self._chunks[:ci] + chunks + self._chunks[cj + 1 :]
+        return doc
+
+    def _reparse(
+        self, old: Document, restart: int, boundary: int, delta: int, out: list[_Record]
+    ) -> tuple[int, int] | None:
+        """Scan units from `restart` into `out` until one ends where an old unit (of `old`)
+        starts, past `boundary`; return that old unit's indices, or None at the text end.
+
+        Units are parsed from a window of the text that ends at a line boundary; a unit
+        the window's end cut short is parsed again with a larger window.
+        """
+        n = self._length
+        first = restart
+        target = boundary + _WINDOW
+        while True:
+            w_end = n if target >= n else self._line_boundary(target)
+            window = self._slice(restart, w_end)
+            size = len(window)
+            for unit in iter_units(window):
+                if unit.end == size and w_end < n:
+                    break
+                out.append(_record(window, unit))
+                end = restart + unit.end
+                if end >= boundary:
+                    resume = old._unit_starting_at(end - delta)
+                    if resume is not None:
+                        return resume
+            else:
+                return None
+            restart = restart + unit.start
+            target = w_end + 2 * (w_end - first)
 
     # -- results -----------------------------------------------------------------------
 

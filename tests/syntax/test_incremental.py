@@ -72,22 +72,37 @@ def _apply(doc: Document, text: str, edit: tuple[float, int, str, bool]) -> tupl
 
 
 @settings(
-    max_examples=600,
+    max_examples=1000,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(_documents, st.lists(_edit, min_size=1, max_size=12))
-def test_random_edits_match_a_fresh_scan(text: str, edits: list) -> None:
-    # Small chunks, so that edits cross chunk boundaries in these short documents.
-    with patch.object(document, "_CHUNK", 3):
+@given(
+    _documents,
+    st.lists(_edit, min_size=1, max_size=12),
+    st.tuples(
+        st.sampled_from([2, 3, 64]), st.sampled_from([0, 1, 7, 4096]), st.sampled_from([2, 5, 16])
+    ),
+)
+def test_random_edits_match_a_fresh_scan(text: str, edits: list, sizes: tuple) -> None:
+    # Small chunks, windows and piece limits, so that these short documents cross chunk
+    # boundaries, reparse through growing windows and keep their texts as pieces.
+    chunk, window, pieces = sizes
+    with (
+        patch.object(document, "_CHUNK", chunk),
+        patch.object(document, "_WINDOW", window),
+        patch.object(document, "_MAX_PIECES", pieces),
+    ):
         doc = Document(text)
         assert doc.result() == scan(text)
-        for edit in edits:
+        for k, edit in enumerate(edits):
             doc, text = _apply(doc, text, edit)
-            assert doc.text == text
+            assert len(doc) == len(text)
+            if k % 3 == 2:
+                assert doc.text == text
             assert doc.result() == scan(text)
             spans = [(view.start, view.end) for view in doc.units()]
             assert spans == [(unit.start, unit.end) for unit in iter_units(text)]
+        assert doc.text == text
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
