@@ -60,14 +60,16 @@ class InlineScan:
     literals: tuple[Literal, ...] = ()
 
 
-_MARKDOWN_SPECIAL = re.compile(r"[\\`$<\[\]]|\{\{|[!?]\[")
-_HTML_SPECIAL = re.compile(r"<|\{\{|\?\[")
+# The leading lookahead lets the regex engine skip ahead by character set.
+_MARKDOWN_SPECIAL = re.compile(r"(?=[\\`$<\[\]{!?])(?:[\\`$<\[\]]|\{\{|[!?]\[)")
+_HTML_SPECIAL = re.compile(r"(?=[<{?])(?:<|\{\{|\?\[)")
 
 
 class _Reader:
     """One left-to-right reading of an inline text."""
 
     __slots__ = (
+        "_close",
         "_finders",
         "_parens",
         "_runs",
@@ -99,6 +101,7 @@ class _Reader:
         self.invalid: list[InvalidMarker] = []
         self.interactions: list[Interaction] = []
         self.literals: list[Literal] = []
+        self._close = NextFinder(self.s, literal="}}")
         self._finders: dict[str, NextFinder] = {}
         self._runs: BacktickRuns | None = None
         self._parens: Parens | None = None
@@ -166,7 +169,7 @@ class _Reader:
             if escapes and backslashes_before(s, m, start) % 2 == 1:
                 pos = m + 1
                 continue
-            close = self._find("}}", m + 2)
+            close = self._close(m + 2)
             if close < 0 or close + 2 > end:
                 return
             marker = self._make_marker(m, close, literal=True)
@@ -180,7 +183,7 @@ class _Reader:
 
     def _surrounding_marker(self, m: int) -> int:
         """A marker starting at `m` in surrounding text; returns where reading resumes."""
-        close = self._find("}}", m + 2)
+        close = self._close(m + 2)
         if close < 0:
             hidden_markers = hidden_interactions = 0
             if self.count_hidden:
@@ -237,7 +240,7 @@ class _Reader:
             if self.escapes and backslashes_before(s, m, body) % 2 == 1:
                 pos = m + 1
                 continue
-            end = self._find("}}", m + 2)
+            end = self._close(m + 2)
             if end < 0:
                 limit = m
                 break

@@ -23,7 +23,7 @@ WHITESPACE_CHARS: str = "".join(sorted(WHITESPACE))
 LINE_BREAKS: frozenset[str] = frozenset("\n\r\u0085\u2028\u2029")
 
 _LINE_BREAK_RE = re.compile("[\n\r\u0085\u2028\u2029]")
-_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
+_FORBIDDEN_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 CLOSING_SEQUENCE = "}}"
 
@@ -35,14 +35,23 @@ def trim(s: str, start: int = 0, end: int | None = None) -> tuple[int, int]:
     """
     if end is None:
         end = len(s)
-    if start < end and s[start] not in WHITESPACE and s[end - 1] not in WHITESPACE:
-        return start, end
-    piece = s[start:end]
-    left = len(piece) - len(piece.lstrip(WHITESPACE_CHARS))
-    if left == len(piece):
+    if start >= end:
         return end, end
-    right = len(piece.rstrip(WHITESPACE_CHARS))
-    return start + left, start + right
+    if end - start > 64:
+        rest = s[start:end].lstrip(WHITESPACE_CHARS)
+        if not rest:
+            return end, end
+        left = end - len(rest)
+        return left, left + len(rest.rstrip(WHITESPACE_CHARS))
+    left = start
+    while s[left] in WHITESPACE:
+        left += 1
+        if left == end:
+            return end, end
+    right = end
+    while s[right - 1] in WHITESPACE:
+        right -= 1
+    return left, right
 
 
 def trimmed(s: str) -> str:
@@ -54,11 +63,11 @@ def key_problem(key: str) -> Reason | None:
     """Why an already trimmed key is invalid, or None when it is a valid key."""
     if not key:
         return Reason.EMPTY
+    if _FORBIDDEN_RE.search(key) is None:
+        return None
     if _LINE_BREAK_RE.search(key):
         return Reason.LINE_BREAK
-    if _CONTROL_RE.search(key):
-        return Reason.CONTROL_CHARACTER
-    return None
+    return Reason.CONTROL_CHARACTER
 
 
 def normalize_key(body: str) -> tuple[str | None, Reason | None]:

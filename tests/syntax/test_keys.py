@@ -101,6 +101,11 @@ def test_trim_returns_offsets() -> None:
     assert trim("xx  ab  yy", 2, 8) == (4, 6)
     assert trim("   ") == (3, 3)
     assert trim("a\ufeff ") == (0, 2)
+    long = "\u3000" * 70 + "k" * 70 + "\n" * 70
+    assert trim(long) == (70, 140)
+    assert trim(long, 1, 139) == (70, 139)
+    assert trim(" " * 100) == (100, 100)
+    assert trim("abc", 2, 2) == (2, 2)
 
 
 def test_check_new_key() -> None:
