@@ -7,6 +7,7 @@ import socket
 import sys
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,13 @@ DRIVER = Path(__file__).with_name("vscode_e2e.cjs")
 HARNESS = EDITORS / "code-server"
 WAIT_MS = 30_000
 
-Session = tuple[dict[str, Check], Path, dict[str, object]]
+
+@dataclass
+class Session:
+    checks: dict[str, Check]
+    course: Path
+    capabilities: dict[str, object]
+    trace: str  # the "MarkdownFlow Trace" output channel (mfls.trace.server = messages)
 
 
 def _free_port() -> int:
@@ -126,11 +133,13 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
     for check in checks.values():
         if not check.ok:
             check.detail += f"\n(screenshots and logs in {work})"
-    yield checks, course, capabilities
+    traces = sorted((user_data / "logs").rglob("*MarkdownFlow Trace.log"))
+    trace = "\n".join(path.read_text(encoding="utf-8", errors="replace") for path in traces)
+    yield Session(checks, course, capabilities, trace)
 
 
 def _passed(session: Session, name: str) -> Check:
-    checks = session[0]
+    checks = session.checks
     assert "main" not in checks, checks["main"].detail
     check = checks.get(name)
     assert check is not None, f"the driver recorded no {name!r} check: {sorted(checks)}"
@@ -159,10 +168,10 @@ def test_completion_offers_course_key(vscode_session: Session) -> None:
 
 
 def test_rename_updates_two_files(vscode_session: Session) -> None:
-    if not vscode_session[2].get("renameProvider"):
+    if not vscode_session.capabilities.get("renameProvider"):
         pytest.skip("the server does not advertise renameProvider")
     _passed(vscode_session, "rename")
-    course = vscode_session[1]
+    course = vscode_session.course
     for lesson in ("02-first-program.md", "03-practice.md"):
         text = (course / "lessons" / lesson).read_text(encoding="utf-8")
         assert "{{ How was your first program? }}" in text, f"{lesson} was not renamed"
@@ -171,3 +180,10 @@ def test_rename_updates_two_files(vscode_session: Session) -> None:
 
 def test_wrong_server_path_is_reported_with_install_hint(vscode_session: Session) -> None:
     _passed(vscode_session, "startFailure")
+
+
+def test_trace_setting_reaches_client_and_progress_arrives(vscode_session: Session) -> None:
+    trace = vscode_session.trace
+    assert "Sending request 'initialize" in trace, "mfls.trace.server=messages traced nothing"
+    assert "Received request 'window/workDoneProgress/create" in trace, trace[-3000:]
+    assert "Received notification '$/progress'" in trace, trace[-3000:]
