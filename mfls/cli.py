@@ -18,7 +18,7 @@ from typing import Any, BinaryIO
 from mfls import __version__
 from mfls.cli_rename import RENAME_HELP, configure_rename, run_rename
 from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
-from mfls.lsp.documents import MARKDOWN_SUFFIXES
+from mfls.lsp.filetypes import MARKDOWN_SUFFIXES
 from mfls.lsp.positions import Encoding, LineIndex
 from mfls.syntax.model import ScanResult
 from mfls.workspace.config import COURSE_FILE

@@ -11,10 +11,9 @@ from dataclasses import dataclass
 
 from lsprotocol import types as t
 
+from mfls.lsp.filetypes import LANGUAGE_IDS, MARKDOWN_SUFFIXES
 from mfls.lsp.positions import Encoding, LineIndex
 
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdflow")
-LANGUAGE_IDS = frozenset({"markdown", "markdownflow"})
 COURSE_FILE = "mfcourse.toml"
 
 
