@@ -27,6 +27,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from mfls.features import diagnostics as diagnostics_feature
 from mfls.features.semantic_tokens import document_tokens
 from mfls.syntax.scanner import scan
+from mfls.workspace.hosts import HostProfile
+from mfls.workspace.index import WorkspaceSnapshot
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
 
@@ -73,11 +75,11 @@ def span(text: str, starts: list[int], start: int, end: int) -> Span:
     return (*position(text, starts, start), *position(text, starts, end))
 
 
-def expected_tokens(text: str) -> list[Token]:
+def expected_tokens(text: str, host: HostProfile | None = None) -> list[Token]:
     """Semantic tokens of `scan(text)`, split at line ends, in absolute UTF-16 positions."""
     starts = line_starts(text)
     found: list[Token] = []
-    pieces = document_tokens(text, scan(text))
+    pieces = document_tokens(text, scan(text), host)
     for token in sorted(pieces, key=lambda x: (x.start, x.start + x.length)):
         end = token.start + token.length
         first = position(text, starts, token.start)[0]
@@ -103,17 +105,22 @@ def decode_tokens(data: Sequence[int]) -> list[Token]:
     return found
 
 
-def expected_diagnostics(
-    uri: str, text: str, folders: Sequence[Path] = ()
-) -> list[tuple[str, Span]]:
-    """Diagnostics a freshly started workspace gives `text` opened at `uri`."""
+def fresh_snapshot(uri: str, text: str, folders: Sequence[Path] = ()) -> WorkspaceSnapshot:
+    """The snapshot of a freshly started workspace with `text` opened at `uri`."""
     workspace = Workspace()
     if folders:
         workspace.set_folders([str(f) for f in folders])
         workspace.index_all()
     workspace.open(uri, text, 1)
+    return workspace.snapshot
+
+
+def expected_diagnostics(
+    uri: str, text: str, folders: Sequence[Path] = ()
+) -> list[tuple[str, Span]]:
+    """Diagnostics a freshly started workspace gives `text` opened at `uri`."""
     starts = line_starts(text)
-    found = diagnostics_feature.document_diagnostics(workspace.snapshot, uri)
+    found = diagnostics_feature.document_diagnostics(fresh_snapshot(uri, text, folders), uri)
     return sorted((d.code, span(text, starts, d.start, d.end)) for d in found)
 
 
@@ -145,8 +152,10 @@ async def verify(
         assert PROBE_KEY in markdown
         marker_start = text.rindex(PROBE)
         assert where == span(text, starts, marker_start, marker_start + len(PROBE))
+    entry = fresh_snapshot(uri, text, folders).entry(uri)
+    host = entry[0].host if entry is not None else None
     got = decode_tokens(await probe.tokens(uri))
-    assert got == expected_tokens(text), "semantic tokens differ from scan(final text)"
+    assert got == expected_tokens(text, host), "semantic tokens differ from scan(final text)"
     assert await probe.diagnostics(uri) == expected_diagnostics(uri, text, folders)
     assert probe.alive(), "the server process has exited"
 
@@ -163,6 +172,10 @@ def pull_capabilities() -> t.ClientCapabilities:
     return caps
 
 
+def _capability_pulls(caps: t.ClientCapabilities) -> bool:
+    return caps.text_document is not None and caps.text_document.diagnostic is not None
+
+
 def push_capabilities() -> t.ClientCapabilities:
     caps = copy.deepcopy(client_capabilities("visual-studio-code"))
     if caps.text_document is not None:
@@ -176,6 +189,16 @@ class LspSession:
     versions: dict[str, int] = field(default_factory=dict)
     published: list[t.PublishDiagnosticsParams] = field(default_factory=list)
     messages: list[t.ShowMessageParams] = field(default_factory=list)
+    pull: bool = True
+
+    async def settled_pushes(self, uri: str, quiet: float = 0.6) -> list[tuple[str, Span]]:
+        """The last diagnostics pushed for `uri`, once no publish came for `quiet` s."""
+        seen = -1
+        while seen != len(self.published):
+            seen = len(self.published)
+            await asyncio.sleep(quiet)
+        pushed = self.client.diagnostics.get(uri, [])
+        return sorted((str(d.code), _span_of(d.range)) for d in pushed)
 
     def alive(self) -> bool:
         server = self.client._server  # the subprocess pytest-lsp started
@@ -231,6 +254,8 @@ class LspSession:
         return markdown, _span_of(result.range)
 
     async def diagnostics(self, uri: str) -> list[tuple[str, Span]]:
+        if not self.pull:
+            return await self.settled_pushes(uri)
         report = await self.client.text_document_diagnostic_async(
             t.DocumentDiagnosticParams(text_document=t.TextDocumentIdentifier(uri=uri))
         )
@@ -257,7 +282,8 @@ async def lsp_session(
     config = ClientServerConfig(server_command=list(server_command), server_env=server_env)
     client = await config.start()
     assert isinstance(client, LanguageClient)
-    started = LspSession(client)
+    caps = caps or pull_capabilities()
+    started = LspSession(client, pull=_capability_pulls(caps))
 
     @client.feature(t.CLIENT_REGISTER_CAPABILITY)
     def register(params: t.RegistrationParams) -> None:
@@ -279,7 +305,7 @@ async def lsp_session(
     try:
         await client.initialize_session(
             t.InitializeParams(
-                capabilities=caps or pull_capabilities(),
+                capabilities=caps,
                 workspace_folders=[
                     t.WorkspaceFolder(uri=uri_of(folder), name=folder.name) for folder in folders
                 ],
