@@ -2,17 +2,13 @@
 # Installs what the real-editor tests (tests/editors) need on a fresh Debian 12 machine, as
 # root: Neovim, Emacs with eglot and markdown-mode, chromium, build tools, the Node packages
 # of editors/vscode and editors/code-server, and the packaged extension (editors/vscode/mfls.vsix).
-# Idempotent. Node 20 and npm must already be installed.
+# Idempotent; root is needed only while Debian packages are missing. Node 20 and npm must
+# already be installed. code-server 4.100.3 pins @vscode/ripgrep 1.15.11, whose cache is seeded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 log() { printf '[setup-editors %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 started=$(date +%s)
-
-if [ "$(id -u)" -ne 0 ]; then
-  echo "setup-editors.sh installs Debian packages: run it as root" >&2
-  exit 1
-fi
 
 packages=(
   neovim chromium emacs-nox elpa-eglot elpa-markdown-mode ripgrep
@@ -24,6 +20,10 @@ for package in "${packages[@]}"; do
     || missing+=("$package")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup-editors.sh: missing Debian packages (${missing[*]}); run it as root" >&2
+    exit 1
+  fi
   log "apt-get install ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
@@ -34,12 +34,27 @@ for tool in node npm; do
   command -v "$tool" >/dev/null || { echo "setup-editors.sh needs $tool (Node 20)" >&2; exit 1; }
 done
 
+# Runs a step with its output in a log, shown only when it fails.
+quietly() {
+  local name=$1
+  shift
+  local output="${TMPDIR:-/tmp}/setup-editors-$name.log"
+  "$@" >"$output" 2>&1 || { tail -60 "$output" >&2; echo "setup-editors.sh: $name failed" >&2; return 1; }
+}
+
+# npm ci only when the lock file changed since the last install.
+stale() {
+  [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]
+}
+
 log "editors/vscode: npm ci, npm test, package"
 (
   cd editors/vscode
-  npm ci --no-audit --no-fund --loglevel=error
-  npm test --silent >/dev/null
-  npm run --silent package >/dev/null
+  if stale; then
+    quietly vscode-npm-ci npm ci --no-audit --no-fund
+  fi
+  quietly vscode-npm-test npm test
+  quietly vscode-package npm run package
 )
 test -f editors/vscode/mfls.vsix
 
@@ -48,7 +63,7 @@ test -f editors/vscode/mfls.vsix
 log "editors/code-server: npm ci (code-server builds native modules; a few minutes)"
 (
   cd editors/code-server
-  if [ ! -x node_modules/.bin/code-server ] || ! node_modules/.bin/code-server --version >/dev/null 2>&1; then
+  if stale || ! node_modules/.bin/code-server --version >/dev/null 2>&1; then
     tmp=${TMPDIR:-/tmp}
     cache="$tmp/vscode-ripgrep-cache-1.15.11"
     asset="$cache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz"
@@ -59,9 +74,8 @@ log "editors/code-server: npm ci (code-server builds native modules; a few minut
       tar -czf "$asset" -C "$staging" rg
       rm -rf "$staging"
     fi
-    npm_config_unsafe_perm=true npm_config_yes=true \
-      npm ci --no-audit --no-fund --loglevel=error --foreground-scripts >/tmp/setup-editors-code-server.log 2>&1 \
-      || { tail -50 /tmp/setup-editors-code-server.log >&2; exit 1; }
+    export npm_config_unsafe_perm=true npm_config_yes=true
+    quietly code-server-npm-ci npm ci --no-audit --no-fund --foreground-scripts
   fi
   node_modules/.bin/code-server --version | head -1
 )
