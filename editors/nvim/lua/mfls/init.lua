@@ -76,7 +76,9 @@ end
 
 --- Stops every mfls client and attaches the managed buffers again.
 function M.restart()
-  for _, client in ipairs(vim.lsp.get_active_clients()) do
+  local list = vim.lsp.get_clients and vim.lsp.get_clients({ name = "mfls" })
+    or vim.lsp.get_active_clients()
+  for _, client in ipairs(list) do
     if client.name == "mfls" then
       client.stop()
     end
