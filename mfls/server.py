@@ -58,6 +58,7 @@ log = logging.getLogger(LOGGER_NAME)
 F = TypeVar("F", bound=Callable[..., Any])
 
 PROGRESS_EVERY = 200  # files between two `$/progress` reports
+CLIENT_TIMEOUT = 10.0  # seconds to wait for the client's answer to a server request
 COMPLETION_LIMIT = 200  # items per answer; past it the list is incomplete and re-asked
 WATCH_GLOBS = ("**/*.md", "**/*.markdown", "**/*.mdflow", "**/mfcourse.toml")
 _FILE_CHANGE = {
@@ -157,6 +158,10 @@ class MflsServer(LanguageServer):
         for problem in problems:
             log.warning("ignored setting %s", problem)
 
+    async def ask_client(self, request: Callable[[Any], Any], params: Any) -> Any:
+        """A request to the client that gives up (raising) after CLIENT_TIMEOUT."""
+        return await asyncio.wait_for(request(params), CLIENT_TIMEOUT)
+
     def capability(self, path: str) -> Any:
         return _capability(self.client_capabilities, path)
 
@@ -170,7 +175,7 @@ class MflsServer(LanguageServer):
         if self.capability("window.work_done_progress"):
             token = f"mfls-index-{uuid.uuid4()}"
             try:
-                await self.work_done_progress.create_async(token)
+                await asyncio.wait_for(self.work_done_progress.create_async(token), CLIENT_TIMEOUT)
             except Exception:
                 log.warning("the client refused a progress token; indexing without progress")
                 token = None
@@ -239,7 +244,8 @@ class MflsServer(LanguageServer):
             return
         try:
             if self._watch_registration is not None:
-                await self.client_unregister_capability_async(
+                await self.ask_client(
+                    self.client_unregister_capability_async,
                     t.UnregistrationParams(
                         unregisterations=[
                             t.Unregistration(
@@ -247,11 +253,12 @@ class MflsServer(LanguageServer):
                                 method=t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
                             )
                         ]
-                    )
+                    ),
                 )
                 self._watch_registration = None
             registration_id = f"mfls-watch-{uuid.uuid4()}"
-            await self.client_register_capability_async(
+            await self.ask_client(
+                self.client_register_capability_async,
                 t.RegistrationParams(
                     registrations=[
                         t.Registration(
@@ -262,7 +269,7 @@ class MflsServer(LanguageServer):
                             ),
                         )
                     ]
-                )
+                ),
             )
             self._watch_registration = registration_id
             self._watchers = watchers
@@ -453,8 +460,9 @@ def _register(server: MflsServer) -> None:
         if not ls.capability("workspace.configuration"):
             return
         try:
-            values = await ls.workspace_configuration_async(
-                t.ConfigurationParams(items=[t.ConfigurationItem(section=SECTION)])
+            values = await ls.ask_client(
+                ls.workspace_configuration_async,
+                t.ConfigurationParams(items=[t.ConfigurationItem(section=SECTION)]),
             )
         except Exception:
             log.warning("workspace/configuration failed; keeping the current settings")
