@@ -18,7 +18,7 @@ from mfls.syntax.blocks import iter_units
 from mfls.syntax.model import ScanResult
 from mfls.syntax.scanner import scan, scan_unit
 
-SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 HAND_PICKED = [
     "",
