@@ -117,7 +117,6 @@ class MflsServer(LanguageServer):
         self.texts = Texts(self._indexed_text)
         self.convert = Converter(self.texts)
         self.pull_diagnostics = False
-        self.link_support = False
         self.folders: list[str] = []
         self.loop: asyncio.AbstractEventLoop | None = None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
@@ -413,7 +412,6 @@ def _register(server: MflsServer) -> None:
         ls.convert.encoding = Encoding.parse(getattr(chosen, "value", chosen))
         ls.apply_settings(params.initialization_options)
         ls.pull_diagnostics = _capability(caps, "text_document.diagnostic") is not None
-        ls.link_support = bool(_capability(caps, "text_document.definition.link_support"))
         folders = [f.uri for f in params.workspace_folders or []]
         if not folders and params.root_uri:
             folders = [params.root_uri]
@@ -608,7 +606,7 @@ def _register(server: MflsServer) -> None:
         return None if info is None else convert.hover(ls.convert, index, info)
 
     def definition_like(
-        ls: MflsServer, params: t.TextDocumentPositionParams
+        ls: MflsServer, params: t.TextDocumentPositionParams, method: str
     ) -> list[t.LocationLink] | list[t.Location] | None:
         uri = canonical_uri(params.text_document.uri)
         index = ls.texts.index(uri)
@@ -618,17 +616,18 @@ def _register(server: MflsServer) -> None:
         targets = navigation.definition(ls.courses.snapshot, uri, offset)
         if not targets:
             return None
-        return convert.definition(ls.convert, index, targets, ls.link_support)
+        links = bool(ls.capability(f"text_document.{method}.link_support"))
+        return convert.definition(ls.convert, index, targets, links)
 
     @ls.feature(t.TEXT_DOCUMENT_DEFINITION)
     @guarded(_none)
     def on_definition(ls: MflsServer, params: t.DefinitionParams) -> Any:
-        return definition_like(ls, params)
+        return definition_like(ls, params, "definition")
 
     @ls.feature(t.TEXT_DOCUMENT_DECLARATION)
     @guarded(_none)
     def on_declaration(ls: MflsServer, params: t.DeclarationParams) -> Any:
-        return definition_like(ls, params)
+        return definition_like(ls, params, "declaration")
 
     @ls.feature(t.TEXT_DOCUMENT_REFERENCES)
     @guarded(_none)

@@ -15,6 +15,7 @@ from mfls.lsp.filetypes import LANGUAGE_IDS, MARKDOWN_SUFFIXES
 from mfls.lsp.positions import Encoding, LineIndex
 
 COURSE_FILE = "mfcourse.toml"
+CACHED_INDEXES = 256  # line indexes kept for documents that are not open
 
 
 def is_markdown(uri: str, language_id: str | None = None) -> bool:
@@ -50,10 +51,12 @@ class Texts:
         if text is None:
             self._cache.pop(uri, None)
             return None
-        cached = self._cache.get(uri)
+        cached = self._cache.pop(uri, None)
         if cached is None or (cached.text is not text and cached.text != text):
             cached = LineIndex(text)
-            self._cache[uri] = cached
+        self._cache[uri] = cached  # most recently used last
+        while len(self._cache) > CACHED_INDEXES:
+            del self._cache[next(iter(self._cache))]
         return cached
 
     def client_uri(self, uri: str) -> str:
