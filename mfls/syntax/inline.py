@@ -65,6 +65,10 @@ _MARKDOWN_SPECIAL = re.compile(r"(?=[\\`$<\[\]{!?])(?:[\\`$<\[\]]|\{\{|[!?]\[)")
 _HTML_SPECIAL = re.compile(r"(?=[<{?])(?:<|\{\{|\?\[)")
 
 
+# Lists the results are appended to: markers, invalid markers, interactions, literals.
+_Sink = tuple[list[Marker], list[InvalidMarker], list[Interaction], list[Literal]]
+
+
 class _Reader:
     """One left-to-right reading of an inline text."""
 
@@ -87,7 +91,14 @@ class _Reader:
         "text",
     )
 
-    def __init__(self, text: str, mode: InlineMode, count_hidden: bool = True, base: int = 0):
+    def __init__(
+        self,
+        text: str,
+        mode: InlineMode,
+        count_hidden: bool = True,
+        base: int = 0,
+        sink: _Sink | None = None,
+    ):
         # `base` is added to every offset in the results (the glue's source offset).
         self.base = base
         self.text = text
@@ -97,10 +108,9 @@ class _Reader:
         self.mode = mode
         self.escapes = mode is not InlineMode.HTML
         self.count_hidden = count_hidden
-        self.markers: list[Marker] = []
-        self.invalid: list[InvalidMarker] = []
-        self.interactions: list[Interaction] = []
-        self.literals: list[Literal] = []
+        if sink is None:
+            sink = ([], [], [], [])
+        self.markers, self.invalid, self.interactions, self.literals = sink
         self._close = NextFinder(self.s, literal="}}")
         self._finders: dict[str, NextFinder] = {}
         self._runs: BacktickRuns | None = None
@@ -531,19 +541,18 @@ def scan_inline(text: str, mode: InlineMode) -> InlineScan:
     return scan_inline_at(text, mode, 0)
 
 
-_EMPTY = InlineScan()
+def _worth_reading(text: str, mode: InlineMode) -> bool:
+    if mode is InlineMode.MARKDOWN:
+        return _MARKDOWN_SPECIAL.search(text) is not None
+    if mode is InlineMode.HTML:
+        return _HTML_SPECIAL.search(text) is not None
+    return "{{" in text
 
 
 def scan_inline_at(text: str, mode: InlineMode, base: int) -> InlineScan:
     """`scan_inline` with `base` added to every offset of the result."""
-    if mode is InlineMode.MARKDOWN:
-        if _MARKDOWN_SPECIAL.search(text) is None:
-            return _EMPTY
-    elif mode is InlineMode.HTML:
-        if _HTML_SPECIAL.search(text) is None:
-            return _EMPTY
-    elif "{{" not in text:
-        return _EMPTY
+    if not _worth_reading(text, mode):
+        return InlineScan()
     reader = _Reader(text, mode, base=base)
     reader.run()
     return InlineScan(
@@ -552,3 +561,9 @@ def scan_inline_at(text: str, mode: InlineMode, base: int) -> InlineScan:
         interactions=tuple(reader.interactions),
         literals=tuple(reader.literals),
     )
+
+
+def read_inline_into(text: str, mode: InlineMode, base: int, sink: _Sink) -> None:
+    """Append what `scan_inline_at` finds to the lists of `sink`, in reading order."""
+    if _worth_reading(text, mode):
+        _Reader(text, mode, base=base, sink=sink).run()

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Protocol, TypeVar
 
 from mfls.syntax.blocks import Unit, iter_units
-from mfls.syntax.inline import InlineMode, scan_inline_at
+from mfls.syntax.inline import InlineMode, read_inline_into, scan_inline_at
 from mfls.syntax.model import (
     Block,
     BlockKind,
@@ -82,13 +82,14 @@ def _shift_marker(m: Marker, start: Callable[[int], int], end: Callable[[int], i
 
 
 class _Collector:
-    __slots__ = ("interactions", "invalid", "literals", "markers")
+    __slots__ = ("interactions", "invalid", "literals", "markers", "sink")
 
     def __init__(self) -> None:
         self.markers: list[Marker] = []
         self.invalid: list[InvalidMarker] = []
         self.interactions: list[Interaction] = []
         self.literals: list[Literal] = []
+        self.sink = (self.markers, self.invalid, self.interactions, self.literals)
 
     def add_block(self, text: str, block: Block) -> None:
         if not block.inline:
@@ -107,15 +108,7 @@ class _Collector:
                 self.literals.append(Literal(kind=whole, start=base, end=base + len(inline)))
                 if "{{" not in inline:
                     return
-            found = scan_inline_at(inline, mode, base)
-            if found.markers:
-                self.markers.extend(found.markers)
-            if found.invalid:
-                self.invalid.extend(found.invalid)
-            if found.interactions:
-                self.interactions.extend(found.interactions)
-            if found.literals:
-                self.literals.extend(found.literals)
+            read_inline_into(inline, mode, base, self.sink)
             return
         offsets = _OffsetMap(ranges)
         start = offsets.start
