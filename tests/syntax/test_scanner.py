@@ -203,6 +203,11 @@ def test_link_reference_definition() -> None:
     assert kinds.count(LiteralKind.LINK_REFERENCE_DEFINITION) == 2
 
 
+def test_escapes_apply_in_link_reference_definitions() -> None:
+    text = '[a]: /u "\\{{t}} \\\\{{u}}"\n'
+    assert markers(text) == [("{{u}}", "u", True)]
+
+
 def test_fence_inside_container_keeps_native_boundary() -> None:
     text = "> ```\n> {{no}}\n\n{{yes}}\n"
     assert markers(text) == [("{{yes}}", "yes", False)]
