@@ -65,6 +65,7 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
 
     work = tmp_path_factory.mktemp("vscode")
     course = copy_course(work)
+    (course / "scratch.mdflow").write_text("An empty marker {{ }} is an error.\n", encoding="utf-8")
     capabilities = server_capabilities(work)
     env = isolated_env(work / "home")
     user_data, extensions = work / "user-data", work / "extensions"
@@ -176,6 +177,10 @@ def test_rename_updates_two_files(vscode_session: Session) -> None:
         text = (course / "lessons" / lesson).read_text(encoding="utf-8")
         assert "{{ How was your first program? }}" in text, f"{lesson} was not renamed"
         assert "How did the first program go?" not in text, f"{lesson} still holds the old key"
+
+
+def test_mdflow_file_is_markdownflow_and_served(vscode_session: Session) -> None:
+    _passed(vscode_session, "mdflow")
 
 
 def test_wrong_server_path_is_reported_with_install_hint(vscode_session: Session) -> None:

@@ -225,6 +225,19 @@ const checks = {
     record("rename", true, files.join(" "));
   },
 
+  async mdflow(page) {
+    // *.mdflow files are the markdownflow language, highlighted and served like Markdown.
+    await openFile(page, "scratch.mdflow");
+    const mode = page.locator("#status\\.editor\\.mode");
+    const language = await until(async () => {
+      const text = ((await mode.textContent().catch(() => "")) || "").trim();
+      return text === "MarkdownFlow" ? text : "";
+    }, "the language mode MarkdownFlow");
+    const squiggles = page.locator(".editor-instance .squiggly-error");
+    await until(async () => (await squiggles.count()) > 0, "an error squiggle in the .mdflow file");
+    record("mdflow", true, `${language}, ${await squiggles.count()} error squiggle(s)`);
+  },
+
   async startFailure(page) {
     // A wrong mfls.server.path, typed into the user settings: the server restarts and fails, and
     // the message says what was tried and how to install.
@@ -268,7 +281,7 @@ async function main() {
     page.setDefaultTimeout(waitMs);
     await page.goto(`${process.env.MFLS_URL}/?folder=${encodeURIComponent(course)}`, { timeout: waitMs });
     await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
-    const order = ["activation", "diagnostics", "hover", "definition", "completion", "rename", "startFailure"];
+    const order = ["activation", "diagnostics", "hover", "definition", "completion", "rename", "mdflow", "startFailure"];
     for (const name of order) {
       try {
         const ok = await checks[name](page);
