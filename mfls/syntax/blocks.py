@@ -43,6 +43,7 @@ _THEMATIC_RUN = {c: re.compile(f"(?:{re.escape(c)}[ \t]*)*") for c in "*-_"}
 _ORDERED = re.compile(r"([0-9]{1,9})([.)])")
 
 # Fast paths for blocks directly under the document.
+_SPECIAL_START = frozenset(" \t\r\n#`~*+_=<>-0123456789")
 _PLAIN_LINES = re.compile(r"(?:[^ \t\r\n#`~*+_=<>0-9\-][^\r\n]*(?:\r\n|\r|\n))+")
 _TOP_FENCE_CLOSE = {
     "`": re.compile(r"(?<![^\r\n]) {0,3}(`{3,})[ \t]*(?=[\r\n]|\Z)"),
@@ -693,12 +694,39 @@ class _Parser:
         pos = self.pos
         stack = self.stack
         eol = _EOL
+        special = _SPECIAL_START
         while pos < n:
-            if len(stack) == 2 and stack[1].kind in (_PARA, _FENCE, _HTML):
-                nxt = self.top_level_run(pos)
-                if nxt != pos:
-                    pos = nxt
+            depth = len(stack)
+            if depth == 1:
+                c = text[pos]
+                if c == "\n" or c == "\r":
+                    # An empty line with nothing open changes nothing.
+                    pos += 2 if text.startswith("\r\n", pos) else 1
                     continue
+                if c not in special:
+                    # A line starting with a character no block start uses: a paragraph.
+                    self.pos = pos
+                    self.le = pos
+                    self.add_child(_PARA)
+                    depth = 2
+                    if self.pending is not None:
+                        yield self.pending
+                        self.pending = None
+            if depth == 2:
+                tip = stack[1]
+                kind = tip.kind
+                if kind in (_PARA, _FENCE, _HTML):
+                    nxt = self.top_level_run(pos)
+                    if nxt != pos:
+                        pos = nxt
+                        continue
+                    c = text[pos]
+                    if (c == "\n" or c == "\r") and (kind == _PARA or tip.html_type >= 6):
+                        # An empty line ends a top-level paragraph or ordinary HTML block.
+                        stack.pop()
+                        self.finalize(tip)
+                        pos += 2 if text.startswith("\r\n", pos) else 1
+                        continue
             m = eol.search(text, pos)
             if m is None:
                 self.line(pos, n)
