@@ -152,6 +152,10 @@ def test_extension_starts_server(vscode_session: Session) -> None:
     _passed(vscode_session, "activation")
 
 
+def test_status_item_shows_indexing_progress(vscode_session: Session) -> None:
+    _passed(vscode_session, "progress")
+
+
 def test_diagnostic_squiggle(vscode_session: Session) -> None:
     _passed(vscode_session, "diagnostics")
 

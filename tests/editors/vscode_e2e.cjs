@@ -144,6 +144,13 @@ const checks = {
     return ready;
   },
 
+  async progress(page) {
+    // The status item shows the server's work-done progress while the course is indexed.
+    const labels = await page.evaluate(() => window.__mflsLabels);
+    const states = /^MarkdownFlow: (starting|running|stopped|could not start)$/;
+    record("progress", labels.some((label) => !states.test(label)), labels.join(" -> "));
+  },
+
   async diagnostics(page) {
     await openFile(page, "03-practice.md");
     const squiggles = page.locator(".editor-instance .squiggly-error");
@@ -278,10 +285,31 @@ async function main() {
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // Every label the MarkdownFlow status item shows, however briefly (indexing is quick).
+    await page.addInitScript(() => {
+      window.__mflsLabels = [];
+      const note = (element) => {
+        const label = element.getAttribute && element.getAttribute("aria-label");
+        if (label && label.startsWith("MarkdownFlow: ") && window.__mflsLabels.at(-1) !== label) {
+          window.__mflsLabels.push(label);
+        }
+      };
+      new MutationObserver((mutations) => {
+        for (const mutation of mutations) {
+          note(mutation.target);
+          for (const node of mutation.addedNodes) {
+            if (node.querySelectorAll) {
+              note(node);
+              node.querySelectorAll("[aria-label]").forEach(note);
+            }
+          }
+        }
+      }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-label"] });
+    });
     page.setDefaultTimeout(waitMs);
     await page.goto(`${process.env.MFLS_URL}/?folder=${encodeURIComponent(course)}`, { timeout: waitMs });
     await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
-    const order = ["activation", "diagnostics", "hover", "definition", "completion", "rename", "mdflow", "startFailure"];
+    const order = ["activation", "progress", "diagnostics", "hover", "definition", "completion", "rename", "mdflow", "startFailure"];
     for (const name of order) {
       try {
         const ok = await checks[name](page);
