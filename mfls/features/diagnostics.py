@@ -137,7 +137,7 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
         course_id = _course_of_course_file(snapshot, uri)
         return [] if course_id is None else course_file_diagnostics(snapshot, course_id)
     course, entry = found
-    result = entry.result
+    result = entry.memory
     diagnostics = scan_diagnostics(result, entry.text)
     near_misses: NearMissIndex | None = None
     per_key: dict[str, _KeyVerdict] = {}

@@ -32,10 +32,10 @@ def hover(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> HoverInfo | Non
     if found is None:
         return None
     course, entry = found
-    marker = marker_at(entry.result, offset)
+    marker = marker_at(entry.memory, offset)
     if marker is not None:
         return HoverInfo(_describe(course, entry, marker), marker.start, marker.end)
-    invalid = invalid_at(entry.result, offset)
+    invalid = invalid_at(entry.memory, offset)
     if invalid is not None:
         start, end = invalid_span(invalid)
         return HoverInfo(_describe_invalid(invalid), start, end)
@@ -82,7 +82,7 @@ def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker) -> str:
         parts.append("Look closely:\n" + "\n".join(f"- {note}" for note in notes))
     parts.append(_role(entry, marker))
     if marker.role is Role.BINDING:
-        interaction = interaction_of(entry.result, marker.start)
+        interaction = interaction_of(entry.memory, marker.start)
         if interaction is not None and (interaction.choices or interaction.input is not None):
             choices = ", ".join(c.label for c in interaction.choices[:5])
             more = "…" if len(interaction.choices) > 5 else ""

@@ -40,13 +40,13 @@ def definition(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> list[Locat
     if found is None:
         return []
     course, entry = found
-    marker = marker_at(entry.result, offset)
+    marker = marker_at(entry.memory, offset)
     if marker is None:
         return []
     links = []
     for binding in sorted(course.bindings.get(marker.key, ()), key=course.position):
         target = course.docs[binding.uri]
-        interaction = interaction_of(target.result, binding.marker.start)
+        interaction = interaction_of(target.memory, binding.marker.start)
         start, end = (
             (interaction.start, interaction.end)
             if interaction is not None
@@ -78,7 +78,7 @@ def references(
     if found is None:
         return []
     course, entry = found
-    marker = marker_at(entry.result, offset)
+    marker = marker_at(entry.memory, offset)
     if marker is None:
         return []
     occurrences = list(course.references.get(marker.key, ()))
@@ -94,11 +94,11 @@ def highlights(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> list[Highl
     if found is None:
         return []
     _, entry = found
-    marker = marker_at(entry.result, offset)
+    marker = marker_at(entry.memory, offset)
     if marker is None:
         return []
     return [
         Highlight(m.key_start, m.key_end, "write" if m.role is Role.BINDING else "read")
-        for m in entry.result.markers
+        for m in entry.memory.markers
         if m.key == marker.key
     ]

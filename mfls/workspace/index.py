@@ -11,11 +11,12 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import Any, Literal, Protocol, TypeVar
 
 from mfls.syntax.model import Marker, Role, ScanResult
+from mfls.syntax.scanner import scan
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig
 from mfls.workspace.hosts import HostProfile
 from mfls.workspace.uris import canonical_uri
@@ -31,6 +32,32 @@ class ScannedDocument(Protocol):
     def text(self) -> str: ...
 
     def result(self) -> ScanResult: ...
+
+
+class DiskDocument:
+    """A closed document as read from disk: its text and the part of its scan that memory
+    needs (markers, invalid markers, interactions). `result()` rescans the whole text
+    (blocks and literals included) on demand, remembering the last few; this keeps an
+    indexed course at a few times its size on disk."""
+
+    __slots__ = ("_memory", "text")
+
+    def __init__(self, text: str, result: ScanResult) -> None:
+        self.text = text
+        self._memory = ScanResult(
+            markers=result.markers, invalid=result.invalid, interactions=result.interactions
+        )
+
+    def memory(self) -> ScanResult:
+        return self._memory
+
+    def result(self) -> ScanResult:
+        return _full_scan(self.text)
+
+
+@lru_cache(maxsize=32)
+def _full_scan(text: str) -> ScanResult:
+    return scan(text)
 
 
 class DocKeys:
@@ -97,11 +124,18 @@ class DocEntry:
 
     @property
     def result(self) -> ScanResult:
+        """The whole scan: blocks and literals included."""
         return self.document.result()
+
+    @property
+    def memory(self) -> ScanResult:
+        """Markers, invalid markers and interactions; blocks and literals may be empty."""
+        memory = getattr(self.document, "memory", None)
+        return memory() if memory is not None else self.document.result()
 
     @cached_property
     def keys(self) -> DocKeys:
-        return DocKeys(self.result.markers)
+        return DocKeys(self.memory.markers)
 
     @property
     def label(self) -> str:

@@ -20,6 +20,7 @@ from mfls.workspace.globs import compile_glob
 from mfls.workspace.hosts import host_profile
 from mfls.workspace.index import (
     CourseSnapshot,
+    DiskDocument,
     DocEntry,
     DocKind,
     ScannedDocument,
@@ -123,6 +124,9 @@ class Workspace:
     def folders(self) -> tuple[str, ...]:
         return self._folders
 
+    def _from_disk(self, text: str) -> ScannedDocument:
+        return DiskDocument(text, self._factory(text, None).result())
+
     # -- folders and indexing ---------------------------------------------------------
 
     def set_folders(self, paths: list[str]) -> None:
@@ -151,13 +155,13 @@ class Workspace:
                 for plan in plans.values()
                 for uri, (path, _, _) in plan.members.items()
             ]
-            documents: dict[str, EditableDocument] = {}
+            documents: dict[str, ScannedDocument] = {}
             total = len(wanted)
             for done, (uri, path, root) in enumerate(wanted, 1):
                 if uri not in self._open:
                     text = files.read_text(path, root, self._max_file_bytes)
                     if text is not None:
-                        documents[uri] = self._factory(text, None)
+                        documents[uri] = self._from_disk(text)
                 if progress is not None and (done % PROGRESS_STEP == 0 or done == total):
                     progress(done, total)
             with self._lock:
@@ -251,7 +255,7 @@ class Workspace:
     def _entry(
         self,
         uri: str,
-        document: EditableDocument,
+        document: ScannedDocument,
         version: int | None,
         is_open: bool,
         root: str | None,
@@ -274,9 +278,7 @@ class Workspace:
             course_id, root, config, host_profile(config.host, config.system_keys), (), problems
         )
 
-    def _put(
-        self, uri: str, document: EditableDocument, version: int | None, is_open: bool
-    ) -> None:
+    def _put(self, uri: str, document: ScannedDocument, version: int | None, is_open: bool) -> None:
         snapshot = self._snapshot
         course = snapshot.course_for(uri)
         if course is None:
@@ -340,7 +342,7 @@ class Workspace:
             if text is None:
                 self._drop(uri)
             else:
-                self._put(uri, self._factory(text, None), None, False)
+                self._put(uri, self._from_disk(text), None, False)
 
     def is_open(self, uri: str) -> bool:
         return canonical_uri(uri) in self._open
@@ -396,7 +398,7 @@ class Workspace:
             if text is None:
                 self._drop(uri)
             else:
-                self._put(uri, self._factory(text, None), None, False)
+                self._put(uri, self._from_disk(text), None, False)
 
     def _replan_course(self, root: str) -> None:
         plan = self._plan_course(root)
@@ -416,7 +418,7 @@ class Workspace:
         """Rebuild the courses of `plans`, reading only documents not already indexed."""
         with self._lock:
             known = self._disk_documents()
-        documents: dict[str, EditableDocument] = {}
+        documents: dict[str, ScannedDocument] = {}
         for plan in plans.values():
             for uri, (path, _, _) in plan.members.items():
                 if uri in known:
@@ -424,7 +426,7 @@ class Workspace:
                 elif uri not in self._open:
                     text = files.read_text(path, plan.root, self._max_file_bytes)
                     if text is not None:
-                        documents[uri] = self._factory(text, None)
+                        documents[uri] = self._from_disk(text)
         with self._lock:
             known = self._disk_documents()
             known.update(documents)
@@ -432,15 +434,15 @@ class Workspace:
 
     # -- assembling a whole snapshot --------------------------------------------------
 
-    def _disk_documents(self) -> dict[str, EditableDocument]:
-        found: dict[str, EditableDocument] = {}
+    def _disk_documents(self) -> dict[str, ScannedDocument]:
+        found: dict[str, ScannedDocument] = {}
         for course in self._snapshot.courses.values():
             for uri, entry in course.docs.items():
                 if not entry.is_open:
-                    found[uri] = entry.document  # type: ignore[assignment]
+                    found[uri] = entry.document
         return found
 
-    def _assemble(self, disk: Mapping[str, EditableDocument]) -> None:
+    def _assemble(self, disk: Mapping[str, ScannedDocument]) -> None:
         """Build the snapshot from the plans, the given disk documents and open buffers."""
         old = self._snapshot
         grouped: dict[str, tuple[str | None, list[DocEntry]]] = {}

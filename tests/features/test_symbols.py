@@ -50,3 +50,9 @@ def test_workspace_symbols_name_their_course(tmp_path: Path) -> None:
     }
     assert workspace_symbols(course.snapshot, "zzz") == []
     assert len(workspace_symbols(course.snapshot, "", limit=1)) == 1
+
+
+def test_symbols_of_a_closed_document(tmp_path: Path) -> None:
+    course = Course(tmp_path, {"a.md": "# One\n\n?[{{ k }} A]\n"})
+    [heading] = document_symbols(course.snapshot, course.uri("a.md"))
+    assert heading.name == "One" and heading.children[0].name == "k"

@@ -377,3 +377,25 @@ def test_created_directory_is_listed(tmp_path: Path) -> None:
     workspace.files_changed([(str(tmp_path / ".hidden/c.md"), "created")])
     course = workspace.snapshot.courses[str(tmp_path)]
     assert set(course.bindings) == {"fresh"}
+
+
+def test_closed_documents_keep_only_what_memory_needs(tmp_path: Path) -> None:
+    from mfls.syntax.scanner import scan
+    from mfls.workspace.index import DiskDocument
+
+    text = "# Title\n\n?[{{ k }} A]\n\n`{{ lit }}` {{ }}\n"
+    write(tmp_path, {"a.md": text})
+    workspace, _ = indexed(tmp_path)
+    a = uri(tmp_path / "a.md")
+    entry = workspace.snapshot.entry(a)[1]
+    assert isinstance(entry.document, DiskDocument)
+    full = scan(text)
+    assert entry.memory.markers == full.markers
+    assert entry.memory.invalid == full.invalid
+    assert entry.memory.interactions == full.interactions
+    assert entry.memory.blocks == () and entry.memory.literals == ()
+    assert entry.result == full
+    workspace.open(a, text, 1)
+    opened = workspace.snapshot.entry(a)[1]
+    assert not isinstance(opened.document, DiskDocument)
+    assert opened.memory == opened.result == full
