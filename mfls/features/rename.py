@@ -29,6 +29,7 @@ from mfls.syntax.model import BlockKind, Marker, ScanResult
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
 
 ANNOTATION_ID = "mfls.storedAnswers"
+_PLAIN_PADDING = frozenset(("", " "))
 _MAX_LISTED_USES = 5
 
 
@@ -259,9 +260,11 @@ def can_pad(text: str, marker: Marker) -> bool:
     if marker.literal:
         return False
     opening, closing = _body_edges(text, marker)
-    return (
-        trimmed(text[opening : marker.key_start]) == "" == trimmed(text[marker.key_end : closing])
-    )
+    before = text[opening : marker.key_start]
+    after = text[marker.key_end : closing]
+    if before in _PLAIN_PADDING and after in _PLAIN_PADDING:
+        return True
+    return trimmed(before) == "" == trimmed(after)
 
 
 def is_padded(text: str, marker: Marker) -> bool:
@@ -328,33 +331,30 @@ def rename_key(
     if old_key in host_keys(course):
         raise RenameRefused(_host_key_message(course, old_key), old_key=old_key)
     new_key = validate_new_key(course, new_name)
-    uses = list(key_uses(course, old_key))
-    if not uses:
+    occurrences = course.occurrences(old_key)
+    if not occurrences:
         raise RenameRefused(f"No document of the course uses the key '{old_key}'.")
     if new_key == old_key:
         return WorkspaceChange(documents=(), annotation=None)
-    if not merge:
-        existing = list(key_uses(course, new_key))
-        if existing:
-            raise KeyConflict(
-                f"'{new_key}' is already a key of this course, used at "
-                f"{describe_uses(course, existing)}. Renaming would merge two questions' "
-                f'memory; to do that on purpose, use the code action "Merge key '
-                f"'{old_key}' into '{new_key}'\".",
-                old_key=old_key,
-                new_key=new_key,
-            )
-    documents: list[DocumentChange] = []
+    if not merge and course.occurrences(new_key):
+        raise KeyConflict(
+            f"'{new_key}' is already a key of this course, used at "
+            f"{describe_uses(course, key_uses(course, new_key))}. Renaming would merge two "
+            f"questions' memory; to do that on purpose, use the code action \"Merge key "
+            f"'{old_key}' into '{new_key}'\".",
+            old_key=old_key,
+            new_key=new_key,
+        )
     by_doc: dict[str, list[Marker]] = {}
-    entries: dict[str, DocEntry] = {}
-    for use in uses:
-        by_doc.setdefault(use.entry.uri, []).append(use.marker)
-        entries[use.entry.uri] = use.entry
-    for doc_uri, markers in by_doc.items():
-        entry = entries[doc_uri]
-        text = doc_text(entry)
+    for occurrence in occurrences:
+        by_doc.setdefault(occurrence.uri, []).append(occurrence.marker)
+    docs = course.docs
+    documents: list[DocumentChange] = []
+    for doc_uri in sorted(by_doc, key=lambda uri: (docs[uri].order, uri)):
+        entry = docs[doc_uri]
+        text = entry.text
         changes: list[TextChange] = []
-        for marker in markers:
+        for marker in sorted(by_doc[doc_uri], key=lambda m: m.start):
             changes.extend(marker_changes(text, marker, new_key, legacy=marker.legacy))
         if changes:
             documents.append(
@@ -363,5 +363,5 @@ def rename_key(
     return WorkspaceChange(
         documents=tuple(documents),
         annotation=stored_answers_annotation(old_key, new_key, merge=merge),
-        markers=len(uses),
+        markers=len(occurrences),
     )

@@ -63,37 +63,93 @@ class _Positions:
         self.encoding = encoding
         self._offset = 0
         self._line = 0
+        self._lf = "\n" in text
+        self._cr = "\r" in text
 
-    def position(self, offset: int) -> t.Position:
+    def line_character(self, offset: int) -> tuple[int, int]:
         text = self.text
         offset = min(max(offset, 0), len(text))
         if offset < self._offset:
             self._offset, self._line = 0, 0
-        segment = text[self._offset : offset]
-        self._line += segment.count("\n") + segment.count("\r") - segment.count("\r\n")
-        if offset > 0 and text[offset - 1] == "\r" and offset < len(text) and text[offset] == "\n":
-            offset -= 1  # between CR and LF: the end of the line
-            self._line -= 1
+        low = self._offset
+        if self._cr:
+            self._line += (
+                text.count("\n", low, offset)
+                + text.count("\r", low, offset)
+                - text.count("\r\n", low, offset)
+            )
+            if 0 < offset < len(text) and text[offset - 1] == "\r" and text[offset] == "\n":
+                offset -= 1  # between CR and LF: the end of the line
+                self._line -= 1
+        elif self._lf:
+            self._line += text.count("\n", low, offset)
         self._offset = offset
-        start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
-        head = text[start:offset]
-        if self.encoding is Encoding.UTF32 or head.isascii():
-            character = len(head)
-        elif self.encoding is Encoding.UTF16:
-            character = len(head.encode("utf-16-le", "surrogatepass")) // 2
-        else:
-            character = len(head.encode("utf-8", "surrogatepass"))
-        return t.Position(line=self._line, character=character)
+        start = 0
+        if self._lf:
+            start = text.rfind("\n", 0, offset) + 1
+        if self._cr:
+            start = max(start, text.rfind("\r", start, offset) + 1)
+        return self._line, self._units(text[start:offset])
+
+    def position(self, offset: int) -> t.Position:
+        line, character = self.line_character(offset)
+        return t.Position(line=line, character=character)
 
     def range(self, start: int, end: int) -> t.Range:
         return t.Range(start=self.position(start), end=self.position(end))
+
+    def range_json(self, start: int, end: int) -> dict[str, dict[str, int]]:
+        start_line, start_character = self.line_character(start)
+        piece = self.text[start:end]
+        if "\n" in piece or "\r" in piece:
+            end_line, end_character = self.line_character(end)
+        else:
+            end_line, end_character = start_line, start_character + self._units(piece)
+        return {
+            "start": {"line": start_line, "character": start_character},
+            "end": {"line": end_line, "character": end_character},
+        }
+
+    def _units(self, piece: str) -> int:
+        if self.encoding is Encoding.UTF32 or piece.isascii():
+            return len(piece)
+        if self.encoding is Encoding.UTF16:
+            return len(piece.encode("utf-16-le", "surrogatepass")) // 2
+        return len(piece.encode("utf-8", "surrogatepass"))
+
+
+class _JsonReady(dict):  # type: ignore[type-arg]
+    """A `TextDocumentEdit` already in its JSON form, sent as it is.
+
+    A rename of a key used 10,000 times would otherwise build some 50,000 attrs objects
+    only for the converter to flatten them again. cattrs unstructures the members of
+    `documentChanges` (a union) by their runtime class, so a registered pass-through
+    hook lets these dicts stand in; `json_passthrough` checks that before relying on it.
+    """
+
+
+def json_passthrough(server: MflsServer) -> bool:
+    """Teach the server's converter to send `_JsonReady` values untouched; True when it
+    demonstrably does."""
+    converter = getattr(server.protocol, "_converter", None)
+    if converter is None:
+        return False
+    converter.register_unstructure_hook(_JsonReady, lambda value: value)
+    probe = _JsonReady({"textDocument": {"uri": "file:///probe.md", "version": None}})
+    probe["edits"] = [{"range": _Positions("", Encoding.UTF16).range_json(0, 0), "newText": ""}]
+    try:
+        sent = converter.unstructure(t.WorkspaceEdit(document_changes=[probe]))  # type: ignore[list-item]
+    except Exception:
+        return False
+    return sent == {"documentChanges": [dict(probe)]}
 
 
 class EditBuilder:
     """Turns plain `WorkspaceChange`s into `WorkspaceEdit`s for one server's client."""
 
-    def __init__(self, server: MflsServer) -> None:
+    def __init__(self, server: MflsServer, *, json_ready: bool = False) -> None:
         self.server = server
+        self.json_ready = json_ready
         caps = server.client_capabilities
         self.document_changes = bool(_capability(caps, "workspace.workspace_edit.document_changes"))
         self.snippets = self.document_changes and bool(
@@ -114,6 +170,10 @@ class EditBuilder:
             return _Positions(change.text, encoding), buffer.version, buffer.client_uri
         return _Positions(change.text, encoding), None, change.uri
 
+    def _structured(self, document: dict[str, Any]) -> t.TextDocumentEdit:
+        converter = self.server.protocol._converter
+        return converter.structure(dict(document), t.TextDocumentEdit)
+
     def edit(self, change: rn.WorkspaceChange, *, snippet: bool = False) -> t.WorkspaceEdit:
         annotation_id = rn.ANNOTATION_ID if change.annotation is not None else None
         if not self.document_changes:
@@ -125,32 +185,23 @@ class EditBuilder:
                     for c in sorted(doc.changes, key=lambda c: c.start)
                 ]
             return t.WorkspaceEdit(changes=changes)
-        documents: list[t.TextDocumentEdit] = []
+        documents: list[Any] = []
         for doc in change.documents:
             positions, version, uri = self.target(doc)
-            edits: list[t.TextEdit | t.AnnotatedTextEdit | t.SnippetTextEdit] = []
+            edits: list[dict[str, Any]] = []
             for c in sorted(doc.changes, key=lambda c: c.start):
-                range_ = positions.range(c.start, c.end)
+                edit: dict[str, Any] = {"range": positions.range_json(c.start, c.end)}
                 if snippet:
-                    edits.append(
-                        t.SnippetTextEdit(range=range_, snippet=t.StringValue(value=c.new_text))
-                    )
-                elif annotation_id is not None:
-                    edits.append(
-                        t.AnnotatedTextEdit(
-                            range=range_, new_text=c.new_text, annotation_id=annotation_id
-                        )
-                    )
+                    edit["snippet"] = {"kind": "snippet", "value": c.new_text}
                 else:
-                    edits.append(t.TextEdit(range=range_, new_text=c.new_text))
-            documents.append(
-                t.TextDocumentEdit(
-                    text_document=t.OptionalVersionedTextDocumentIdentifier(
-                        uri=uri, version=version
-                    ),
-                    edits=edits,
-                )
+                    edit["newText"] = c.new_text
+                    if annotation_id is not None:
+                        edit["annotationId"] = annotation_id
+                edits.append(edit)
+            document = _JsonReady(
+                {"textDocument": {"uri": uri, "version": version}, "edits": edits}
             )
+            documents.append(document if self.json_ready else self._structured(document))
         annotations = None
         if change.annotation is not None and annotation_id is not None:
             annotations = {
@@ -205,6 +256,7 @@ def _failing_cleanly(what: str) -> Callable[[F], F]:
 def register(server: MflsServer) -> None:
     """Add prepareRename, rename and codeAction to `server`."""
     merge_requests: dict[tuple[str, str], list[str]] = {}
+    json_ready = json_passthrough(server)
 
     def remember_merge(course_id: str, old_key: str, new_key: str) -> None:
         targets = merge_requests.setdefault((course_id, old_key), [])
@@ -252,7 +304,7 @@ def register(server: MflsServer) -> None:
             change.markers,
             len(change.documents),
         )
-        return EditBuilder(ls).edit(change)
+        return EditBuilder(ls, json_ready=json_ready).edit(change)
 
     @server.feature(
         t.TEXT_DOCUMENT_CODE_ACTION,
@@ -287,7 +339,7 @@ def register(server: MflsServer) -> None:
             course_wide=course_wide,
             merge_targets=targets,
         )
-        builder = EditBuilder(ls)
+        builder = EditBuilder(ls, json_ready=json_ready)
         result: list[t.CodeAction] = []
         for action in found:
             if not _kind_wanted(action.kind, only):

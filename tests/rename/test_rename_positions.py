@@ -22,3 +22,18 @@ def test_positions_match_line_index(text: str, offsets: list[int], ascending: bo
         for offset in offsets:
             got = positions.position(offset)
             assert (got.line, got.character) == index.position(offset, encoding)
+
+
+@given(texts, st.lists(st.tuples(st.integers(0, 60), st.integers(0, 8)), max_size=8))
+def test_ranges_match_line_index(text: str, spans: list[tuple[int, int]]) -> None:
+    index = LineIndex(text)
+    for encoding in Encoding:
+        positions = _Positions(text, encoding)
+        for start, length in sorted(spans):
+            end = min(start + length, len(text))
+            start = min(start, end)
+            got = positions.range_json(start, end)
+            assert (got["start"]["line"], got["start"]["character"]) == index.position(
+                start, encoding
+            )
+            assert (got["end"]["line"], got["end"]["character"]) == index.position(end, encoding)
