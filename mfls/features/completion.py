@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import partial
 
 from mfls.features import visible
 from mfls.features.lookup import OPENER, marker_at
 from mfls.syntax.model import BlockKind, Reason, ScanResult
 from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
+from mfls.workspace.layered import GONE, Layered
 
 RAW_HTML_TYPES = range(1, 6)
 
@@ -34,9 +36,8 @@ class Completion:
 
 @dataclass(frozen=True)
 class _Table:
-    items: dict[str, CompletionItem]
-    values: list[CompletionItem]
-    positions: dict[str, int]
+    values: list[CompletionItem]  # never changed once built: copied, then edited
+    positions: Layered[str, int]  # key -> index in `values`
 
 
 def complete(
@@ -178,13 +179,8 @@ def _table(course: CourseSnapshot) -> _Table:
     def build(previous: _Table | None, changed: frozenset[str] | None) -> _Table:
         if previous is None or changed is None:
             keys = set(course.bindings) | set(course.references) | set(course.host.provided_keys)
-            items = {}
-            for key in sorted(keys):
-                item = _item(course, key)
-                if item is not None:
-                    items[key] = item
-            values = list(items.values())
-            return _Table(items, values, {item.key: i for i, item in enumerate(values)})
+            values = [item for item in map(partial(_item, course), sorted(keys)) if item]
+            return _Table(values, Layered({item.key: i for i, item in enumerate(values)}))
         if not changed:
             return previous
         return _updated(previous, {key: _item(course, key) for key in changed})
@@ -193,30 +189,22 @@ def _table(course: CourseSnapshot) -> _Table:
 
 
 def _updated(previous: _Table, fresh: dict[str, CompletionItem | None]) -> _Table:
-    """`previous` with the items of `fresh` replaced, added or (None) removed; positions
-    of untouched items stay, so the position map is copied only when keys come or go."""
-    items = dict(previous.items)
+    """`previous` with the items of `fresh` replaced, added or (None) removed. A removed
+    item's slot takes the last item, so every other position stays."""
     values = previous.values.copy()
     positions = previous.positions
-    copied = False
     for key, item in fresh.items():
         at = positions.get(key)
         if item is not None and at is not None:
             values[at] = item
-            items[key] = item
-            continue
-        if not copied:
-            positions = dict(positions)
-            copied = True
-        if item is not None:
-            positions[key] = len(values)
+        elif item is not None:
+            positions = positions.updated({key: len(values)})
             values.append(item)
-            items[key] = item
         elif at is not None:
             last = values.pop()
-            del positions[key]
-            del items[key]
-            if last.key != key:
+            if last.key == key:
+                positions = positions.updated({key: GONE})
+            else:
                 values[at] = last
-                positions[last.key] = at
-    return _Table(items, values, positions)
+                positions = positions.updated({key: GONE, last.key: at})
+    return _Table(values, positions)

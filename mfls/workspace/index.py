@@ -19,6 +19,7 @@ from mfls.syntax.model import Marker, Role, ScanResult
 from mfls.syntax.scanner import scan
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig
 from mfls.workspace.hosts import HostProfile
+from mfls.workspace.layered import GONE, Layered
 from mfls.workspace.uris import canonical_uri
 
 DocKind = Literal["lesson", "reference"]
@@ -162,7 +163,7 @@ class KeyOccurrences(Mapping[str, tuple[Occurrence, ...]]):
     def __init__(
         self,
         docs: Mapping[str, DocEntry],
-        key_docs: Mapping[str, tuple[str, ...]],
+        key_docs: Layered[str, tuple[str, ...]],
         binding: bool,
     ) -> None:
         self._docs = docs
@@ -333,34 +334,31 @@ def build_course(
         config,
         host,
         docs,
-        KeyOccurrences(docs, _frozen(_key_docs(ordered, True)), True),
-        KeyOccurrences(docs, _frozen(_key_docs(ordered, False)), False),
+        KeyOccurrences(docs, Layered(_key_docs(ordered, True)), True),
+        KeyOccurrences(docs, Layered(_key_docs(ordered, False)), False),
         tuple(problems),
     )
 
 
 def _moved(
-    key_docs: Mapping[str, tuple[str, ...]],
+    key_docs: Layered[str, tuple[str, ...]],
     uri: str,
     old: Iterable[str],
     new: Iterable[str],
     docs: Mapping[str, DocEntry],
-) -> Mapping[str, tuple[str, ...]]:
+) -> Layered[str, tuple[str, ...]]:
     """`key_docs` with `uri` removed from the keys it left and added to the keys it gained."""
     old_keys, new_keys = set(old), set(new)
     if old_keys == new_keys:
         return key_docs
-    updated = dict(key_docs)
+    changes: dict[str, object] = {}
     for key in old_keys - new_keys:
-        remaining = tuple(u for u in updated[key] if u != uri)
-        if remaining:
-            updated[key] = remaining
-        else:
-            del updated[key]
+        remaining = tuple(u for u in key_docs[key] if u != uri)
+        changes[key] = remaining if remaining else GONE
     for key in new_keys - old_keys:
-        uris = (*updated.get(key, ()), uri)
-        updated[key] = tuple(sorted(uris, key=lambda u: docs[u].order))
-    return _frozen(updated)
+        uris = (*key_docs.get(key, ()), uri)
+        changes[key] = tuple(sorted(uris, key=lambda u: docs[u].order))
+    return key_docs.updated(changes)
 
 
 def _changed_keys(old: DocEntry | None, new: DocEntry | None) -> frozenset[str]:
