@@ -242,6 +242,10 @@ def _frozen(mapping: dict[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(mapping)
 
 
+def _layered(mapping: Mapping[str, T]) -> Layered[str, T]:
+    return mapping if isinstance(mapping, Layered) else Layered(dict(mapping))
+
+
 @dataclass(frozen=True)
 class CourseSnapshot:
     id: str
@@ -327,7 +331,7 @@ def build_course(
 ) -> CourseSnapshot:
     """A course built from all its documents (entries in any order)."""
     ordered = sorted(entries, key=lambda e: e.order)
-    docs = _frozen({entry.uri: entry for entry in ordered})
+    docs = Layered({entry.uri: entry for entry in ordered})
     return CourseSnapshot(
         course_id,
         root,
@@ -377,9 +381,7 @@ def replace_document(course: CourseSnapshot, entry: DocEntry) -> CourseSnapshot:
     Only keys that the document gained or lost are touched; the rest is shared.
     """
     old = course.docs.get(entry.uri)
-    docs = dict(course.docs)
-    docs[entry.uri] = entry
-    frozen_docs = _frozen(docs)
+    docs = _layered(course.docs).updated({entry.uri: entry})
     old_keys = old.keys if old is not None else EMPTY_KEYS
     bindings = _moved(
         course.bindings.key_docs, entry.uri, old_keys.bindings, entry.keys.bindings, docs
@@ -392,9 +394,9 @@ def replace_document(course: CourseSnapshot, entry: DocEntry) -> CourseSnapshot:
         course.root,
         course.config,
         course.host,
-        frozen_docs,
-        KeyOccurrences(frozen_docs, bindings, True),
-        KeyOccurrences(frozen_docs, references, False),
+        docs,
+        KeyOccurrences(docs, bindings, True),
+        KeyOccurrences(docs, references, False),
         course.problems,
         course.cache.following(_changed_keys(old, entry)),
     )
@@ -404,9 +406,7 @@ def remove_document(course: CourseSnapshot, uri: str) -> CourseSnapshot:
     old = course.docs.get(uri)
     if old is None:
         return course
-    docs = dict(course.docs)
-    del docs[uri]
-    frozen_docs = _frozen(docs)
+    docs = _layered(course.docs).updated({uri: GONE})
     bindings = _moved(course.bindings.key_docs, uri, old.keys.bindings, (), docs)
     references = _moved(course.references.key_docs, uri, old.keys.references, (), docs)
     return CourseSnapshot(
@@ -414,9 +414,9 @@ def remove_document(course: CourseSnapshot, uri: str) -> CourseSnapshot:
         course.root,
         course.config,
         course.host,
-        frozen_docs,
-        KeyOccurrences(frozen_docs, bindings, True),
-        KeyOccurrences(frozen_docs, references, False),
+        docs,
+        KeyOccurrences(docs, bindings, True),
+        KeyOccurrences(docs, references, False),
         course.problems,
         course.cache.following(_changed_keys(old, None)),
     )
