@@ -156,15 +156,22 @@ class Workspace:
                 for uri, (path, _, _) in plan.members.items()
             ]
             documents: dict[str, ScannedDocument] = {}
+            skipped: set[str] = set()
             total = len(wanted)
             for done, (uri, path, root) in enumerate(wanted, 1):
-                if uri not in self._open:
+                if uri in self._open:
+                    skipped.add(uri)
+                else:
                     text = files.read_text(path, root, self._max_file_bytes)
                     if text is not None:
                         documents[uri] = self._from_disk(text)
                 if progress is not None and (done % PROGRESS_STEP == 0 or done == total):
                     progress(done, total)
             with self._lock:
+                current = self._disk_documents()
+                for uri in skipped:
+                    if uri not in self._open and uri in current:
+                        documents[uri] = current[uri]
                 self._plans = plans
                 self._assemble(documents)
         finally:

@@ -399,3 +399,19 @@ def test_closed_documents_keep_only_what_memory_needs(tmp_path: Path) -> None:
     opened = workspace.snapshot.entry(a)[1]
     assert not isinstance(opened.document, DiskDocument)
     assert opened.memory == opened.result == full
+
+
+def test_a_buffer_closed_during_indexing_keeps_its_disk_copy(tmp_path: Path) -> None:
+    write(tmp_path, {"a.md": "?[{{ disk }} A]", **{f"{n}.md": "x" for n in range(30)}})
+    a = uri(tmp_path / "a.md")
+    workspace = Workspace(document_factory=Recorder())
+    workspace.set_folders([str(tmp_path)])
+    workspace.open(a, "?[{{ buffer }} A]", 1)
+
+    def progress(done: int, total: int) -> None:
+        if done == total:
+            workspace.close(a)
+
+    workspace.index_all(progress)
+    course = workspace.snapshot.course_for(a)
+    assert set(course.bindings) == {"disk"} and not course.docs[a].is_open
