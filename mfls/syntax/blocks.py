@@ -339,8 +339,12 @@ class _Parser:
         i = 1
         while i < depth:
             node = stack[i]
-            self.find_nn()
             kind = node.kind
+            if kind == _LIST:
+                matched = i
+                i += 1
+                continue
+            self.find_nn()
             if kind == _QUOTE:
                 nn = self.nn
                 if self.indented or nn >= le or text[nn] != ">":
@@ -422,8 +426,8 @@ class _Parser:
             self.add_paragraph_line(para)
 
     def add_paragraph_line(self, para: _Node) -> None:
-        self.find_nn()
-        a = self.nn
+        # Every caller has just advanced to the line's first non-space character.
+        a = self.offset
         le = self.le
         segs = para.segs
         if not segs:
