@@ -66,7 +66,7 @@ def code_actions(
     text = rn.doc_text(entry)
     provided = rn.host_keys(course)
     merge_targets = merge_targets or {}
-    for marker in rn.doc_scan(entry).markers:
+    for marker in rn.doc_memory(entry).markers:
         if marker.start > end:
             break
         if marker.end < start:
@@ -235,7 +235,7 @@ def legacy_changes(entry: DocEntry) -> list[TextChange]:
     if "%" not in text:
         return []
     changes: list[TextChange] = []
-    for marker in rn.doc_scan(entry).markers:
+    for marker in rn.doc_memory(entry).markers:
         if marker.legacy:
             changes.extend(rn.marker_changes(text, marker, marker.key, legacy=False))
     return changes
@@ -245,7 +245,7 @@ def padding_changes(entry: DocEntry) -> list[TextChange]:
     """Every marker of the document that can be padded, written `{{ key }}`."""
     text = rn.doc_text(entry)
     changes: list[TextChange] = []
-    for marker in rn.doc_scan(entry).markers:
+    for marker in rn.doc_memory(entry).markers:
         if rn.can_pad(text, marker) and not rn.is_padded(text, marker):
             changes.extend(rn.marker_changes(text, marker, marker.key, legacy=marker.legacy))
     return changes

@@ -102,7 +102,13 @@ def doc_text(entry: DocEntry) -> str:
 
 
 def doc_scan(entry: DocEntry) -> ScanResult:
+    """The whole scan, blocks included (a closed document is rescanned for it)."""
     return entry.result
+
+
+def doc_memory(entry: DocEntry) -> ScanResult:
+    """Markers, invalid markers and interactions: all the index keeps of a closed document."""
+    return entry.memory
 
 
 def course_for(snapshot: WorkspaceSnapshot, uri: str) -> CourseSnapshot | None:
@@ -162,23 +168,23 @@ def prepare_rename(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> Rename
     if found is None:
         raise RenameRefused("This document is not part of any indexed course yet.")
     course, entry = found
-    result = doc_scan(entry)
-    marker = marker_at(result, offset)
+    memory = doc_memory(entry)
+    marker = marker_at(memory, offset)
     if marker is None:
-        raise RenameRefused(_why_not_here(result, offset))
+        raise RenameRefused(_why_not_here(memory, entry, offset))
     if marker.key in host_keys(course):
         raise RenameRefused(_host_key_message(course, marker.key), old_key=marker.key)
     return RenameTarget(uri, marker.key_start, marker.key_end, marker.key, course.id)
 
 
-def _why_not_here(result: ScanResult, offset: int) -> str:
-    for invalid in result.invalid:
+def _why_not_here(memory: ScanResult, entry: DocEntry, offset: int) -> str:
+    for invalid in memory.invalid:
         if invalid.start <= offset < invalid.end or offset == invalid.end:
             return (
                 f"This marker is invalid ({invalid.reason.value}): it is literal text, not a "
                 "memory key, so there is nothing to rename. Fix the marker first."
             )
-    for block in result.blocks:
+    for block in doc_scan(entry).blocks:
         if block.start <= offset <= block.end:
             if block.kind in (BlockKind.FENCED_CODE, BlockKind.INDENTED_CODE):
                 return (
