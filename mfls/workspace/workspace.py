@@ -169,9 +169,14 @@ class Workspace:
                     progress(done, total)
             with self._lock:
                 current = self._disk_documents()
-                for uri in skipped:
-                    if uri not in self._open and uri in current:
-                        documents[uri] = current[uri]
+                for uri, path, root in wanted:
+                    if uri in skipped and uri not in self._open:
+                        if uri in current:
+                            documents[uri] = current[uri]
+                        else:
+                            text = files.read_text(path, root, self._max_file_bytes)
+                            if text is not None:
+                                documents[uri] = self._from_disk(text)
                 self._plans = plans
                 self._assemble(documents)
         finally:
