@@ -127,3 +127,33 @@ def test_out_of_range_edits_are_clamped(text: str, start: int, end: int, insert:
     b = min(max(end, a), len(text))
     assert doc.text == text[:a] + insert + text[b:]
     assert doc.result() == scan(doc.text)
+
+
+_any_char = st.one_of(
+    st.characters(codec=None),
+    st.sampled_from(["\ud800", "\0", "\t", " ", "\r", "\n", "\r\n", "{{", "}}", "?[", "]"]),
+    st.sampled_from(list("#`~*+_=<>-0123456789[]:()\"'\\!?/|%.")),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(_any_char, max_size=60).map("".join),
+    st.lists(
+        st.tuples(
+            st.floats(0, 1),
+            st.integers(0, 6),
+            st.lists(_any_char, max_size=4).map("".join),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+)
+def test_edits_of_arbitrary_text(text: str, edits: list) -> None:
+    with patch.object(document, "_WINDOW", 1), patch.object(document, "_CHUNK", 2):
+        doc = Document(text)
+        for edit in edits:
+            doc, text = _apply(doc, text, edit)
+            assert doc.result() == scan(text)
+        assert doc.text == text
