@@ -2,7 +2,8 @@
 
 Compared per example: each leaf block's kind, line range, heading level and HTML block
 type (read from the block's first line independently of mfls), the info string of each
-fenced code block, and the set of link reference definition labels.
+fenced code block, the set of link reference definition labels, and the inline literal
+contexts of paragraphs and headings (code spans, autolinks, raw HTML with its text).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 from mfls.syntax.blocks import parse_blocks
-from mfls.syntax.model import BlockKind
+from mfls.syntax.model import BlockKind, LiteralKind
+from mfls.syntax.scanner import scan
 from tests.commonmark.blockcompare import markdown_it_blocks, mfls_blocks
 
 _EXAMPLES = json.loads(Path(__file__).with_name("spec-0.31.2.json").read_text(encoding="utf-8"))
@@ -45,6 +47,37 @@ def _fence_infos(text: str) -> list[str]:
     ]
 
 
+_INLINE_LITERALS = {
+    LiteralKind.CODE_SPAN: "code_span",
+    LiteralKind.AUTOLINK: "autolink",
+    LiteralKind.RAW_HTML: "raw_html",
+}
+
+
+def _mfls_literals(text: str) -> list[tuple[str, str]]:
+    result = scan(text)
+    leaves = [b for b in result.blocks if b.kind in (BlockKind.PARAGRAPH, BlockKind.HEADING)]
+    out = []
+    for lit in result.literals:
+        name = _INLINE_LITERALS.get(lit.kind)
+        if name and any(b.start <= lit.start and lit.end <= b.end for b in leaves):
+            out.append((name, text[lit.start : lit.end] if name == "raw_html" else ""))
+    return out
+
+
+def _markdown_it_literals(tokens: list) -> list[tuple[str, str]]:
+    out = []
+    for token in tokens:
+        for child in token.children or []:
+            if child.type == "code_inline":
+                out.append(("code_span", ""))
+            elif child.type == "html_inline":
+                out.append(("raw_html", child.content))
+            elif child.type == "link_open" and child.markup == "autolink":
+                out.append(("autolink", ""))
+    return out
+
+
 def _disagreement(text: str) -> str | None:
     mine, theirs = mfls_blocks(text), markdown_it_blocks(text)
     if mine != theirs:
@@ -56,6 +89,8 @@ def _disagreement(text: str) -> str | None:
         return f"info strings: mfls {_fence_infos(text)} vs markdown-it {infos}"
     if _labels(text) != set((env.get("references") or {}).keys()):
         return f"definitions: mfls {_labels(text)} vs markdown-it {env.get('references')}"
+    if _mfls_literals(text) != _markdown_it_literals(tokens):
+        return f"literals: mfls {_mfls_literals(text)} vs {_markdown_it_literals(tokens)}"
     return None
 
 
