@@ -13,7 +13,7 @@ from markdown_it.token import Token
 from mfls.syntax.blocks import iter_units
 from mfls.syntax.inline import InlineMode, InlineScan, scan_inline
 from mfls.syntax.keys import WHITESPACE, normalize_key
-from mfls.syntax.model import LiteralKind, ScanResult
+from mfls.syntax.model import BlockKind, LiteralKind, ScanResult
 from mfls.syntax.scanner import scan, scan_unit
 
 ANY_TEXT = st.text(alphabet=st.characters(codec=None, categories=None), max_size=300)
@@ -132,8 +132,25 @@ def check_inline(text: str, found: InlineScan, mode: InlineMode) -> None:
         assert 0 <= lit.start < lit.end <= n
 
 
+def _readable_spans(result: ScanResult) -> list[tuple[int, int]]:
+    """The source spans whose inline text the scanner reads (rules 9, 10, 16)."""
+    spans = []
+    for block in result.blocks:
+        if not block.inline:
+            continue
+        if block.kind is BlockKind.HTML_BLOCK and block.level < 6:
+            continue
+        if block.kind in (BlockKind.INDENTED_CODE, BlockKind.THEMATIC_BREAK):
+            continue
+        spans.append((block.inline[0][0], block.inline[-1][1]))
+    return spans
+
+
 def check_result(text: str, result: ScanResult) -> None:
     n = len(text)
+    spans = _readable_spans(result)
+    for item in (*result.markers, *result.invalid, *result.interactions):
+        assert any(a <= item.start and item.end <= b for a, b in spans), item
     previous_end = 0
     for m in result.markers:
         assert 0 <= m.start < m.end <= n
