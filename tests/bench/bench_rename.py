@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -307,9 +308,11 @@ def main() -> int:
         real = [cli(root)]
         start_only = [startup() for _ in range(3)]
 
+    load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
     print(
         f"\nRename of a key used {args.uses:,} times across {args.lessons:,} lessons "
-        f"({size / 1e6:.1f} MB; Python {sys.version.split()[0]})\n"
+        f"({size / 1e6:.1f} MB; Python {sys.version.split()[0]}; {os.cpu_count()} CPUs, "
+        f"load average {load})\n"
     )
     print("| measurement | median ms | max ms | runs | note |")
     print("|---|---:|---:|---:|---|")
