@@ -21,7 +21,7 @@ with atheris.instrument_imports(include=["mfls.syntax"]):
     from mfls.syntax.document import Document
     from mfls.syntax.scanner import scan
 
-from scan_invariants import check_result  # noqa: E402
+from scan_invariants import check_result
 
 MAX_EDITS = 4
 
