@@ -65,6 +65,9 @@ _MARKDOWN_SPECIAL = re.compile(r"(?=[\\`$<\[\]{!?])(?:[\\`$<\[\]]|\{\{|[!?]\[)")
 _HTML_SPECIAL = re.compile(r"(?=[<{?])(?:<|\{\{|\?\[)")
 
 
+# How many code span closers one reading looks for with `str.find` before indexing runs.
+_DIRECT_SEARCHES = 8
+
 # Lists the results are appended to: markers, invalid markers, interactions, literals.
 _Sink = tuple[list[Marker], list[InvalidMarker], list[Interaction], list[Literal]]
 
@@ -77,6 +80,7 @@ class _Reader:
         "_finders",
         "_parens",
         "_runs",
+        "_spans_searched",
         "_walk",
         "base",
         "count_hidden",
@@ -114,6 +118,7 @@ class _Reader:
         self._close = NextFinder(self.s, literal="}}")
         self._finders: dict[str, NextFinder] = {}
         self._runs: BacktickRuns | None = None
+        self._spans_searched = 0
         self._parens: Parens | None = None
         # Last interaction body walk: (body start, closing `]` or -1, atoms, atom starts,
         # last body start for which the same walk holds).
@@ -311,15 +316,36 @@ class _Reader:
 
     # -- Markdown literal contexts ----------------------------------------------------
 
+    def _code_span_closer(self, length: int, after: int) -> int:
+        """Start of the first run of exactly `length` backticks at or after `after`, or -1.
+
+        The first few searches use `str.find`; past them an index of all runs keeps
+        many unmatched openers linear.
+        """
+        if self._spans_searched < _DIRECT_SEARCHES:
+            self._spans_searched += 1
+            s = self.s
+            run = "`" * length
+            c = s.find(run, after)
+            while c >= 0:
+                e = c + length
+                if e == self.n or s[e] != "`":
+                    return c
+                while e < self.n and s[e] == "`":
+                    e += 1
+                c = s.find(run, e)
+            return -1
+        if self._runs is None:
+            self._runs = BacktickRuns(self.s)
+        return self._runs.closer(length, after)
+
     def _code_span(self, i: int) -> int:
         s = self.s
         j = i
         while j < self.n and s[j] == "`":
             j += 1
         length = j - i
-        if self._runs is None:
-            self._runs = BacktickRuns(s)
-        closer = self._runs.closer(length, j)
+        closer = self._code_span_closer(length, j)
         if closer < 0:
             return j
         self._add_literal(LiteralKind.CODE_SPAN, i, closer + length, escapes=False)

@@ -272,6 +272,15 @@ def test_code_span_backtick_runs() -> None:
     assert refs(scan) == [("x", True), ("y", False)]
 
 
+@pytest.mark.parametrize("before", [0, 3, 12])
+def test_code_span_closers_skip_longer_runs(before: int) -> None:
+    text = "`p` " * before + "`a ``b`` {{x}}` ``c` {{y}}`` ``` {{z}}"
+    scan = scan_inline(text, MD)
+    spans = [text[lit.start : lit.end] for lit in scan.literals]
+    assert spans == ["`p`"] * before + ["`a ``b`` {{x}}`", "``c` {{y}}``"]
+    assert refs(scan) == [("x", True), ("y", True), ("z", False)]
+
+
 def test_escaped_backtick_does_not_open_a_code_span() -> None:
     text = "\\`{{a}}`"
     scan = scan_inline(text, MD)
