@@ -156,7 +156,15 @@ class _Parser:
         off = self.offset
         if self.nn_cache < off:
             text = self.text
-            nn = _SPACES.match(text, off, self.le).end()
+            le = self.le
+            if off < le and text[off] != " " and text[off] != "\t":
+                self.nn_cache = self.nn = off
+                self.nn_col = self.column
+                self.indent = 0
+                self.indented = False
+                self.blank = False
+                return
+            nn = _SPACES.match(text, off, le).end()
             if text.find("\t", off, nn) < 0:
                 col = self.column + nn - off
             else:
@@ -318,7 +326,9 @@ class _Parser:
         self.nn_cache = -1
         depth = len(stack)
         if depth > 2:
-            whole_blank = _SPACES.match(text, pos, le).end() == le
+            whole_blank = pos == le or (
+                (text[pos] == " " or text[pos] == "\t") and _SPACES.match(text, pos, le).end() == le
+            )
             if whole_blank and self.blank_depth == depth:
                 # Every block left open after a blank line continues over the next one.
                 tip = stack[-1]
