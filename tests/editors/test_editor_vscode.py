@@ -183,6 +183,10 @@ def test_rename_updates_two_files(vscode_session: Session) -> None:
         assert "How did the first program go?" not in text, f"{lesson} still holds the old key"
 
 
+def test_restart_command_restarts_server(vscode_session: Session) -> None:
+    _passed(vscode_session, "restart")
+
+
 def test_mdflow_file_is_markdownflow_and_served(vscode_session: Session) -> None:
     _passed(vscode_session, "mdflow")
 

@@ -146,9 +146,12 @@ const checks = {
 
   async progress(page) {
     // The status item shows the server's work-done progress while the course is indexed.
-    const labels = await page.evaluate(() => window.__mflsLabels);
     const states = /^MarkdownFlow: (starting|running|stopped|could not start)$/;
-    record("progress", labels.some((label) => !states.test(label)), labels.join(" -> "));
+    const labels = await until(async () => {
+      const seen = await page.evaluate(() => window.__mflsLabels);
+      return seen.some((label) => !states.test(label)) ? seen : null;
+    }, "the status item to show indexing progress");
+    record("progress", true, labels.join(" -> "));
   },
 
   async diagnostics(page) {
@@ -232,6 +235,20 @@ const checks = {
     record("rename", true, files.join(" "));
   },
 
+  async restart(page) {
+    // "MarkdownFlow: Restart server" stops the server and starts a new one.
+    const before = (await page.evaluate(() => window.__mflsLabels)).length;
+    await command(page, "MarkdownFlow: Restart server");
+    // The extension host throttles status item updates: "stopped" may not show, but
+    // "starting" lasts as long as the new server takes to answer initialize.
+    const seen = await until(async () => {
+      const labels = (await page.evaluate(() => window.__mflsLabels)).slice(before);
+      const away = labels.findIndex((label) => /^MarkdownFlow: (stopped|starting)$/.test(label));
+      return away >= 0 && labels.at(-1) === "MarkdownFlow: running" ? labels : null;
+    }, "the status item to go through starting and back to running");
+    record("restart", true, seen.join(" -> "));
+  },
+
   async mdflow(page) {
     // *.mdflow files are the markdownflow language, highlighted and served like Markdown.
     await openFile(page, "scratch.mdflow");
@@ -290,7 +307,8 @@ async function main() {
       window.__mflsLabels = [];
       const note = (element) => {
         const label = element.getAttribute && element.getAttribute("aria-label");
-        if (label && label.startsWith("MarkdownFlow: ") && window.__mflsLabels.at(-1) !== label) {
+        const inStatusBar = element.closest && element.closest(".part.statusbar");
+        if (inStatusBar && label && label.startsWith("MarkdownFlow: ") && window.__mflsLabels.at(-1) !== label) {
           window.__mflsLabels.push(label);
         }
       };
@@ -309,7 +327,7 @@ async function main() {
     page.setDefaultTimeout(waitMs);
     await page.goto(`${process.env.MFLS_URL}/?folder=${encodeURIComponent(course)}`, { timeout: waitMs });
     await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
-    const order = ["activation", "progress", "diagnostics", "hover", "definition", "completion", "rename", "mdflow", "startFailure"];
+    const order = ["activation", "progress", "diagnostics", "hover", "definition", "completion", "rename", "restart", "mdflow", "startFailure"];
     for (const name of order) {
       try {
         const ok = await checks[name](page);
