@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from typing import Any
@@ -10,25 +11,16 @@ from typing import Any
 from mfls.refactor.text_edits import TextChange, apply_changes
 
 _NO_NEWLINE = "\\ No newline at end of file\n"
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")
 
 
 def _lines(text: str) -> list[str]:
     # str.splitlines would also split at U+2028, U+0085 and friends; diffs follow the
     # physical line endings only (LF, CRLF, CR).
-    lines: list[str] = []
-    start = 0
-    i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\n" or ch == "\r":
-            end = i + 2 if ch == "\r" and i + 1 < n and text[i + 1] == "\n" else i + 1
-            lines.append(text[start:end])
-            start = i = end
-            continue
-        i += 1
-    if start < n:
-        lines.append(text[start:])
+    lines = _LINE.findall(text)
+    consumed = sum(map(len, lines))
+    if consumed < len(text):
+        lines.append(text[consumed:])
     return lines
 
 

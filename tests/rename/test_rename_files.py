@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mfls.refactor import atomic
+from mfls.refactor import diff as diff_module
 from mfls.refactor.atomic import AtomicWriteFailed, FileChange, FileChangedOnDisk
 from mfls.refactor.diff import diff_of_changes, unified_diff
 from mfls.refactor.text_edits import OverlappingEdits, TextChange, apply_changes
@@ -146,3 +149,16 @@ def test_diff_of_changes_matches_a_line_diff(text: str, old: str, new: str) -> N
     assert changes
     expected = unified_diff("l.md", text, apply_changes(text, changes))
     assert diff_of_changes("l.md", text, changes) == expected
+
+
+@given(st.lists(st.sampled_from(["a", "é", "\n", "\r", "\r\n", "\u2028", " "]), max_size=30))
+def test_diff_lines_split_only_at_physical_line_ends(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    lines = diff_module._lines(text)
+    assert "".join(lines) == text
+    for line in lines[:-1]:
+        assert line.endswith(("\n", "\r"))
+    for line in lines:
+        body = line.rstrip("\r\n")
+        assert "\n" not in body and "\r" not in body
+        assert line == body or line[len(body) :] in ("\n", "\r", "\r\n")
