@@ -305,8 +305,10 @@ class _Parser:
             para.start = _line_start(text, para.segs[0][0])
 
     def emit_paragraph(self, para: _Node) -> None:
-        self.resolve_references(para)
         segs = para.segs
+        if segs and self.text[segs[0][0]] == "[":
+            self.resolve_references(para)
+            segs = para.segs
         if not segs:
             return
         a = segs[-1][0]
@@ -603,6 +605,12 @@ class _Parser:
             return 0
         marker_offset = self.indent
         mlen = after - nn
+        if after + 1 < le and text[after] == " " and text[after + 1] not in " \t":
+            # The usual shape, one space then content: padding is the marker and a space.
+            self.offset = after + 1
+            self.column = self.nn_col + mlen + 1
+            self.partial = False
+            return self.add_item(ordered, c, marker_offset, mlen + 1)
         self.advance_nn()
         self.advance(mlen, True)
         spaces_col = self.column
@@ -623,6 +631,9 @@ class _Parser:
                 self.advance(1, True)
         else:
             padding = mlen + spaces
+        return self.add_item(ordered, c, marker_offset, padding)
+
+    def add_item(self, ordered: bool, c: str, marker_offset: int, padding: int) -> int:
         self.close_unmatched()
         tip = self.stack[-1]
         if tip.kind != _LIST or tip.ordered != ordered or tip.char != c:
