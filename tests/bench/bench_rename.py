@@ -27,9 +27,9 @@ from typing import Any, TypeVar
 from lsprotocol import types as t
 from pygls.lsp.client import LanguageClient
 
-from mfls.cli_rename import file_changes
 from mfls.features import rename as rn
 from mfls.refactor.atomic import apply_file_changes
+from mfls.refactor.course_rename import file_changes
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
 

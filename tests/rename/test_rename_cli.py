@@ -13,7 +13,7 @@ from rename_support import indexed
 
 from mfls import cli_rename
 from mfls.features import rename as rn
-from mfls.refactor import atomic
+from mfls.refactor import atomic, course_rename
 
 FILES: dict[str, str | bytes] = {
     "mfcourse.toml": 'host = "ai-shifu"\n',
@@ -169,7 +169,7 @@ def test_the_command_line_plans_the_same_edit_as_the_editor(
     example = Path(__file__).resolve().parents[2] / "examples" / "course"
     course = tmp_path / "course"
     shutil.copytree(example, course)
-    _, planned = cli_rename.plan_rename(str(course), old, new)
+    _, planned = course_rename.plan_rename(str(course), old, new)
     full = indexed(course).snapshot.courses[str(course)]
     expected = rn.rename_key(full, old, new)
     assert planned.documents == expected.documents
