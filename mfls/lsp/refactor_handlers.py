@@ -65,6 +65,8 @@ class _Positions:
         self._line = 0
         self._lf = "\n" in text
         self._cr = "\r" in text
+        self._code_points = encoding is Encoding.UTF32
+        self._utf16 = encoding is Encoding.UTF16
 
     def line_character(self, offset: int) -> tuple[int, int]:
         text = self.text
@@ -111,9 +113,9 @@ class _Positions:
         }
 
     def _units(self, piece: str) -> int:
-        if self.encoding is Encoding.UTF32 or piece.isascii():
+        if self._code_points or piece.isascii():
             return len(piece)
-        if self.encoding is Encoding.UTF16:
+        if self._utf16:
             return len(piece.encode("utf-16-le", "surrogatepass")) // 2
         return len(piece.encode("utf-8", "surrogatepass"))
 
