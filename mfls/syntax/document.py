@@ -191,7 +191,9 @@ class Document:
             self._pieces = ((self._text, 0, self._length),)
         return self._text
 
-    def __len__(self) -> int:
+    @property
+    def length(self) -> int:
+        """len(self.text), without joining the pieces of an edited text."""
         return self._length
 
     def _slice(self, a: int, b: int) -> str:

@@ -156,14 +156,14 @@ def _edit_times(size: int, edits: int, seed: int = 7) -> tuple[float, float, flo
     rng = random.Random(seed)
     times = []
     for _ in range(edits):
-        at = rng.randrange(len(doc))
+        at = rng.randrange(doc.length)
         start = time.perf_counter()
         new = doc.edited(at, at, "x")
         times.append(time.perf_counter() - start)
         doc = new
     reads = []
     for _ in range(20):
-        at = rng.randrange(len(doc))
+        at = rng.randrange(doc.length)
         doc = doc.edited(at, at, "x")
         start = time.perf_counter()
         _ = doc.text
