@@ -67,3 +67,11 @@ def test_padded_form_and_its_detection() -> None:
     other = Marker(second, second + 6, "k", second + 2, second + 3)
     assert not is_padded(text, other)
     assert marker_changes(text, _marker(text, "k"), "k", legacy=False) == []
+
+
+def test_legacy_marker_across_quote_lines_drops_only_the_percent() -> None:
+    text = "> ?[%{{\n> goal\n> }} A | B]"
+    marker = _marker(text, "goal", legacy=True)
+    assert not can_pad(text, marker)
+    assert _rewrite(text, marker, "goal", legacy=False) == "> ?[{{\n> goal\n> }} A | B]"
+    assert _rewrite(text, marker, "aim", legacy=True) == "> ?[%{{\n> aim\n> }} A | B]"
