@@ -713,6 +713,43 @@ class _Parser:
             return e.end() if e is not None else n
         return pos
 
+    def sibling_item(self, pos: int) -> int:
+        """A next item of a top-level list whose first line is plain text, such as
+        `- more` after `- some`, read in one step; the new position (or `pos`)."""
+        text = self.text
+        stack = self.stack
+        lst = stack[1]
+        if lst.ordered:
+            m = _ORDERED.match(text, pos)
+            if m is None or m.group(2) != lst.char:
+                return pos
+            after = m.end()
+        elif text.startswith(lst.char, pos):
+            after = pos + 1
+        else:
+            return pos
+        n = len(text)
+        if not (after + 1 < n and text[after] == " " and text[after + 1] not in _SPECIAL_START):
+            return pos
+        para = stack.pop()
+        self.finalize(para)
+        stack.pop()
+        self.blank_depth = -1
+        item = _Node(_ITEM, pos)
+        item.ordered = lst.ordered
+        item.char = lst.char
+        item.padding = after + 1 - pos
+        item.has_child = True
+        para = _Node(_PARA, pos)
+        stack.append(item)
+        stack.append(para)
+        m = _EOL.search(text, after + 1)
+        le, nxt = (m.start(), m.end()) if m is not None else (n, n)
+        para.segs.append((after + 1, nxt))
+        para.end = le
+        para.last_content = after + 1
+        return nxt
+
     def run(self) -> Iterator[Unit]:
         text = self.text
         n = len(text)
@@ -737,6 +774,11 @@ class _Parser:
                     if self.pending is not None:
                         yield self.pending
                         self.pending = None
+            if depth == 4 and stack[3].kind == _PARA and stack[1].kind == _LIST:
+                nxt = self.sibling_item(pos)
+                if nxt != pos:
+                    pos = nxt
+                    continue
             if depth == 2:
                 tip = stack[1]
                 kind = tip.kind
