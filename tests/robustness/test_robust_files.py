@@ -85,6 +85,31 @@ async def test_unreadable_entries_named_md_are_skipped(tmp_path: Path) -> None:
         await verify(session, uri, LESSON, [tmp_path])
 
 
+async def test_a_fifo_named_like_the_course_file_does_not_block_indexing(tmp_path: Path) -> None:
+    """Opening a FIFO blocks until a writer comes: the server must not open one."""
+    fifo = tmp_path / "mfcourse.toml"
+    os.mkfifo(fifo)
+    (tmp_path / "a.md").write_text(LESSON, encoding="utf-8")
+    async with lsp_session([tmp_path]) as session:
+        try:
+            await wait_until(ended(session), timeout=10)
+            assert "colour" in await symbol_names(session, "colour")
+            uri = uri_of(tmp_path / "a.md")
+            session.open(uri, LESSON)
+            await verify(session, uri, LESSON, [tmp_path])
+        finally:
+            release(fifo)
+
+
+def release(fifo: Path) -> None:
+    """Unblock a reader stuck on `fifo`, if any, so that the server process can end."""
+    try:
+        writer = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError:
+        return  # no reader: nothing is blocked
+    os.close(writer)
+
+
 async def test_a_symlink_loop_and_dangling_links_are_walked_once(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text(LESSON, encoding="utf-8")
     (tmp_path / "sub").mkdir()
