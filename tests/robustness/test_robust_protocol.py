@@ -135,3 +135,21 @@ async def test_a_surrogate_pair_split_by_an_edit_and_rejoined() -> None:
         # The server snaps a position inside a character to its start.
         final = "A {{ \udc00🚀 }} " + PROBE + "\n"
         await verify(server, URI, final)
+
+
+async def test_documents_under_odd_uris_are_served() -> None:
+    text = "?[{{ q }} A | B]\n\n" + PROBE + "\n"
+    uris = [
+        "untitled:Untitled-1",
+        "file:///robustness/a%20b/c%3Fd.md",
+        "file:///robustness/x/../dotted.md",
+        "file:///robustness/%ZZ.md",
+        "file://host/share/unc.md",
+        "file:///" + "deep/" * 2000 + "x.md",
+        "vscode-notebook-cell:/x.ipynb#W0",
+        "no-scheme.md",
+    ]
+    async with raw_session() as server:
+        for uri in uris:
+            open_text(server, text, uri)
+            await verify(server, uri, text)
