@@ -68,3 +68,23 @@ async def test_closing_stdin_during_indexing_and_requests_ends_the_process() -> 
     server.process.stdin.close()
     await asyncio.wait_for(server.process.wait(), WITHIN)
     await server.close()
+
+
+async def test_requests_after_shutdown_are_answered_with_invalid_request() -> None:
+    """LSP: after `shutdown`, requests error with InvalidRequest (-32600), never hang."""
+    server = await started()
+    await server.request("shutdown", None)
+    msg_id = next(server.ids)
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": msg_id,
+            "method": "textDocument/hover",
+            "params": {"textDocument": {"uri": URI}, "position": {"line": 0, "character": 4}},
+        }
+    )
+    answer = await server.response(msg_id, WITHIN)
+    assert answer.get("error", {}).get("code") == -32600, answer
+    server.notify("exit", None)
+    assert await asyncio.wait_for(server.process.wait(), WITHIN) == 0
+    await server.close()
