@@ -1,22 +1,60 @@
 """The protocol class of the server.
 
-pygls keeps its own copy of every open document and re-splits the whole text into
-lines on each change (tens of milliseconds per keystroke in a 1 MB document). mfls
-keeps the buffers itself (`mfls.lsp.documents`), so that copy is skipped: the
-notifications go straight to the server's handlers.
+- pygls keeps its own copy of every open document and re-splits the whole text into
+  lines on each change (tens of milliseconds per keystroke in a 1 MB document). mfls
+  keeps the buffers itself (`mfls.lsp.documents`), so that copy is skipped: the
+  notifications go straight to the server's handlers.
+- pygls drops a request whose params do not fit its type (and shows the user an
+  error). Here it is answered with -32602 Invalid Params; such a notification is
+  logged and ignored.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Generator
 from typing import Any
 
 from lsprotocol import types as t
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
+from mfls.lsp.logs import LOGGER_NAME
+
+log = logging.getLogger(LOGGER_NAME)
+
+
+class _Refused:
+    """Stands for a message that could not be read and has been dealt with."""
+
+    jsonrpc = "refused"
+
+
+REFUSED = _Refused()
+
 
 class MflsProtocol(LanguageServerProtocol):
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException:
+            method = data.get("method") if isinstance(data, dict) else None
+            if isinstance(data, dict) and "id" in data and method is not None:
+                error = JsonRpcInvalidParams(f"invalid params for {method}")
+                try:
+                    self._send_response(data["id"], error=error.to_response_error())
+                except Exception:
+                    log.warning("could not answer a malformed %s request", method)
+            else:
+                log.warning("ignored a malformed %s message", method or "JSON-RPC")
+            return REFUSED
+
+    def handle_message(self, message: Any) -> None:
+        if message is REFUSED:
+            return
+        super().handle_message(message)
+
     def _user(self, method: str, params: Any) -> Generator[Any, Any, None]:
         handler = self.fm.features.get(method)
         if handler is not None:

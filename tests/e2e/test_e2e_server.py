@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import json
 import socket
 import subprocess
 import time
+import uuid
 from pathlib import Path
+from typing import Any
 
-from e2e_session import SERVER, capabilities, session, uri_of, wait_until, write_files
+import pytest
+from e2e_session import SERVER, Session, capabilities, session, uri_of, wait_until, write_files
 from lsprotocol import types as t
+from pygls.exceptions import JsonRpcInvalidParams
 
 
 async def test_initial_indexing_reports_progress_and_requests_are_answered(
@@ -185,3 +191,42 @@ async def test_definition_answers_locations_without_link_support(tmp_path: Path)
             t.DeclarationParams(text_document=doc, position=at)
         )
         assert isinstance(link, t.LocationLink)
+
+
+def raw_send(s: Session, message: dict[str, Any]) -> None:
+    """Bytes on the wire, past the client's typed serialization."""
+    body = json.dumps(message).encode()
+    writer = s.client.protocol.writer
+    assert writer is not None
+    writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+
+def raw_request(s: Session, method: str, params: Any) -> asyncio.Future[Any]:
+    msg_id = f"raw-{uuid.uuid4()}"
+    future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    s.client.protocol._request_futures[msg_id] = future
+    raw_send(s, {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+    return asyncio.wrap_future(future)
+
+
+async def test_malformed_params_are_answered_invalid_params(tmp_path: Path) -> None:
+    write_files(tmp_path, {"a.md": "?[{{ q }} A | B]\n"})
+    async with session(capabilities("visual-studio-code"), [tmp_path]) as s:
+        uri = s.open(tmp_path / "a.md")
+        for params in (
+            {"textDocument": {"uri": uri}, "position": {"line": -1, "character": -5}},
+            {"textDocument": {"uri": uri}},
+            None,
+        ):
+            with pytest.raises(JsonRpcInvalidParams):
+                await asyncio.wait_for(raw_request(s, "textDocument/hover", params), 10)
+        # A malformed notification is ignored, and the server still answers.
+        raw_send(s, {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"x": 5}})
+        hover = await s.client.text_document_hover_async(
+            t.HoverParams(
+                text_document=t.TextDocumentIdentifier(uri=uri),
+                position=t.Position(line=0, character=5),
+            )
+        )
+        assert hover is not None
+        assert not s.client.messages, "nothing to show the user"
