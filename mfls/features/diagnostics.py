@@ -104,7 +104,7 @@ def _invalid(marker: InvalidMarker, text: str | None) -> Diagnostic:
     if marker.hidden_interactions:
         hidden.append(_plural(marker.hidden_interactions, "interaction"))
     hides = (
-        f" It hides {' and '.join(hidden)} written after it, which are read as plain text."
+        f" It hides {' and '.join(hidden)} written after it."
         if hidden
         else ""
     )
