@@ -103,11 +103,7 @@ def _invalid(marker: InvalidMarker, text: str | None) -> Diagnostic:
         hidden.append(_plural(marker.hidden_markers, "memory marker"))
     if marker.hidden_interactions:
         hidden.append(_plural(marker.hidden_interactions, "interaction"))
-    hides = (
-        f" It hides {' and '.join(hidden)} written after it."
-        if hidden
-        else ""
-    )
+    hides = f" It hides {' and '.join(hidden)} written after it." if hidden else ""
     return _diagnostic(
         "marker-unclosed",
         start,

@@ -176,3 +176,21 @@ def test_raw_html_and_indented_code_do_not_trigger(tmp_path: Path) -> None:
     uri = course.uri("a.md")
     assert complete(course.snapshot, uri, text.index("{{ in pre") + 4) is None
     assert complete(course.snapshot, uri, text.index("{{ indented") + 4) is None
+
+
+def test_plain_text_edits_reuse_the_key_table(tmp_path: Path) -> None:
+    from mfls.features.completion import _table
+
+    text = "?[{{ one }} A]\n\nSome text.\n\n{{}}\n"
+    course = Course(tmp_path, {"a.md": text})
+    uri = course.uri("a.md")
+    workspace = course.workspace
+    workspace.open(uri, text, 1)
+    before = workspace.snapshot.course_for(uri)
+    table = _table(before)
+    workspace.change(uri, [(text.index("text"), text.index("text"), "more ")], 2)
+    after = workspace.snapshot.course_for(uri)
+    assert after is not before
+    assert _table(after) is table
+    workspace.change(uri, [(0, 0, "?[{{ two }} B]\n\n")], 3)
+    assert _table(workspace.snapshot.course_for(uri)) is not table
