@@ -1,6 +1,7 @@
 """Scan time against input size for inputs built to be slow. Prints a table.
 
     python3 tests/bench/bench_pathological.py [--only NAME ...] [--timeout 120] [--scale 1]
+                                              [--edit]
 
 Every case builds its input from a size n and is scanned at n, 2n, 4n and 8n (the
 repetition cases reach 10^5 repetitions at 4n; the long line is 5 MB at 8n). Times are
@@ -10,6 +11,9 @@ that ratio for each step, and the growth exponent k fitted to t ~ size^k over al
 sizes (1 is linear, 2 quadratic). A case is SUPERLINEAR when k exceeds `--limit`
 (1.3 by default) and its largest time is measurable. Each size runs in a child
 process killed after `--timeout` seconds (120 by default; a TIMEOUT counts as superlinear).
+With `--edit` the time measured is that of one keystroke instead: inserting a character in
+the middle of the already scanned `Document` and reading its result (an edit reparses the
+top-level units it touches, so inside one huge unit it costs time linear in that unit).
 Exit status: 0 when every case is linear, 1 otherwise.
 """
 
@@ -120,16 +124,39 @@ def _time_scan(text: str) -> float:
     return best
 
 
-def _child(case_name: str, n: int, out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+def _time_edit(text: str) -> float:
+    from mfls.syntax.document import Document
+
+    doc = Document(text)
+    doc.result()
+    middle = len(text) // 2
+    best = float("inf")
+    budget = time.process_time() + 2.0
+    for _ in range(5):
+        began = time.process_time()
+        doc = doc.edited(middle, middle, "x")
+        doc.result()
+        best = min(best, time.process_time() - began)
+        if time.process_time() > budget:
+            break
+    return best
+
+
+def _child(
+    case_name: str,
+    n: int,
+    edit: bool,
+    out: multiprocessing.Queue,  # type: ignore[type-arg]
+) -> None:
     case = next(c for c in CASES if c.name == case_name)
     text = case.build(n)
-    out.put((len(text), _time_scan(text)))
+    out.put((len(text), _time_edit(text) if edit else _time_scan(text)))
 
 
-def measure(case: Case, n: int, timeout: float) -> tuple[int, float | None]:
-    """(input length, best scan time) of `case` at size n; time None on timeout."""
+def measure(case: Case, n: int, timeout: float, edit: bool = False) -> tuple[int, float | None]:
+    """(input length, best scan or edit time) of `case` at size n; time None on timeout."""
     queue: multiprocessing.Queue = multiprocessing.Queue()  # type: ignore[type-arg]
-    process = multiprocessing.Process(target=_child, args=(case.name, n, queue))
+    process = multiprocessing.Process(target=_child, args=(case.name, n, edit, queue))
     process.start()
     process.join(timeout)
     if process.is_alive():
@@ -171,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every n")
     parser.add_argument("--limit", type=float, default=1.3, help="largest linear exponent")
     parser.add_argument("--steps", type=int, default=4, help="sizes per case (doubling)")
+    parser.add_argument("--edit", action="store_true", help="time one keystroke, not a scan")
     args = parser.parse_args(argv)
     cases = [c for c in CASES if not args.only or c.name in args.only]
     header = f"{'case':14} {'chars at n..':>12} " + " ".join(
@@ -184,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         times: list[float | None] = []
         first_len = 0
         for k, size in enumerate(sizes):
-            length, took = measure(case, size, args.timeout)
+            length, took = measure(case, size, args.timeout, args.edit)
             if k == 0:
                 first_len = length
             times.append(took)
