@@ -222,3 +222,34 @@ def test_limits_skip_big_files_and_stop_listing_after_the_document_count(
     assert sorted(keys) == sorted(f"key {k}" for k in (0, 1, 2, 4, 5, 6, 7))
     assert any("over the 50-byte limit" in r.getMessage() for r in caplog.records)
     assert any("after 8 files" in r.getMessage() for r in caplog.records)
+
+
+async def test_workspace_folders_that_are_missing_files_or_odd_are_survived(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.md").write_text(LESSON, encoding="utf-8")
+    (tmp_path / "plain.txt").write_text("not a folder", encoding="utf-8")
+    folders = [tmp_path / "missing", tmp_path / "plain.txt", tmp_path, tmp_path / "." / "."]
+    async with lsp_session(folders) as session:
+        await wait_until(ended(session))
+        session.client.workspace_did_change_workspace_folders(
+            t.DidChangeWorkspaceFoldersParams(
+                event=t.WorkspaceFoldersChangeEvent(
+                    added=[t.WorkspaceFolder(uri="http://example.invalid/x", name="web")],
+                    removed=[t.WorkspaceFolder(uri=uri_of(tmp_path / "never"), name="never")],
+                )
+            )
+        )
+        session.client.workspace_did_change_watched_files(
+            t.DidChangeWatchedFilesParams(
+                changes=[
+                    t.FileEvent(uri="http://example.invalid/y.md", type=t.FileChangeType.Created),
+                    t.FileEvent(uri=uri_of(tmp_path / "gone.md"), type=t.FileChangeType.Deleted),
+                ]
+            )
+        )
+        await wait_until(ended(session, 2))
+        assert "colour" in await symbol_names(session, "colour")
+        uri = uri_of(tmp_path / "a.md")
+        session.open(uri, LESSON)
+        await verify(session, uri, LESSON, [tmp_path])
