@@ -131,6 +131,22 @@ async def test_no_reads_outside_the_workspace_no_network_no_execution(tmp_path: 
         uri = uri_of(lesson)
         session.open(uri, HOSTILE)
         await exercise(session, uri, HOSTILE)
+        # The editor reports changes outside the workspace and through the symlink out.
+        session.client.workspace_did_change_watched_files(
+            t.DidChangeWatchedFilesParams(
+                changes=[
+                    t.FileEvent(uri=uri_of(outside / "secret.md"), type=kind)
+                    for kind in (t.FileChangeType.Created, t.FileChangeType.Changed)
+                ]
+                + [
+                    t.FileEvent(uri=uri_of(a / "escape.md"), type=t.FileChangeType.Changed),
+                    t.FileEvent(
+                        uri=uri_of(a / "elsewhere" / "secret.md"), type=t.FileChangeType.Created
+                    ),
+                ]
+            )
+        )
+        await wait_until(ended(session, 2))
         await verify(session, uri, HOSTILE, [workspace])
     events = read_audit(log)
     assert any(e["event"] == "os.scandir" and inside(e["arg"], workspace) for e in events), (
