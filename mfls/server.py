@@ -59,7 +59,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 PROGRESS_EVERY = 200  # files between two `$/progress` reports
 CLIENT_TIMEOUT = 10.0  # seconds to wait for the client's answer to a server request
-COMPLETION_LIMIT = 200  # items per answer; past it the list is incomplete and re-asked
+COMPLETION_LIMIT = 100  # items per answer; past it the list is incomplete and re-asked
 WATCH_GLOBS = ("**/*.md", "**/*.markdown", "**/*.mdflow", "**/mfcourse.toml")
 _FILE_CHANGE = {
     t.FileChangeType.Created: "created",
