@@ -8,6 +8,9 @@
    the diagnostics and is published.
 2. Completion in a course with 20,000 keys: from request to response.
 3. Cold indexing of that course: from `initialized` to the end of the work-done progress.
+4. The same keystroke and completion in process, split by layer, to show where the
+   time goes: the LSP layer (position conversion, result conversion), the workspace
+   (applying the edit, re-indexing the document) and the features.
 
 Targets (issue 3): p95 keystroke-to-diagnostics <= 50 ms; p95 completion <= 30 ms.
 """
@@ -22,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from lsprotocol import types as t
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -171,6 +175,74 @@ async def completions(folder: Path, lessons: int, requests: int) -> tuple[list[f
     return latencies[5:], indexing, items
 
 
+def breakdown(lessons: int) -> dict[str, list[float]]:
+    """Median-ready samples (ms) of each layer's share, measured in this process."""
+    from mfls.features import completion, diagnostics
+    from mfls.lsp import convert
+    from mfls.lsp.documents import Converter, Texts
+    from mfls.lsp.positions import Encoding, LineIndex
+    from mfls.workspace.workspace import Workspace
+
+    samples: dict[str, list[float]] = {}
+
+    def timed(name: str, work: Any) -> Any:
+        began = time.perf_counter()
+        value = work()
+        samples.setdefault(name, []).append((time.perf_counter() - began) * 1000)
+        return value
+
+    with tempfile.TemporaryDirectory() as folder:
+        text, line = big_lesson(1_000_000)
+        path = Path(folder) / "big.md"
+        path.write_text(text, encoding="utf-8")
+        workspace = Workspace()
+        workspace.set_folders([folder])
+        workspace.index_all()
+        uri = uri_of(path)
+        workspace.open(uri, text, 1)
+        index = LineIndex(text)
+        to_lsp = Converter(Texts(lambda _: None))
+        at = index.offset(line, len("Edited here: {{ edited key"), Encoding.UTF16)
+        for n in range(40):
+            edit = (at, at, "x") if n % 2 == 0 else (at, at + 1, "")
+            index = timed("keystroke: LSP layer (line index)", lambda e=edit, x=index: x.edited(*e))
+            timed("keystroke: workspace change", lambda e=edit, v=n: workspace.change(uri, [e], v))
+            items = timed(
+                "keystroke: features diagnostics",
+                lambda: diagnostics.document_diagnostics(workspace.snapshot, uri),
+            )
+            timed(
+                "keystroke: LSP layer (conversion)",
+                lambda i=items, x=index: [convert.diagnostic(to_lsp, x, d) for d in i],
+            )
+    with tempfile.TemporaryDirectory() as folder:
+        for n in range(lessons):
+            body = "".join(
+                f"\n?[{{{{ question {n}-{k} about the topic }}}} Yes | No]\n"
+                for k in range(KEYS_PER_LESSON)
+            )
+            (Path(folder) / f"lesson-{n:04d}.md").write_text(f"# L{n}\n{body}", encoding="utf-8")
+        workspace = Workspace()
+        workspace.set_folders([folder])
+        workspace.index_all()
+        path = Path(folder) / "lesson-0000.md"
+        text = path.read_text(encoding="utf-8") + "\nUse {{ que"
+        uri = uri_of(path)
+        workspace.open(uri, text, 1)
+        index = LineIndex(text)
+        completion.complete(workspace.snapshot, uri, len(text), limit=100)
+        for _ in range(40):
+            result = timed(
+                "completion: features",
+                lambda: completion.complete(workspace.snapshot, uri, len(text), limit=100),
+            )
+            timed(
+                "completion: LSP layer (conversion)",
+                lambda r=result: convert.completion_list(to_lsp, index, r, True),
+            )
+    return samples
+
+
 def row(name: str, values: list[float], target: str) -> str:
     return (
         f"| {name} | {len(values)} | {statistics.median(values):.1f} | "
@@ -202,6 +274,14 @@ async def main() -> None:
         f"| cold indexing, {args.lessons} lessons, {corpus / 1e6:.1f} MB | 1 | "
         f"{indexing * 1000:.0f} | | | |"
     )
+    print("\nIn process, by layer:\n")
+    print("| share | n | median ms | p95 ms |")
+    print("|---|---|---|---|")
+    for name, values in breakdown(args.lessons).items():
+        print(
+            f"| {name} | {len(values)} | {statistics.median(values):.1f} | "
+            f"{percentile(values, 0.95):.1f} |"
+        )
     print(f"\n(python {sys.version.split()[0]}, {os.cpu_count()} CPUs)")
 
 
