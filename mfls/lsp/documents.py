@@ -68,25 +68,11 @@ class Texts:
 
 
 class Converter:
-    """LSP positions and ranges <-> code point offsets, in the negotiated encoding."""
+    """Code point offsets -> LSP positions and ranges, in the negotiated encoding."""
 
     def __init__(self, texts: Texts, encoding: Encoding = Encoding.UTF16) -> None:
         self.texts = texts
         self.encoding = encoding
-
-    def offset(self, uri: str, position: t.Position) -> int | None:
-        index = self.texts.index(uri)
-        if index is None:
-            return None
-        return index.offset(position.line, position.character, self.encoding)
-
-    def offsets(self, uri: str, range_: t.Range) -> tuple[int, int] | None:
-        index = self.texts.index(uri)
-        if index is None:
-            return None
-        start = index.offset(range_.start.line, range_.start.character, self.encoding)
-        end = index.offset(range_.end.line, range_.end.character, self.encoding)
-        return (start, end) if start <= end else (end, start)
 
     def position(self, index: LineIndex, offset: int) -> t.Position:
         line, character = index.position(offset, self.encoding)
