@@ -147,6 +147,16 @@ async def test_a_malformed_course_file_uses_defaults_and_says_so(tmp_path: Path)
         found = await s.pushed(lesson, lambda d: len(d) > 0)
         assert [d.code for d in found] == ["unbound-reference"]
 
+        # Fixed on disk: the course file's diagnostic is withdrawn, its settings apply.
+        (tmp_path / "mfcourse.toml").write_text('[diagnostics]\nunbound-reference = "off"\n')
+        s.client.workspace_did_change_watched_files(
+            t.DidChangeWatchedFilesParams(
+                changes=[t.FileEvent(uri=course_file, type=t.FileChangeType.Changed)]
+            )
+        )
+        await s.pushed(course_file, lambda d: d == [])
+        await s.pushed(lesson, lambda d: d == [])
+
 
 async def test_watchers_are_registered_when_the_client_allows(tmp_path: Path) -> None:
     write_files(
