@@ -4,3 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
 python3 -m pip install --quiet -e '.[test]'
+# The real-editor tests: Neovim, Emacs, Chromium, code-server and the VS Code extension.
+bash scripts/setup-editors.sh
