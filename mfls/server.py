@@ -276,12 +276,15 @@ class MflsServer(LanguageServer):
             log.warning("the client refused file watching; relying on what it sends")
 
     def report_course_problems(self) -> None:
-        for course in self.courses.snapshot.courses.values():
-            for problem in course.problems:
-                text = f"{course.config_path or course.id}: {problem.message}"
-                if text not in self._shown:
-                    self._shown.add(text)
-                    self.show_message(t.MessageType.Warning, f"mfls: {text}")
+        """Show each course file problem once, while it lasts."""
+        current = {
+            f"{course.config_path or course.id}: {problem.message}"
+            for course in self.courses.snapshot.courses.values()
+            for problem in course.problems
+        }
+        for text in sorted(current - self._shown):
+            self.show_message(t.MessageType.Warning, f"mfls: {text}")
+        self._shown = current
 
     # ----- diagnostics ----------------------------------------------------------
 
