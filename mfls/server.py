@@ -514,7 +514,11 @@ def _register(server: MflsServer) -> None:
             index = index.edited(start, end, change.text)
         buffer.index = index
         buffer.version = params.text_document.version
-        ls.courses.change(uri, edits, buffer.version)
+        try:
+            ls.courses.change(uri, edits, buffer.version)
+        except Exception:
+            log.exception("applying an edit to %s failed; reloading the whole buffer", uri)
+            ls.courses.open(uri, index.text, buffer.version)
         ls.diagnostics_changed(uri)
 
     @ls.feature(t.TEXT_DOCUMENT_DID_CLOSE)
