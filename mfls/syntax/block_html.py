@@ -44,7 +44,9 @@ def html_block_start(text: str, pos: int, end: int) -> int:
     if _TYPE6.match(text, pos, end):
         return 6
     m = _TYPE7.match(text, pos, end)
-    if m is not None and (m.group(1) or m.group(2)).lower() not in _RAW_TAGS:
+    # 0.31.2: a complete open tag "with any tag name other than pre, script, style, or
+    # textarea", or a complete closing tag of any name.
+    if m is not None and (m.group(1) is None or m.group(1).lower() not in _RAW_TAGS):
         return 7
     return 0
 

@@ -124,10 +124,14 @@ def test_html_block_types_and_ranges() -> None:
         assert only(source).level == kind, source
 
 
-def test_raw_tag_closing_tags_do_not_start_type_7() -> None:
-    # 0.31.2: type 7 is any complete tag "other than pre, script, style, or textarea".
-    for source in ("</pre>", "</script>", "<style/>", "</TEXTAREA>"):
+def test_type_7_excludes_raw_tag_names_only_for_open_tags() -> None:
+    # 0.31.2: "a complete open tag (with any tag name other than pre, script, style, or
+    # textarea) or a complete closing tag".
+    for source in ("<pre/>", "<script/>", "<TEXTAREA/>", "<style/>"):
         assert only(source).kind is P, source
+    for source in ("</pre>", "</script>", "</style>  ", "</TEXTAREA>"):
+        block = only(source)
+        assert (block.kind, block.level) == (HB, 7), source
 
 
 def test_type_7_cannot_interrupt_a_paragraph() -> None:
@@ -228,7 +232,7 @@ _FRAGMENTS = [
     "<a href='x'>", ">     z", "  > q", "-\tx", " 1. a", "  ", "\t",
     "> ```", "- ```", "  ```", "<?x", "?>", "<!X", "<![CDATA[", "]]>", "<script>",
     "> ---", "  ---", "- # x", "- - -", "* * *", "+ p", "3. q", "a  ", "b\\", "<x>", "</y>",
-    "{{ k }} ?[A|B]", "`code", "x`",
+    "{{ k }} ?[A|B]", "`code", "x`", "</pre>", "</script>",
 ]  # fmt: skip
 # Definitions and nested containers are followed by a blank line in the comparison:
 # markdown-it-py ends a definition's paragraph early and reads a lazy line indented four
