@@ -7,6 +7,8 @@
 - pygls drops a request whose params do not fit its type (and shows the user an
   error). Here it is answered with -32602 Invalid Params; such a notification is
   logged and ignored.
+- pygls drops requests that arrive after `shutdown`; LSP wants them answered with
+  -32600 Invalid Request.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from collections.abc import Generator
 from typing import Any
 
 from lsprotocol import types as t
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import RPCRequest
 from pygls.protocol.language_server import lsp_method
 
 from mfls.lsp.logs import LOGGER_NAME
@@ -52,6 +55,10 @@ class MflsProtocol(LanguageServerProtocol):
 
     def handle_message(self, message: Any) -> None:
         if message is REFUSED:
+            return
+        if self._shutdown and isinstance(message, RPCRequest) and message.method != t.EXIT:
+            error = JsonRpcInvalidRequest(f"{message.method}: the server is shutting down")
+            self._send_response(message.id, error=error.to_response_error())
             return
         super().handle_message(message)
 
