@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -87,22 +88,34 @@ def walk(root: str, max_documents: int = MAX_DOCUMENTS) -> Listing:
 
 
 def read_text(path: str, root: str | None, max_bytes: int = MAX_FILE_BYTES) -> str | None:
-    """The UTF-8 text of `path` with its line endings as written, or None (logged)."""
+    """The UTF-8 text of `path` with its line endings as written, or None (logged).
+
+    Only a regular file is read: a FIFO, socket or device is skipped without being opened
+    in a way that could block, and a path resolving outside `root` is not opened at all.
+    """
     try:
-        if root is not None and not inside(os.path.realpath(path), os.path.realpath(root)):
+        real = os.path.realpath(path)
+        if root is not None and not inside(real, os.path.realpath(root)):
             log.warning("skipped %s: it resolves outside the course root %s", path, root)
             return None
-        size = os.stat(path).st_size
-        if size > max_bytes:
-            log.warning("skipped %s: %d bytes is over the %d-byte limit", path, size, max_bytes)
+        if not _regular(path, os.stat(real).st_mode):
             return None
-        with open(path, "rb") as stream:
+        descriptor = os.open(real, _READ_FLAGS)
+        with open(descriptor, "rb") as stream:
+            status = os.fstat(descriptor)
+            if not _regular(path, status.st_mode):
+                return None
+            if status.st_size > max_bytes:
+                log.warning(
+                    "skipped %s: %d bytes is over the %d-byte limit",
+                    path,
+                    status.st_size,
+                    max_bytes,
+                )
+                return None
             data = stream.read(max_bytes + 1)
     except FileNotFoundError:
         log.warning("skipped %s: it no longer exists", path)
-        return None
-    except IsADirectoryError:
-        log.warning("skipped %s: it is a directory", path)
         return None
     except OSError as error:
         log.warning("skipped %s: unreadable (%s)", path, error.strerror or error)
@@ -115,6 +128,23 @@ def read_text(path: str, root: str | None, max_bytes: int = MAX_FILE_BYTES) -> s
     except UnicodeDecodeError as error:
         log.warning("skipped %s: not valid UTF-8 (byte %d)", path, error.start)
         return None
+
+
+_READ_FLAGS: Final = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+"""Opening never waits for a FIFO's writer, nor follows a link swapped in after the check."""
+
+
+def _regular(path: str, mode: int) -> bool:
+    if stat.S_ISREG(mode):
+        return True
+    kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+    log.warning("skipped %s: it is %s", path, kind)
+    return False
 
 
 def nearest_course_root(path: str, boundary: str) -> str | None:

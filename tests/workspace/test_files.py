@@ -79,6 +79,22 @@ def test_symlink_out_of_root_is_not_read(tmp_path: Path) -> None:
     assert files.read_text(str(root / "alias.md"), str(root)) == "fine"
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_fifo_and_directory_are_skipped_without_blocking(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    os.mkfifo(tmp_path / "mfcourse.toml")
+    (tmp_path / "pipe.md").symlink_to(tmp_path / "mfcourse.toml")
+    (tmp_path / "folder.md").mkdir()
+    with caplog.at_level(logging.WARNING, logger="mfls"):
+        for name in ("mfcourse.toml", "pipe.md"):
+            assert files.read_text(str(tmp_path / name), str(tmp_path)) is None
+        assert files.read_text(str(tmp_path / "folder.md"), str(tmp_path)) is None
+    messages = [record.getMessage() for record in caplog.records]
+    assert [message.endswith("not a regular file") for message in messages] == [True, True, False]
+    assert messages[2].endswith("it is a directory")
+
+
 def test_walk_skips_loops_links_out_and_hidden_directories(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
