@@ -713,32 +713,55 @@ class _Parser:
             return e.end() if e is not None else n
         return pos
 
-    def sibling_item(self, pos: int) -> int:
-        """A next item of a top-level list whose first line is plain text, such as
-        `- more` after `- some`, read in one step; the new position (or `pos`)."""
+    def list_line(self, pos: int) -> int:
+        """Two common lines of a top-level list read in one step: a next item whose first
+        line is plain text (`- more` after `- some`, whatever the item held), and a
+        bullet list started under the item's paragraph (`  - sub` after `- some`).
+        Returns the new position, or `pos` for any other line."""
         text = self.text
         stack = self.stack
         lst = stack[1]
+        n = len(text)
         if lst.ordered:
             m = _ORDERED.match(text, pos)
-            if m is None or m.group(2) != lst.char:
-                return pos
-            after = m.end()
-        elif text.startswith(lst.char, pos):
-            after = pos + 1
+            after = m.end() if m is not None and m.group(2) == lst.char else -1
         else:
-            return pos
-        n = len(text)
-        if not (after + 1 < n and text[after] == " " and text[after + 1] not in _SPECIAL_START):
-            return pos
-        para = stack.pop()
-        self.finalize(para)
-        stack.pop()
+            after = pos + 1 if text.startswith(lst.char, pos) else -1
+        if after > 0:
+            if not (after + 1 < n and text[after] == " " and text[after + 1] not in _SPECIAL_START):
+                return pos
+            while len(stack) > 2:
+                self.finalize(stack.pop())
+            parent = lst
+            c = lst.char
+            ordered = lst.ordered
+        else:
+            # `  - sub` under the first paragraph line(s) of an item indented by k spaces.
+            if len(stack) != 4 or stack[3].kind != _PARA:
+                return pos
+            item = stack[2]
+            k = item.marker_offset + item.padding
+            bullet = pos + k
+            if not (
+                bullet + 2 < n
+                and text[bullet] in "-*+"
+                and text[bullet + 1] == " "
+                and text[bullet + 2] not in _SPECIAL_START
+                and text.startswith(" " * k, pos)
+            ):
+                return pos
+            self.finalize(stack.pop())
+            c = text[bullet]
+            ordered = False
+            after = bullet + 1
+            parent = _Node(_LIST, pos)
+            parent.char = c
+            stack.append(parent)
         self.blank_depth = -1
         item = _Node(_ITEM, pos)
-        item.ordered = lst.ordered
-        item.char = lst.char
-        item.padding = after + 1 - pos
+        item.ordered = ordered
+        item.char = c
+        item.padding = after + 1 - pos if parent is lst else 2
         item.has_child = True
         para = _Node(_PARA, pos)
         stack.append(item)
@@ -774,8 +797,8 @@ class _Parser:
                     if self.pending is not None:
                         yield self.pending
                         self.pending = None
-            if depth == 4 and stack[3].kind == _PARA and stack[1].kind == _LIST:
-                nxt = self.sibling_item(pos)
+            if depth >= 3 and stack[1].kind == _LIST:
+                nxt = self.list_line(pos)
                 if nxt != pos:
                     pos = nxt
                     continue
