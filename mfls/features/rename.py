@@ -222,6 +222,10 @@ _NAME_PROBLEMS = {
         "The new name contains a control character (U+0000-U+001F or U+007F-U+009F), "
         "which a key may not hold."
     ),
+    "not-utf8": (
+        "The new name contains a lone surrogate code point, which UTF-8 cannot encode: "
+        "such a key cannot be written to a document."
+    ),
     "closing-sequence": (
         "The new name contains '}}', which always closes a marker: such a key cannot be written."
     ),

@@ -11,7 +11,7 @@ from mfls.features import rename as rn
 from mfls.refactor.atomic import FileChange
 from mfls.refactor.diff import diff_of_changes
 from mfls.refactor.text_edits import apply_changes
-from mfls.syntax.keys import check_new_key
+from mfls.syntax.keys import NOT_UTF8, check_new_key
 from mfls.syntax.model import ScanResult
 from mfls.syntax.scanner import scan
 from mfls.workspace.index import CourseSnapshot
@@ -108,6 +108,8 @@ def relative_name(path: str | None, root: str | None, uri: str) -> str:
 def plan_rename(directory: str, old: str, new: str) -> tuple[CourseSnapshot, rn.WorkspaceChange]:
     """The validated rename of `old` to `new` in the course at `directory`."""
     old_key, problem = check_new_key(old)
+    if problem == NOT_UTF8:
+        raise RenameFailed("OLD is not valid UTF-8 text, so no marker can hold it", status=2)
     if old_key is None:
         raise RenameFailed(f"OLD is not a key a marker can hold ({problem})", status=2)
     new_key, _ = check_new_key(new)

@@ -84,12 +84,28 @@ def is_valid_key(key: str) -> bool:
     return key == trimmed(key) and key_problem(key) is None and CLOSING_SEQUENCE not in key
 
 
+NOT_UTF8 = "not-utf8"
+"""The `check_new_key` problem of a name that cannot be encoded as UTF-8."""
+
+
+def _encodes_as_utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def check_new_key(name: str) -> tuple[str | None, str | None]:
     """Validate a name typed by the user (rename): `(key, None)` or `(None, problem)`.
 
     The problems are the reason codes of rule 6 (`empty`, `line-break`,
-    `control-character`) plus `closing-sequence`: a key holding `}}` cannot be written.
+    `control-character`) plus `closing-sequence`: a key holding `}}` cannot be written,
+    and `not-utf8`: a name holding a lone surrogate (from a client's JSON escapes, or
+    invalid UTF-8 on a command line) cannot be written to a UTF-8 file.
     """
+    if not _encodes_as_utf8(name):
+        return None, NOT_UTF8
     key = trimmed(name)
     reason = key_problem(key)
     if reason is not None:

@@ -111,6 +111,7 @@ def test_third_replace_failing_restores_the_first_two(
         ("q", "", "empty"),
         ("q", "a\nb", "line break"),
         ("q", "a}}", "'}}'"),
+        ("q", "x\udcffy", "lone surrogate"),
         ("q", "sys_q", "reserves"),
         ("q", "sys_user_nickname", "reserves"),
         ("missing", "r", "No document of the course uses the key 'missing'"),
@@ -122,6 +123,15 @@ def test_refusals_exit_1_and_change_nothing(
     before = _snapshot(course)
     assert cli_rename.main(["--course", str(course), old, new]) == 1
     assert message in capsys.readouterr().err
+    assert _snapshot(course) == before
+
+
+def test_an_old_key_that_is_not_utf8_exits_2_and_changes_nothing(
+    course: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = _snapshot(course)
+    assert cli_rename.main(["--course", str(course), "q\udcff", "r"]) == 2
+    assert "OLD is not valid UTF-8 text" in capsys.readouterr().err
     assert _snapshot(course) == before
 
 

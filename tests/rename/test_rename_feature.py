@@ -135,6 +135,8 @@ def test_rename_carries_the_stored_answers_annotation(course: Path) -> None:
         ("a\x9fb", "control character"),
         ("a\x85b", "line break"),
         ("a }} b", "'}}'"),
+        ("a\udc00b", "lone surrogate"),
+        ("\ud800", "lone surrogate"),
         ("sys_topic", "prefix the host (ai-shifu) reserves"),
         ("sys_user_nickname", "prefix the host"),
         ("course_title", "provided by the host"),

@@ -115,6 +115,9 @@ def test_check_new_key() -> None:
     assert check_new_key("a\x00b") == (None, "control-character")
     assert check_new_key("a}}b") == (None, "closing-sequence")
     assert check_new_key("a}") == ("a}", None)
+    assert check_new_key(" a\udc00b ") == (None, "not-utf8")
+    assert check_new_key("\ud800\n") == (None, "not-utf8")
+    assert check_new_key("\U0001f600") == ("\U0001f600", None)
 
 
 def test_key_problem_of_trimmed_keys() -> None:
