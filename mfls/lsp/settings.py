@@ -8,6 +8,10 @@ then from `workspace/configuration` (section `mfls`), which wins.
 - `diagnosticDelay`: milliseconds, 0-5000 (default 150); with push diagnostics, the quiet
   time after the last edit before diagnostics are published.
 - `trace`: true or false (default); also log pygls's own protocol messages at `logLevel`.
+  VS Code's standard `mfls.trace.server` setting (the client's own message trace) lives in
+  the same section, so `trace` may arrive as an object such as `{"server": "off"}`: that
+  form is accepted quietly, `server` = "messages" or "verbose" meaning true and "off"
+  false; an object without `server` leaves `trace` as it was.
 """
 
 from __future__ import annotations
@@ -64,6 +68,22 @@ def merge_settings(base: Settings, value: Any) -> tuple[Settings, list[str]]:
         trace = section["trace"]
         if isinstance(trace, bool):
             settings = replace(settings, trace=trace)
+        elif isinstance(trace, Mapping):
+            settings = _client_trace(settings, trace, problems)
         else:
             problems.append(f"mfls.trace: expected true or false, got {trace!r}")
     return settings, problems
+
+
+_CLIENT_TRACE = {"off": False, "messages": True, "verbose": True}
+
+
+def _client_trace(settings: Settings, trace: Mapping[str, Any], problems: list[str]) -> Settings:
+    """`trace` read from the object form of VS Code's `mfls.trace.server` setting."""
+    if "server" not in trace:
+        return settings
+    server = trace["server"]
+    if isinstance(server, str) and server in _CLIENT_TRACE:
+        return replace(settings, trace=_CLIENT_TRACE[server])
+    problems.append(f"mfls.trace.server: expected one of off, messages, verbose, got {server!r}")
+    return settings

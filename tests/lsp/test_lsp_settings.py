@@ -1,0 +1,45 @@
+"""The `mfls` settings section, including VS Code's `mfls.trace.server` object form."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+
+from mfls.lsp.settings import Settings, merge_settings
+
+
+@pytest.mark.parametrize(
+    ("trace", "expected"),
+    [
+        ({"server": "off"}, False),
+        ({"server": "messages"}, True),
+        ({"server": "verbose"}, True),
+        (True, True),
+        (False, False),
+    ],
+)
+def test_trace_accepts_the_boolean_and_vscode_object_forms(trace: Any, expected: bool) -> None:
+    for base in (Settings(trace=False), Settings(trace=True)):
+        settings, problems = merge_settings(base, {"mfls": {"trace": trace}})
+        assert (settings.trace, problems) == (expected, [])
+
+
+def test_trace_object_without_server_leaves_trace_unchanged_quietly() -> None:
+    for base in (Settings(trace=False), Settings(trace=True)):
+        assert merge_settings(base, {"trace": {}}) == (base, [])
+
+
+def test_vscode_configuration_section_is_read_without_problems() -> None:
+    section = {"logLevel": "info", "diagnosticDelay": 0, "trace": {"server": "verbose"}}
+    settings, problems = merge_settings(Settings(), section)
+    assert settings == Settings(log_level=logging.INFO, diagnostic_delay=0, trace=True)
+    assert problems == []
+
+
+@pytest.mark.parametrize("trace", [{"server": "loud"}, {"server": True}, "on", 1])
+def test_other_trace_values_are_reported_and_ignored(trace: Any) -> None:
+    settings, [problem] = merge_settings(Settings(), {"trace": trace})
+    assert settings == Settings()
+    assert problem.startswith("mfls.trace")
