@@ -338,11 +338,17 @@ def parse_host_port(value: str) -> tuple[str, int]:
 
 
 def _configure_serve(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+    transport = parser.add_mutually_exclusive_group()
+    transport.add_argument(
         "--tcp",
         type=parse_host_port,
         metavar="HOST:PORT",
         help="serve over TCP instead of standard input and output",
+    )
+    transport.add_argument(
+        "--stdio",
+        action="store_true",
+        help="serve over standard input and output (the default; accepted for LSP clients)",
     )
 
 
@@ -380,6 +386,12 @@ def build_parser(subcommands: Sequence[Subcommand] = SUBCOMMANDS) -> argparse.Ar
         "Without a command it serves LSP over stdio.",
     )
     parser.add_argument("--version", action="version", version=f"mfls {__version__}")
+    parser.add_argument(
+        "--stdio",
+        action="store_true",
+        dest="default_stdio",
+        help="serve LSP over standard input and output (what no command does anyway)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for sub in subcommands:
         sub_parser = commands.add_parser(sub.name, help=sub.help, description=sub.help)
@@ -392,6 +404,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args: Any = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = getattr(args, "run", _run_serve)
+    if args.default_stdio and run is not _run_serve:
+        parser.error(f"--stdio applies to serving LSP, not to the {args.command} command")
     try:
         return run(args)
     except KeyboardInterrupt:
