@@ -9,12 +9,18 @@
   logged and ignored.
 - pygls drops requests that arrive after `shutdown`; LSP wants them answered with
   -32600 Invalid Request.
+- pygls logs every request answered with an error as an exception, traceback included,
+  and warns about each cancel notification for a request already answered. A refusal
+  the protocol expects (RequestFailed, ContentModified, RequestCancelled and
+  ServerCancelled, such as prepareRename away from a marker) and those cancel notices are
+  logged at debug level here; any other failure keeps pygls's logging.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Generator
+from concurrent.futures import Future
 from typing import Any
 
 from lsprotocol import types as t
@@ -35,6 +41,17 @@ class _Refused:
 
 
 REFUSED = _Refused()
+
+EXPECTED_REFUSALS = frozenset(
+    int(code)
+    for code in (
+        t.LSPErrorCodes.RequestFailed,
+        t.LSPErrorCodes.ContentModified,
+        t.LSPErrorCodes.RequestCancelled,
+        t.LSPErrorCodes.ServerCancelled,
+    )
+)
+"""Error codes of answers that are a normal outcome of a request, not a server fault."""
 
 
 class MflsProtocol(LanguageServerProtocol):
@@ -61,6 +78,22 @@ class MflsProtocol(LanguageServerProtocol):
             self._send_response(message.id, error=error.to_response_error())
             return
         super().handle_message(message)
+
+    def _send_handler_result(self, future: Future[Any], *, msg_id: Any) -> None:
+        if future.done() and not future.cancelled():
+            error = future.exception()
+            if isinstance(error, JsonRpcException) and error.code in EXPECTED_REFUSALS:
+                self._request_futures.pop(msg_id, None)
+                log.debug("request %s refused (%d): %s", msg_id, error.code, error.message)
+                self._send_response(msg_id, error=error.to_response_error())
+                return
+        super()._send_handler_result(future, msg_id=msg_id)
+
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        if msg_id not in self._request_futures:
+            log.debug("cancel notification for request %s, already answered or unknown", msg_id)
+            return
+        super()._handle_cancel_notification(msg_id)
 
     def _user(self, method: str, params: Any) -> Generator[Any, Any, None]:
         handler = self.fm.features.get(method)
