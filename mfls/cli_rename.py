@@ -54,7 +54,8 @@ def run_rename(args: argparse.Namespace) -> int:
         if args.dry_run:
             _write(render_diff(course, change))
             print(
-                f"mfls rename: would change {markers} markers in {len(change.documents)} files "
+                f"mfls rename: would change {_count(markers, 'marker')} in "
+                f"{_count(len(change.documents), 'file')} "
                 "(dry run: nothing written)",
                 file=sys.stderr,
             )
@@ -69,13 +70,18 @@ def run_rename(args: argparse.Namespace) -> int:
     except FileChangedOnDisk as failure:
         print(f"mfls rename: {failure}", file=sys.stderr)
         return 1
-    lines = [f"renamed {markers} markers in {len(change.documents)} files"]
+    lines = [f"renamed {_count(markers, 'marker')} in {_count(len(change.documents), 'file')}"]
     for doc in change.documents:
-        lines.append(f"  {relative_name(doc.path, course.root, doc.uri)}: {len(doc.changes)} edits")
+        name = relative_name(doc.path, course.root, doc.uri)
+        lines.append(f"  {name}: {_count(len(doc.changes), 'edit')}")
     _write("\n".join(lines) + "\n")
     if change.annotation is not None:
         print(f"mfls rename: note: {change.annotation.description}", file=sys.stderr)
     return 0
+
+
+def _count(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _write(text: str) -> None:

@@ -67,6 +67,18 @@ def test_real_run_renames_every_file_keeping_bytes_around_markers(course: Path) 
     assert sorted(after) == sorted(before)
 
 
+def test_counts_of_one_are_singular(
+    make_course: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = make_course({"a.md": "Use {{ q }}.\n", "b.md": "?[{{ r }} A | B]\n\n{{ r }} {{ r }}\n"})
+    assert cli_rename.main(["--course", str(root), "q", "p", "--dry-run"]) == 0
+    assert "would change 1 marker in 1 file (dry run" in capsys.readouterr().err
+    assert cli_rename.main(["--course", str(root), "q", "p"]) == 0
+    assert capsys.readouterr().out == "renamed 1 marker in 1 file\n  a.md: 1 edit\n"
+    assert cli_rename.main(["--course", str(root), "r", "s"]) == 0
+    assert capsys.readouterr().out == "renamed 3 markers in 1 file\n  b.md: 3 edits\n"
+
+
 def test_third_write_failing_leaves_every_file_unchanged(
     course: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
