@@ -43,11 +43,36 @@ class _Chunk:
     """A run of consecutive units; `starts` are relative to the chunk's base offset,
     which the document keeps in a separate list so that shifting a chunk is one int."""
 
-    __slots__ = ("records", "starts")
+    __slots__ = ("memo", "records", "starts")
 
     def __init__(self, starts: tuple[int, ...], records: tuple[_Record, ...]) -> None:
         self.starts = starts
         self.records = records
+        self.memo: tuple[int, ScanResult] | None = None
+
+    def memory(self, base: int) -> ScanResult:
+        """Markers, invalid markers and interactions of the chunk's units at `base`; the
+        last one made is kept, so a chunk that an edit did not move is not rebuilt."""
+        memo = self.memo
+        if memo is not None and memo[0] == base:
+            return memo[1]
+        markers: list[Marker] = []
+        invalid: list[InvalidMarker] = []
+        interactions: list[Interaction] = []
+        for start, rec in zip(self.starts, self.records, strict=True):
+            r = rec.result
+            d = base + start - rec.origin
+            if d == 0:
+                markers.extend(r.markers)
+                invalid.extend(r.invalid)
+                interactions.extend(r.interactions)
+            else:
+                markers.extend([_shift_marker(m, d) for m in r.markers])
+                invalid.extend([_shift_invalid(i, d) for i in r.invalid])
+                interactions.extend([_shift_interaction(x, d) for x in r.interactions])
+        result = ScanResult(tuple(markers), tuple(invalid), tuple(interactions))
+        self.memo = (base, result)
+        return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +199,16 @@ class Document:
     so an edit costs what it reparses rather than a copy of the whole text.
     """
 
-    __slots__ = ("_bases", "_chunks", "_length", "_pieces", "_result", "_text", "version")
+    __slots__ = (
+        "_bases",
+        "_chunks",
+        "_length",
+        "_memory",
+        "_pieces",
+        "_result",
+        "_text",
+        "version",
+    )
 
     def __init__(self, text: str, version: int | None = None) -> None:
         self._text: str | None = text
@@ -183,6 +217,7 @@ class Document:
         self.version = version
         self._bases, self._chunks = _chunks([_record(text, u) for u in iter_units(text)], 0)
         self._result: ScanResult | None = None
+        self._memory: ScanResult | None = None
 
     @property
     def text(self) -> str:
@@ -278,6 +313,7 @@ class Document:
         doc._length = n + delta
         doc.version = version
         doc._result = None
+        doc._memory = None
         if len(pieces) > _MAX_PIECES:
             doc._text = _spell(pieces)
             doc._pieces = ((doc._text, 0, doc._length),)
@@ -361,6 +397,23 @@ class Document:
                 tuple(markers), tuple(invalid), tuple(interactions), tuple(blocks), tuple(literals)
             )
         return self._result
+
+    def memory(self) -> ScanResult:
+        """`result()` without blocks and literals: the markers, invalid markers and
+        interactions, built from per-chunk caches so that an edit rebuilds only the
+        chunks it touched or moved."""
+        if self._memory is None:
+            if self._result is not None:
+                r = self._result
+                self._memory = ScanResult(r.markers, r.invalid, r.interactions)
+            else:
+                parts = [c.memory(b) for b, c in zip(self._bases, self._chunks, strict=True)]
+                self._memory = ScanResult(
+                    tuple(m for p in parts for m in p.markers),
+                    tuple(i for p in parts for i in p.invalid),
+                    tuple(x for p in parts for x in p.interactions),
+                )
+        return self._memory
 
     def scan_between(self, start: int, end: int) -> ScanResult:
         """The results of the units overlapping [start, end), in absolute offsets."""
