@@ -407,12 +407,15 @@ class Document:
                 r = self._result
                 self._memory = ScanResult(r.markers, r.invalid, r.interactions)
             else:
-                parts = [c.memory(b) for b, c in zip(self._bases, self._chunks, strict=True)]
-                self._memory = ScanResult(
-                    tuple(m for p in parts for m in p.markers),
-                    tuple(i for p in parts for i in p.invalid),
-                    tuple(x for p in parts for x in p.interactions),
-                )
+                markers: list[Marker] = []
+                invalid: list[InvalidMarker] = []
+                interactions: list[Interaction] = []
+                for base, chunk in zip(self._bases, self._chunks, strict=True):
+                    part = chunk.memory(base)
+                    markers.extend(part.markers)
+                    invalid.extend(part.invalid)
+                    interactions.extend(part.interactions)
+                self._memory = ScanResult(tuple(markers), tuple(invalid), tuple(interactions))
         return self._memory
 
     def scan_between(self, start: int, end: int) -> ScanResult:
