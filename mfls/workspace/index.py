@@ -65,32 +65,39 @@ class DocKeys:
     """A document's markers grouped by key; the per-key summary (for change detection)
     and first binding ordinals are computed on first use."""
 
-    __slots__ = ("__dict__", "bindings", "markers", "references")
+    __slots__ = ("__dict__", "_first_binding", "bindings", "markers", "references")
 
     def __init__(self, markers: tuple[Marker, ...]) -> None:
         bindings: dict[str, list[Marker]] = {}
         references: dict[str, list[Marker]] = {}
-        for marker in markers:
-            group = bindings if marker.role is Role.BINDING else references
-            found = group.get(marker.key)
-            if found is None:
-                group[marker.key] = [marker]
+        first: dict[str, int] = {}
+        binding = Role.BINDING
+        for ordinal, marker in enumerate(markers):
+            key = marker.key
+            if marker.role is binding:
+                found = bindings.get(key)
+                if found is None:
+                    bindings[key] = [marker]
+                    first[key] = ordinal
+                else:
+                    found.append(marker)
             else:
-                found.append(marker)
+                found = references.get(key)
+                if found is None:
+                    references[key] = [marker]
+                else:
+                    found.append(marker)
         self.markers = markers
         self.bindings: Mapping[str, tuple[Marker, ...]] = {k: tuple(v) for k, v in bindings.items()}
         self.references: Mapping[str, tuple[Marker, ...]] = {
             k: tuple(v) for k, v in references.items()
         }
+        self._first_binding = first
 
-    @cached_property
+    @property
     def first_binding(self) -> Mapping[str, int]:
         """key -> ordinal (index among the document's markers) of its first binding."""
-        first: dict[str, int] = {}
-        for ordinal, marker in enumerate(self.markers):
-            if marker.role is Role.BINDING and marker.key not in first:
-                first[marker.key] = ordinal
-        return first
+        return self._first_binding
 
     @cached_property
     def summary(self) -> Mapping[str, tuple[int, int, int, int]]:
@@ -276,6 +283,17 @@ class CourseSnapshot:
     def lesson_bindings(self, key: str) -> tuple[Occurrence, ...]:
         """Bindings in lesson documents: the only ones that declare an answer."""
         return tuple(o for o in self.bindings.get(key, ()) if self.docs[o.uri].kind == "lesson")
+
+    def first_lesson_binding(self, key: str) -> Occurrence | None:
+        """The first of `lesson_bindings(key)` in course order, without resolving the rest."""
+        first: DocEntry | None = None
+        for uri in self.bindings.key_docs.get(key, ()):
+            entry = self.docs[uri]
+            if entry.kind == "lesson" and (first is None or entry.order < first.order):
+                first = entry
+        if first is None:
+            return None
+        return Occurrence(first.uri, first.version, first.keys.bindings[key][0])
 
     def position(self, occurrence: Occurrence) -> tuple[int, int]:
         """Course order: (document order, offset)."""
