@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from mfls.features.keyspace import NearMissIndex
 from mfls.features.lookup import invalid_span
-from mfls.syntax.model import InvalidMarker, Marker, Reason, Role, ScanResult
+from mfls.syntax.model import InvalidMarker, Marker, Reason, ScanResult
 from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF
 from mfls.workspace.config import COURSE_FILE
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
@@ -136,35 +137,47 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
     result = entry.memory
     diagnostics = scan_diagnostics(result, entry.text)
     near_misses: NearMissIndex | None = None
-    per_key: dict[str, _KeyVerdict] = {}
-    for marker in result.markers:
-        if marker.role is Role.BINDING:
-            diagnostics.extend(_binding_diagnostics(course, entry, marker))
+    keys = entry.keys
+    by_marker: list[Diagnostic] = []
+    for key, bindings in keys.bindings.items():
+        for code, message, related in _binding_verdicts(course, entry, key):
+            by_marker.extend(_diagnostic(code, m.start, m.end, message, related) for m in bindings)
+    provides = course.host.provides
+    for key, references in keys.references.items():
+        read = [m for m in references if not m.literal]
+        if not read or provides(key):
             continue
-        if marker.literal or course.host.provides(marker.key):
-            continue
-        verdict = per_key.get(marker.key)
-        if verdict is None:
-            lesson_bindings = course.lesson_bindings(marker.key)
-            if lesson_bindings:
-                verdict = _read_before_asked(course, entry, marker.key, lesson_bindings)
-            else:
-                if near_misses is None:
-                    near_misses = near_miss_index(course)
-                verdict = _unbound(course, marker.key, near_misses)
-            per_key[marker.key] = verdict
-        if verdict.applies_before is None or (entry.order, marker.start) <= verdict.applies_before:
-            diagnostics.append(
-                Diagnostic(
-                    verdict.code,
-                    DEFAULT_SEVERITIES[verdict.code],
-                    marker.start,
-                    marker.end,
-                    verdict.message,
-                    verdict.related,
-                )
+        first = course.first_lesson_binding(key)
+        if first is not None:
+            verdict = _read_before_asked(course, entry, key, first)
+        else:
+            if near_misses is None:
+                near_misses = near_miss_index(course)
+            verdict = _unbound(course, key, near_misses)
+        if verdict.applies_before is not None:
+            read = _before(read, entry.order, verdict.applies_before)
+        by_marker.extend(
+            Diagnostic(
+                verdict.code,
+                DEFAULT_SEVERITIES[verdict.code],
+                m.start,
+                m.end,
+                verdict.message,
+                verdict.related,
             )
+            for m in read
+        )
+    by_marker.sort(key=lambda d: d.start)
+    diagnostics.extend(by_marker)
     return _with_severities(course, diagnostics)
+
+
+def _before(markers: list[Marker], order: int, limit: tuple[int, int]) -> list[Marker]:
+    """The markers (in text order, of a document of course `order`) that come at or
+    before course position `limit`."""
+    if order != limit[0]:
+        return markers if order < limit[0] else []
+    return markers[: bisect_right(markers, limit[1], key=lambda m: m.start)]
 
 
 @dataclass(frozen=True)
@@ -241,57 +254,56 @@ def _where(course: CourseSnapshot, occurrence: Occurrence) -> str:
     return course.docs[occurrence.uri].label
 
 
-def _binding_diagnostics(
-    course: CourseSnapshot, entry: DocEntry, marker: Marker
-) -> list[Diagnostic]:
-    found: list[Diagnostic] = []
+_BindingVerdict = tuple[str, str, tuple[Related, ...]]
+"""(code, message, related) of a diagnostic that every binding of one key gets."""
+
+
+def _binding_verdicts(
+    course: CourseSnapshot, entry: DocEntry, key: str
+) -> tuple[_BindingVerdict, ...]:
+    found: list[_BindingVerdict] = []
     host = course.host
-    prefix = host.reserved_prefix_of(marker.key)
-    if host.provides(marker.key):
+    prefix = host.reserved_prefix_of(key)
+    if host.provides(key):
         found.append(
-            _diagnostic(
+            (
                 "reserved-key-binding",
-                marker.start,
-                marker.end,
-                f"{quoted(marker.key)} is provided by {host.title or host.name} and is "
+                f"{quoted(key)} is provided by {host.title or host.name} and is "
                 "read-only: an interaction cannot save an answer to it. Choose another "
                 "question text, or read the provided value without binding it.",
+                (),
             )
         )
     elif prefix is not None:
         found.append(
-            _diagnostic(
+            (
                 "reserved-key-binding",
-                marker.start,
-                marker.end,
                 f"Questions starting with `{prefix}` are reserved by {host.title or host.name} "
-                f"for the platform, which rejects binding {quoted(marker.key)}. Choose another "
+                f"for the platform, which rejects binding {quoted(key)}. Choose another "
                 "question text.",
+                (),
             )
         )
     if entry.kind == "reference":
-        elsewhere = course.lesson_bindings(marker.key)
+        elsewhere = course.lesson_bindings(key)
         related = tuple(_at(o, "a lesson binds it here") for o in elsewhere[:3])
         found.append(
-            _diagnostic(
+            (
                 "binding-in-reference",
-                marker.start,
-                marker.end,
                 "This is a reference document (see `references` in mfcourse.toml): a binding "
-                f"here grants no permission to save the answer to {quoted(marker.key)}. "
+                f"here grants no permission to save the answer to {quoted(key)}. "
                 "Bind it in a lesson.",
                 related,
             )
         )
-    return found
+    return tuple(found)
 
 
 def _read_before_asked(
-    course: CourseSnapshot, entry: DocEntry, key: str, bindings: tuple[Occurrence, ...]
+    course: CourseSnapshot, entry: DocEntry, key: str, first: Occurrence
 ) -> _KeyVerdict:
     if entry.kind != "lesson":
         return _QUIET
-    first = min(bindings, key=course.position)
     where = "later in this lesson" if first.uri == entry.uri else f"in {_where(course, first)}"
     return _KeyVerdict(
         "read-before-asked",
@@ -307,9 +319,9 @@ def _unbound(course: CourseSnapshot, key: str, near_misses: NearMissIndex) -> _K
     near = near_misses.nearest(key)
     if near is not None:
         related: tuple[Related, ...] = ()
-        bound = course.lesson_bindings(near.key)
-        if bound:
-            related = (_at(min(bound, key=course.position), f"{quoted(near.key)} is bound here"),)
+        bound = course.first_lesson_binding(near.key)
+        if bound is not None:
+            related = (_at(bound, f"{quoted(near.key)} is bound here"),)
         where = "provided by the host" if course.host.provides(near.key) else "bound"
         return _KeyVerdict(
             "near-miss",
