@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 
 from mfls.features import visible
 from mfls.features.lookup import OPENER, marker_at
@@ -39,6 +41,17 @@ class _Table:
     values: list[CompletionItem]  # never changed once built: copied, then edited
     positions: Layered[str, int]  # key -> index in `values`
 
+    @cached_property
+    def folded(self) -> list[str]:
+        """The casefolded keys, by position."""
+        return [item.key.casefold() for item in self.values]
+
+    @cached_property
+    def ranked(self) -> list[int]:
+        """Positions in `values`, ordered by sort text."""
+        values = self.values
+        return sorted(range(len(values)), key=lambda i: values[i].sort_text)
+
 
 def complete(
     snapshot: WorkspaceSnapshot, uri: str, offset: int, limit: int | None = None
@@ -58,39 +71,61 @@ def complete(
     if span is None:
         return None
     table = _table(course)
-    items = table.values.copy()
+    local: dict[int, str] = {}
     for key, ordinal in entry.keys.first_binding.items():
         position = table.positions.get(key)
         if position is not None:
-            item = items[position]
-            items[position] = CompletionItem(
-                item.key,
-                item.new_text,
-                item.filter_text,
-                f"0{ordinal:07d}",
-                item.detail,
-                item.documentation,
-                item.kind,
-            )
-    incomplete = False
-    if limit is not None and len(items) > limit:
-        typed = text[span[0] + OPENER : offset].strip().casefold()
-        if typed:
-            items = [item for item in items if _subsequence(typed, item.key.casefold())]
-        if len(items) > limit:
-            items.sort(key=lambda item: item.sort_text)
-            items = items[:limit]
-        incomplete = True
-    return Completion(span[0], span[1], items, incomplete)
+            local[position] = f"0{ordinal:07d}"
+    if limit is None or len(table.values) <= limit:
+        items = [_with_sort_text(item, local.get(i)) for i, item in enumerate(table.values)]
+        return Completion(span[0], span[1], items, False)
+    typed = text[span[0] + OPENER : offset].strip().casefold()
+    picked = _best(table, local, _matcher(typed), limit)
+    if len(picked) <= limit:
+        picked.sort()
+    items = [_with_sort_text(table.values[i], local.get(i)) for i in picked[:limit]]
+    return Completion(span[0], span[1], items, True)
 
 
-def _subsequence(needle: str, haystack: str) -> bool:
-    position = 0
-    for char in needle:
-        position = haystack.find(char, position) + 1
-        if position == 0:
-            return False
-    return True
+def _best(
+    table: _Table, local: dict[int, str], matches: Callable[[str], object] | None, limit: int
+) -> list[int]:
+    """Positions of the items that `matches` their casefolded key, by sort text, stopping
+    at `limit` + 1. Items bound in the current document (`local`, whose sort texts start
+    with "0") come before every other item (whose sort texts start with "1" to "3")."""
+    folded = table.folded
+    own = sorted((text, i) for i, text in local.items() if matches is None or matches(folded[i]))
+    picked = [i for _, i in own]
+    if len(picked) > limit:
+        return picked
+    for i in table.ranked:
+        if i in local or (matches is not None and not matches(folded[i])):
+            continue
+        picked.append(i)
+        if len(picked) > limit:
+            break
+    return picked
+
+
+def _matcher(typed: str) -> Callable[[str], object] | None:
+    """A test of whether `typed` is a subsequence of a casefolded key (None: no filter)."""
+    if not typed:
+        return None
+    return re.compile(".*?".join(map(re.escape, typed)), re.DOTALL).search
+
+
+def _with_sort_text(item: CompletionItem, sort_text: str | None) -> CompletionItem:
+    if sort_text is None:
+        return item
+    return CompletionItem(
+        item.key,
+        item.new_text,
+        item.filter_text,
+        sort_text,
+        item.detail,
+        item.documentation,
+        item.kind,
+    )
 
 
 def edit_range(text: str, result: ScanResult, offset: int) -> tuple[int, int] | None:
