@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mfls.features.lookup import interaction_of, marker_at
-from mfls.syntax.model import Role
-from mfls.workspace.index import Occurrence, WorkspaceSnapshot
+from mfls.syntax.model import Marker, Role
+from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
 
 
 @dataclass(frozen=True)
@@ -34,15 +34,24 @@ class Highlight:
     kind: str  # "read" | "write"
 
 
-def definition(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> list[LocationLink]:
-    """The interactions of the course that bind the key of the marker at `offset`."""
+def _marker_here(
+    snapshot: WorkspaceSnapshot, uri: str, offset: int
+) -> tuple[CourseSnapshot, DocEntry, Marker] | None:
+    """The course, the document and the marker at `offset`, when there is one."""
     found = snapshot.entry(uri)
     if found is None:
-        return []
+        return None
     course, entry = found
     marker = marker_at(entry.memory, offset)
-    if marker is None:
+    return None if marker is None else (course, entry, marker)
+
+
+def definition(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> list[LocationLink]:
+    """The interactions of the course that bind the key of the marker at `offset`."""
+    found = _marker_here(snapshot, uri, offset)
+    if found is None:
         return []
+    course, _, marker = found
     links = []
     for binding in sorted(course.bindings.get(marker.key, ()), key=course.position):
         target = course.docs[binding.uri]
@@ -74,13 +83,10 @@ def references(
     snapshot: WorkspaceSnapshot, uri: str, offset: int, include_declaration: bool = True
 ) -> list[Location]:
     """Every marker of the course with the same key (its key range), in course order."""
-    found = snapshot.entry(uri)
+    found = _marker_here(snapshot, uri, offset)
     if found is None:
         return []
-    course, entry = found
-    marker = marker_at(entry.memory, offset)
-    if marker is None:
-        return []
+    course, _, marker = found
     occurrences = list(course.references.get(marker.key, ()))
     if include_declaration:
         occurrences += course.bindings.get(marker.key, ())
@@ -90,13 +96,10 @@ def references(
 
 def highlights(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> list[Highlight]:
     """The markers of this document with the same key: bindings write, references read."""
-    found = snapshot.entry(uri)
+    found = _marker_here(snapshot, uri, offset)
     if found is None:
         return []
-    _, entry = found
-    marker = marker_at(entry.memory, offset)
-    if marker is None:
-        return []
+    _, entry, marker = found
     return [
         Highlight(m.key_start, m.key_end, "write" if m.role is Role.BINDING else "read")
         for m in entry.memory.markers
