@@ -36,14 +36,23 @@ def test_updates_share_nothing_mutable() -> None:
     assert after.nearest("Topic").key == "topic"
 
 
-def test_fast_with_twenty_thousand_keys() -> None:
+def _per_probe_seconds(count: int) -> float:
     rng = random.Random(7)
     words = ["learn", "topic", "level", "name", "goal", "style", "time", "pace", "week"]
-    keys = {f"{' '.join(rng.choice(words) for _ in range(4))} {n}?" for n in range(20_000)}
+    keys = {f"{' '.join(rng.choice(words) for _ in range(4))} {n}?" for n in range(count)}
     index = NearMissIndex.build(keys)
-    probes = [k.replace("e", "a", 1) for k in list(keys)[:200]]
-    started = time.perf_counter()
-    for probe in probes:
-        index.nearest(probe)
-    per_probe = (time.perf_counter() - started) / len(probes)
-    assert per_probe < 0.05  # a scan of all 20,000 keys takes about a second per probe
+    probes = [k.replace("e", "a", 1) for k in sorted(keys)[:200]]
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        for probe in probes:
+            index.nearest(probe)
+        best = min(best, (time.perf_counter() - started) / len(probes))
+    return best
+
+
+def test_lookup_cost_is_bounded_as_the_course_grows() -> None:
+    # A growth check, not a speed limit: ten times the keys must not cost ten times per
+    # lookup, because the search compares a bounded number of candidates.
+    small, big = _per_probe_seconds(2_000), _per_probe_seconds(20_000)
+    assert big < 4 * small + 0.002, (small, big)
