@@ -66,8 +66,7 @@ def complete(
         return None
     course, entry = found
     text = entry.text
-    result = entry.result
-    span = edit_range(text, result, offset)
+    span = edit_range(text, entry.result_near(offset), offset)
     if span is None:
         return None
     table = _table(course)

@@ -135,6 +135,14 @@ class DocEntry:
         """The whole scan: blocks and literals included."""
         return self.document.result()
 
+    def result_near(self, offset: int) -> ScanResult:
+        """The scan of the top-level blocks around `offset` (the whole scan when the
+        document cannot say), without materializing the rest of a large open buffer."""
+        between = getattr(self.document, "scan_between", None)
+        if between is None:
+            return self.document.result()
+        return between(max(0, offset - 1), offset + 1)
+
     @property
     def memory(self) -> ScanResult:
         """Markers, invalid markers and interactions; blocks and literals may be empty."""
