@@ -47,7 +47,7 @@ from mfls.lsp.documents import (
 )
 from mfls.lsp.logs import LOGGER_NAME, ClientLogHandler, apply_levels
 from mfls.lsp.positions import Encoding, LineIndex
-from mfls.lsp.protocol import MflsProtocol
+from mfls.lsp.protocol import MflsProtocol, capability
 from mfls.lsp.settings import SECTION, Settings, merge_settings
 from mfls.workspace.index import WorkspaceSnapshot
 from mfls.workspace.uris import canonical_uri, path_to_uri, uri_to_path
@@ -99,14 +99,6 @@ def guarded(default: Callable[[], Any]) -> Callable[[F], F]:
 
 def _none() -> None:
     return None
-
-
-def _capability(root: Any, path: str) -> Any:
-    for name in path.split("."):
-        if root is None:
-            return None
-        root = getattr(root, name, None)
-    return root
 
 
 class MflsServer(LanguageServer):
@@ -162,7 +154,7 @@ class MflsServer(LanguageServer):
         return await asyncio.wait_for(request(params), CLIENT_TIMEOUT)
 
     def capability(self, path: str) -> Any:
-        return _capability(self.client_capabilities, path)
+        return capability(self.client_capabilities, path)
 
     # ----- the course workspace -----------------------------------------------
 
@@ -414,7 +406,7 @@ def _register(server: MflsServer) -> None:
         chosen = ServerCapabilitiesBuilder.choose_position_encoding(caps)
         ls.convert.encoding = Encoding.parse(getattr(chosen, "value", chosen))
         ls.apply_settings(params.initialization_options)
-        ls.pull_diagnostics = _capability(caps, "text_document.diagnostic") is not None
+        ls.pull_diagnostics = capability(caps, "text_document.diagnostic") is not None
         folders = [f.uri for f in params.workspace_folders or []]
         if not folders and params.root_uri:
             folders = [params.root_uri]

@@ -26,11 +26,12 @@ class Encoding(str, Enum):
         return cls.UTF16
 
 
-def _units(text: str, encoding: Encoding) -> int:
+def units(text: str, encoding: Encoding) -> int:
+    """How many code units of `encoding` spell `text` (a lone surrogate counts as one)."""
     if encoding is Encoding.UTF32 or text.isascii():
         return len(text)
     if encoding is Encoding.UTF16:
-        return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+        return len(text.encode("utf-16-le", "surrogatepass")) // 2
     return len(text.encode("utf-8", "surrogatepass"))
 
 
@@ -92,7 +93,7 @@ class LineIndex:
         start = self._starts[line]
         # An offset between CR and LF belongs to the line's end.
         offset = min(offset, self.line_content_end(line))
-        return line, _units(self.text[start:offset], encoding)
+        return line, units(self.text[start:offset], encoding)
 
     def offset(self, line: int, character: int, encoding: Encoding) -> int:
         """The code point offset of an LSP position, clamped: past the last line is the

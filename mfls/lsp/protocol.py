@@ -117,3 +117,12 @@ class MflsProtocol(LanguageServerProtocol):
         self, params: t.DidCloseTextDocumentParams
     ) -> Generator[Any, Any, None]:
         yield from self._user(t.TEXT_DOCUMENT_DID_CLOSE, params)
+
+
+def capability(root: Any, path: str) -> Any:
+    """A member of the client's capabilities by dotted path, or None where any is absent."""
+    for name in path.split("."):
+        if root is None:
+            return None
+        root = getattr(root, name, None)
+    return root

@@ -19,7 +19,8 @@ from pygls.exceptions import JsonRpcException
 from mfls.features import code_actions as ca
 from mfls.features import rename as rn
 from mfls.lsp.logs import LOGGER_NAME
-from mfls.lsp.positions import Encoding, LineIndex
+from mfls.lsp.positions import Encoding, LineIndex, units
+from mfls.lsp.protocol import capability
 from mfls.workspace.uris import canonical_uri
 
 if TYPE_CHECKING:
@@ -44,14 +45,6 @@ class _Refused(JsonRpcException):
     CODE = REQUEST_FAILED
 
 
-def _capability(root: Any, path: str) -> Any:
-    for name in path.split("."):
-        if root is None:
-            return None
-        root = getattr(root, name, None)
-    return root
-
-
 class _Positions:
     """Offsets -> LSP positions of one text, for offsets asked in ascending order.
 
@@ -65,8 +58,6 @@ class _Positions:
         self._line = 0
         self._lf = "\n" in text
         self._cr = "\r" in text
-        self._code_points = encoding is Encoding.UTF32
-        self._utf16 = encoding is Encoding.UTF16
 
     def line_character(self, offset: int) -> tuple[int, int]:
         text = self.text
@@ -113,11 +104,7 @@ class _Positions:
         }
 
     def _units(self, piece: str) -> int:
-        if self._code_points or piece.isascii():
-            return len(piece)
-        if self._utf16:
-            return len(piece.encode("utf-16-le", "surrogatepass")) // 2
-        return len(piece.encode("utf-8", "surrogatepass"))
+        return units(piece, self.encoding)
 
 
 class _JsonReady(dict):  # type: ignore[type-arg]
@@ -153,9 +140,9 @@ class EditBuilder:
         self.server = server
         self.json_ready = json_ready
         caps = server.client_capabilities
-        self.document_changes = bool(_capability(caps, "workspace.workspace_edit.document_changes"))
+        self.document_changes = bool(capability(caps, "workspace.workspace_edit.document_changes"))
         self.snippets = self.document_changes and bool(
-            _capability(caps, "workspace.workspace_edit.snippet_edit_support")
+            capability(caps, "workspace.workspace_edit.snippet_edit_support")
         )
 
     def target(self, change: rn.DocumentChange) -> tuple[_Positions, int | None, str]:

@@ -348,6 +348,11 @@ class Workspace:
             member = root is not None and uri in self._plan_for(root).members
         path = uri_to_path(uri)
         text = files.read_text(path, root, self._max_file_bytes) if member and path else None
+        self._settle_disk_copy(uri, text)
+
+    def _settle_disk_copy(self, uri: str, text: str | None) -> None:
+        """Index what was read from disk (None: nothing usable), unless the editor opened
+        the document meanwhile: an open buffer wins over a late disk read."""
         with self._lock:
             if uri in self._open:
                 return
@@ -404,13 +409,7 @@ class Workspace:
             if uri in self._open or uri not in self._plan_for(root).members:
                 return
         text = files.read_text(path, root, self._max_file_bytes)
-        with self._lock:
-            if uri in self._open:
-                return
-            if text is None:
-                self._drop(uri)
-            else:
-                self._put(uri, self._from_disk(text), None, False)
+        self._settle_disk_copy(uri, text)
 
     def _replan_course(self, root: str) -> None:
         plan = self._plan_course(root)
