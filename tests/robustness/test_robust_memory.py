@@ -1,0 +1,44 @@
+"""Bounded memory: the server's RSS stays flat over many edits and open/close cycles.
+
+A bounded run of `memory_soak`'s soaks (the long one is `tests/bench/bench_memory.py`).
+RSS is sampled `SAMPLES` times; after a warm-up the Theil-Sen slope (the median slope
+between two samples, which a few one-off jumps of the allocator do not tilt) must stay
+under `LIMIT_KB` per 1,000 operations. The leak this guards against (one Future kept per
+notification) grew 2.1 KB per edit and 4 KB per open/close cycle: 2,100 and 4,000 KB
+per 1,000. Linux only (RSS comes from /proc).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+from memory_soak import Sample, least_squares, soak_edits, soak_open_close, theil_sen
+from robust_session import raw_session
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+SAMPLES = int(os.environ.get("MFLS_MEMORY_SAMPLES", "25"))
+EDITS_PER_SAMPLE = int(os.environ.get("MFLS_MEMORY_EDITS", "200"))
+CYCLES_PER_SAMPLE = int(os.environ.get("MFLS_MEMORY_CYCLES", "80"))
+WARM_UP = 5  # samples left out of the fit
+LIMIT_KB = 250.0  # per 1,000 operations: 0.25 KB each, an eighth of the old leak
+
+
+def flat(samples: list[Sample]) -> None:
+    fitted = samples[WARM_UP:]
+    slope = theil_sen(fitted)
+    trace = ", ".join(f"{s.ops}:{s.rss_kb}" for s in samples)
+    print(f"Theil-Sen {slope:+.1f}, least squares {least_squares(fitted):+.1f} KB per 1,000")
+    assert slope < LIMIT_KB, f"RSS grows {slope:.0f} KB per 1,000 operations: {trace}"
+
+
+async def test_rss_stays_flat_over_many_edits() -> None:
+    async with raw_session() as server:
+        flat(await soak_edits(server, SAMPLES, EDITS_PER_SAMPLE))
+
+
+async def test_rss_stays_flat_over_many_open_close_cycles() -> None:
+    async with raw_session() as server:
+        flat(await soak_open_close(server, SAMPLES, CYCLES_PER_SAMPLE))
