@@ -165,6 +165,21 @@ class MflsProtocol(LanguageServerProtocol):
             except Exception as exc:
                 future.set_exception(exc)
 
+    def _run_generator(
+        self,
+        future: Future[Any] | None,
+        *,
+        gen: Generator[Any, Any, Any],
+        result_future: Future[Any],
+    ) -> None:
+        if future is not None and future.cancelled():
+            # pygls would raise CancelledError inside a done callback (a traceback in the
+            # log, and a request never answered): a step cancelled cancels its handler.
+            gen.close()
+            result_future.cancel()
+            return
+        super()._run_generator(future, gen=gen, result_future=result_future)
+
     def _user(self, method: str, params: Any) -> Generator[Any, Any, None]:
         handler = self.fm.features.get(method)
         if handler is not None:

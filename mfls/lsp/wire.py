@@ -226,13 +226,8 @@ class FrameReader:
         return True
 
     def _embedded_header(self, start: int, end: int) -> int | None:
-        window = bytes(self._buf[start:end]).lower()
-        at = window.find(_CONTENT_LENGTH)
-        while at >= 0:
-            if _EMBEDDED_HEADER.match(window, at) is not None:
-                return start + at
-            at = window.find(_CONTENT_LENGTH, at + 1)
-        return None
+        found = _EMBEDDED_HEADER.search(bytes(self._buf[start:end]).lower())
+        return None if found is None else start + found.start()
 
     def _overstated(self, at: int, events: list[Event]) -> None:
         """The body declared `self._length` bytes, but a header begins at `at`."""
@@ -331,6 +326,8 @@ async def pump(
                 receiver.receive_body(event)
             if stop.is_set():
                 return
+            # Let the handlers' tasks run between two messages, as if read one by one.
+            await asyncio.sleep(0)
         if not chunk:
             return
 
@@ -415,8 +412,12 @@ def serve_tcp(
         async def chunk() -> bytes:
             return await reader.read(CHUNK)
 
-        await pump(chunk, server.protocol, stop, max_message_bytes)
-        server.shutdown()
+        try:
+            await pump(chunk, server.protocol, stop, max_message_bytes)
+        except SystemExit:  # the `exit` notification
+            pass
+        finally:
+            server.shutdown()
 
     async def main() -> None:
         server._server = await asyncio.start_server(connection, host, port)

@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import random
+import socket
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -430,3 +431,39 @@ async def test_random_corruptions_of_a_valid_stream() -> None:
     # inside that header), which then is refused; it must stay rare.
     assert served >= CASES * 0.8, (served, refused)
     print(f"{CASES} corruptions: {served} followers served, {refused} refused", file=sys.stderr)
+
+
+async def test_the_tcp_transport_reads_frames_the_same_way() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = await asyncio.create_subprocess_exec(
+        *SERVER, "serve", "--tcp", f"127.0.0.1:{port}", stderr=asyncio.subprocess.DEVNULL
+    )
+    try:
+        for _ in range(100):
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the TCP server never listened")
+        initialize = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"processId": None, "capabilities": {}},
+        }
+        writer.write(b"content-length: 1e99\n\n{}" + frame(body_of(initialize)))
+        header = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), WITHIN)
+        length = int(header.split(b":")[1].split(b"\r\n")[0])
+        answer = json.loads(await reader.readexactly(length))
+        assert answer["id"] == 1 and "capabilities" in answer["result"], answer
+        writer.write(frame(body_of({"jsonrpc": "2.0", "method": "exit"})))
+        await asyncio.wait_for(process.wait(), WITHIN)
+        writer.close()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
