@@ -87,9 +87,11 @@ def salvage_id(data: bytes) -> tuple[bool, MsgId]:
     try:
         value = json.loads(data)
     except Exception:
-        value = None
-    if isinstance(value, dict) and usable_id(value.get("id")) and "method" in value:
-        return True, value["id"]
+        pass
+    else:
+        if isinstance(value, dict) and usable_id(value.get("id")) and "method" in value:
+            return True, value["id"]
+        return False, None  # a response, a notification or no message: never answered
     match = _LEADING_ID.match(data)
     if match is not None:
         try:
@@ -256,8 +258,8 @@ class FrameReader:
 
     def _resync(self, events: list[Event]) -> bool:
         at = self._find_header(self._search_from)
-        self._search_from = 0
         cut = at if at is not None else max(0, len(self._buf) - len(_CONTENT_LENGTH))
+        self._search_from = max(0, self._search_from - cut)
         if cut:
             room = SALVAGE_BYTES - len(self._salvage)
             if room > 0:

@@ -152,3 +152,28 @@ def test_check_message() -> None:
     assert check({"method": "m"}) == (False, None, INVALID_REQUEST)  # a notification
     assert check({"jsonrpc": "2.0", "id": [1], "result": 1}) == (False, None, INVALID_REQUEST)
     assert PARSE_ERROR == -32700
+
+
+def test_an_unframed_response_or_notification_is_never_answered() -> None:
+    response = b'{"jsonrpc": "2.0", "id": 3, "result": null}'
+    notification = b'{"jsonrpc": "2.0", "method": "m"}'
+    for body in (response, notification):
+        events = read(b"X: y\r\n\r\n" + body + frame(request(4)))
+        assert answers(events) == [] and bodies(events) == [request(4)]
+
+
+PIECES = [b"Content-Length: ", b"content-length:", b"12", b"0", b"-", b"\r\n", b"\n", b"{", b"}"]
+PIECES += [b'"id": 5, ', b"x: ", b" ", b"\xff", b"Content-Type: a\r\n", b"99999999999999999999"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.one_of(st.sampled_from(PIECES), st.binary(max_size=8)), max_size=30),
+    st.integers(1, 50),
+)
+def test_a_valid_request_after_any_garbage_is_read_or_answered(
+    garbage: list[bytes], chunk: int
+) -> None:
+    follower = request(77)
+    events = read(b"".join(garbage) + frame(follower), chunk=chunk)
+    assert follower in bodies(events) or (77, INVALID_REQUEST) in answers(events), events
