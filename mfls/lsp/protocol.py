@@ -20,7 +20,8 @@
 - pygls registers a Future for every handler it runs, under a fresh id when the message
   is a notification or a step of a generator handler, and only answering a request
   removes one: a leak of one Future per didOpen/didChange/didClose. Here only a client's
-  request is registered (where `$/cancelRequest` can find it).
+  request is registered (where `$/cancelRequest` can find it), and a request the server
+  sent is forgotten once answered, failed or given up on.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import asyncio
 import inspect
 import json
 import logging
+import uuid
 from collections.abc import Callable, Generator
 from concurrent.futures import Future
 from typing import Any
@@ -164,6 +166,28 @@ class MflsProtocol(LanguageServerProtocol):
                     future.set_result(handler(*args, **kwargs))
             except Exception as exc:
                 future.set_exception(exc)
+
+    def send_request(
+        self,
+        method: str,
+        params: Any | None = None,
+        callback: Callable[[Any], None] | None = None,
+        msg_id: Any = None,
+    ) -> Future[Any]:
+        # pygls forgets a request it sent only when the answer comes: one given up on
+        # (`ask_client`'s timeout cancels it) is forgotten here.
+        msg_id = str(uuid.uuid4()) if msg_id is None else msg_id
+        future = super().send_request(method, params, callback, msg_id)
+        future.add_done_callback(lambda _done: self._forget(msg_id))
+        return future
+
+    def _forget(self, msg_id: Any) -> None:
+        self._request_futures.pop(msg_id, None)
+        self._result_types.pop(msg_id, None)
+
+    def _handle_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        self._result_types.pop(msg_id, None)  # pygls keeps it when the answer is an error
+        super()._handle_response(msg_id, result, error)
 
     def _run_generator(
         self,
