@@ -19,8 +19,8 @@ from mfls import __version__
 from mfls.cli_rename import RENAME_HELP, configure_rename, run_rename
 from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
 from mfls.lsp.filetypes import MARKDOWN_SUFFIXES
-from mfls.lsp.positions import Encoding, LineIndex
 from mfls.syntax.model import ScanResult
+from mfls.text.line_index import Encoding, LineIndex
 from mfls.workspace.config import COURSE_FILE
 from mfls.workspace.files import walk
 from mfls.workspace.uris import path_to_uri
