@@ -15,7 +15,7 @@ from mfls.workspace.files import walk
 
 @dataclass(frozen=True, slots=True)
 class Unusable:
-    """A path given on the command line that cannot be checked, and why."""
+    """A path the command line cannot use, and why (the reason a message shows)."""
 
     reason: str
 
