@@ -46,9 +46,9 @@ from mfls.lsp.documents import (
     is_markdown,
 )
 from mfls.lsp.logs import LOGGER_NAME, ClientLogHandler, apply_levels
-from mfls.lsp.positions import Encoding, LineIndex
 from mfls.lsp.protocol import MflsProtocol, capability
 from mfls.lsp.settings import SECTION, Settings, merge_settings
+from mfls.text.line_index import Encoding, LineIndex
 from mfls.workspace.index import WorkspaceSnapshot
 from mfls.workspace.uris import canonical_uri, path_to_uri, uri_to_path
 from mfls.workspace.workspace import Workspace

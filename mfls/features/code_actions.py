@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from mfls.features import rename as rn
 from mfls.features.diagnostics import near_miss_index
 from mfls.features.rename import DocumentChange, KeyUse, WorkspaceChange
-from mfls.refactor.text_edits import TextChange
 from mfls.syntax.model import Block, BlockKind, Marker, Role
+from mfls.text.edits import TextChange
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
 
 QUICKFIX = "quickfix"

@@ -23,9 +23,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mfls.features.lookup import line_number, marker_at
-from mfls.refactor.text_edits import TextChange
 from mfls.syntax.keys import check_new_key, trimmed
 from mfls.syntax.model import BlockKind, Marker, ScanResult
+from mfls.text.edits import TextChange
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
 
 ANNOTATION_ID = "mfls.storedAnswers"

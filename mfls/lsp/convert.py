@@ -11,7 +11,7 @@ from mfls.features.completion import Completion
 from mfls.features.diagnostics import DEPRECATED, Diagnostic
 from mfls.features.hover import HoverInfo
 from mfls.lsp.documents import Converter
-from mfls.lsp.positions import LineIndex
+from mfls.text.line_index import LineIndex
 from mfls.workspace.index import CourseSnapshot
 from mfls.workspace.uris import path_to_uri
 

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 from lsprotocol import types as t
 
-from mfls.lsp.filetypes import LANGUAGE_IDS, MARKDOWN_SUFFIXES
-from mfls.lsp.positions import Encoding, LineIndex
+from mfls.lsp.filetypes import LANGUAGE_IDS
+from mfls.text.line_index import Encoding, LineIndex
+from mfls.workspace.config import MARKDOWN_SUFFIXES
 
 COURSE_FILE = "mfcourse.toml"
 CACHED_INDEXES = 256  # line indexes kept for documents that are not open

@@ -19,8 +19,8 @@ from pygls.exceptions import JsonRpcException
 from mfls.features import code_actions as ca
 from mfls.features import rename as rn
 from mfls.lsp.logs import LOGGER_NAME
-from mfls.lsp.positions import Encoding, LineIndex, units
 from mfls.lsp.protocol import capability
+from mfls.text.line_index import Encoding, LineIndex, units
 from mfls.workspace.uris import canonical_uri
 
 if TYPE_CHECKING:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from mfls.features import rename as rn
 from mfls.refactor.atomic import FileChange
-from mfls.refactor.diff import diff_of_changes
-from mfls.refactor.text_edits import apply_changes
 from mfls.syntax.keys import NOT_UTF8, check_new_key
 from mfls.syntax.model import ScanResult
 from mfls.syntax.scanner import scan
+from mfls.text.diff import diff_of_changes
+from mfls.text.edits import apply_changes
 from mfls.workspace.index import CourseSnapshot
 
 

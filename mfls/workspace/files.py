@@ -147,21 +147,6 @@ def _regular(path: str, mode: int) -> bool:
     return False
 
 
-def nearest_course_root(path: str, boundary: str) -> str | None:
-    """The nearest directory from `path`'s own up to `boundary` holding a course file."""
-    directory = os.path.dirname(path)
-    while inside(directory, boundary):
-        if os.path.isfile(os.path.join(directory, COURSE_FILE)):
-            return directory
-        if directory == boundary:
-            break
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            break
-        directory = parent
-    return None
-
-
 def exists(path: str) -> bool:
     return os.path.exists(path)
 

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from mfls.workspace import files
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig, parse_course_config
+from mfls.workspace.course_root import nearest_course_root
 from mfls.workspace.globs import compile_glob
 from mfls.workspace.hosts import host_profile
 from mfls.workspace.index import (
@@ -252,7 +253,7 @@ class Workspace:
         if folder is None:
             return None
         known = [r for r in self._plans if files.inside(path, r)]
-        nearest = files.nearest_course_root(path, folder)
+        nearest = nearest_course_root(os.path.dirname(path), folder)
         candidates = known + ([nearest] if nearest else []) + [folder]
         return max(candidates, key=len)
 

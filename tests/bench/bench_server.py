@@ -184,7 +184,7 @@ def breakdown(lessons: int) -> dict[str, list[float]]:
     from mfls.features import completion, diagnostics
     from mfls.lsp import convert
     from mfls.lsp.documents import Converter, Texts
-    from mfls.lsp.positions import Encoding, LineIndex
+    from mfls.text.line_index import Encoding, LineIndex
     from mfls.workspace.workspace import Workspace
 
     samples: dict[str, list[float]] = {}

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from rename_support import indexed
 
-from mfls import cli_rename
+from mfls.cli import rename as cli_rename
 from mfls.features import rename as rn
 from mfls.refactor import atomic, course_rename
 

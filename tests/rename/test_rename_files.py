@@ -9,10 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mfls.refactor import atomic
-from mfls.refactor import diff as diff_module
 from mfls.refactor.atomic import AtomicWriteFailed, FileChange, FileChangedOnDisk
-from mfls.refactor.diff import diff_of_changes, unified_diff
-from mfls.refactor.text_edits import OverlappingEdits, TextChange, apply_changes
+from mfls.text import diff as diff_module
+from mfls.text.diff import diff_of_changes, unified_diff
+from mfls.text.edits import OverlappingEdits, TextChange, apply_changes
 
 
 def test_apply_changes_uses_original_offsets_in_any_order() -> None:

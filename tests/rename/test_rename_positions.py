@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mfls.lsp.positions import Encoding, LineIndex
 from mfls.lsp.refactor_handlers import _Positions
+from mfls.text.line_index import Encoding, LineIndex
 
 pieces = st.sampled_from(["a", " ", "\n", "\r", "\r\n", "😀", "é", "{", "中"])
 texts = st.lists(pieces, max_size=40).map("".join)

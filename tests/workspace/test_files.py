@@ -126,11 +126,3 @@ def test_walk_stops_at_the_document_limit(tmp_path: Path, caplog: pytest.LogCapt
         listing = files.walk(str(tmp_path), max_documents=3)
     assert len(listing.files) == 3
     assert len(caplog.records) == 1
-
-
-def test_nearest_course_root(tmp_path: Path) -> None:
-    (tmp_path / "c" / "d").mkdir(parents=True)
-    (tmp_path / "c" / "mfcourse.toml").write_text("")
-    file = str(tmp_path / "c" / "d" / "x.md")
-    assert files.nearest_course_root(file, str(tmp_path)) == str(tmp_path / "c")
-    assert files.nearest_course_root(str(tmp_path / "y.md"), str(tmp_path)) is None

@@ -8,7 +8,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from typing import Any
 
-from mfls.refactor.text_edits import TextChange, apply_changes
+from mfls.text.edits import TextChange, apply_changes
 
 _NO_NEWLINE = "\\ No newline at end of file\n"
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")

@@ -1,4 +1,4 @@
-"""Code point offsets <-> LSP positions in the negotiated encoding.
+"""Code point offsets <-> (line, character) positions counted in UTF-8, UTF-16 or UTF-32 units.
 
 LF, CRLF and CR end lines. A `LineIndex` belongs to one text; `edited` derives the
 index of the text after one edit without rescanning the whole text.
@@ -96,7 +96,7 @@ class LineIndex:
         return line, units(self.text[start:offset], encoding)
 
     def offset(self, line: int, character: int, encoding: Encoding) -> int:
-        """The code point offset of an LSP position, clamped: past the last line is the
+        """The code point offset of a (line, character) position, clamped: past the last line is the
         end of the text, past a line's end is that end, inside a character is its start."""
         if line < 0:
             return 0

@@ -15,10 +15,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-RENAME_HELP = "rename a memory key in every document of a course"
+from mfls.cli.output import write_stdout
+
+HELP = "rename a memory key in every document of a course"
 
 
-def configure_rename(parser: argparse.ArgumentParser) -> None:
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--course", required=True, metavar="DIR", help="the course folder (holding mfcourse.toml)"
     )
@@ -34,7 +36,7 @@ def configure_rename(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run_rename(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     # Imported here: `mfls` builds this parser for every command, including `serve`.
     from mfls.refactor.atomic import AtomicWriteFailed, FileChangedOnDisk, apply_file_changes
     from mfls.refactor.course_rename import (
@@ -52,7 +54,7 @@ def run_rename(args: argparse.Namespace) -> int:
             print("mfls rename: the key already has that name; nothing to do", file=sys.stderr)
             return 0
         if args.dry_run:
-            _write(render_diff(course, change))
+            write_stdout(render_diff(course, change))
             print(
                 f"mfls rename: would change {_count(markers, 'marker')} in "
                 f"{_count(len(change.documents), 'file')} "
@@ -74,7 +76,7 @@ def run_rename(args: argparse.Namespace) -> int:
     for doc in change.documents:
         name = relative_name(doc.path, course.root, doc.uri)
         lines.append(f"  {name}: {_count(len(doc.changes), 'edit')}")
-    _write("\n".join(lines) + "\n")
+    write_stdout("\n".join(lines) + "\n")
     if change.annotation is not None:
         print(f"mfls rename: note: {change.annotation.description}", file=sys.stderr)
     return 0
@@ -84,13 +86,8 @@ def _count(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def _write(text: str) -> None:
-    sys.stdout.buffer.write(text.encode("utf-8", errors="surrogatepass"))
-    sys.stdout.buffer.flush()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """`mfls rename` on its own (the `mfls` command line adds it as a subcommand)."""
-    parser = argparse.ArgumentParser(prog="mfls rename", description=RENAME_HELP)
-    configure_rename(parser)
-    return run_rename(parser.parse_args(argv))
+    parser = argparse.ArgumentParser(prog="mfls rename", description=HELP)
+    configure(parser)
+    return run(parser.parse_args(argv))
