@@ -15,14 +15,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from mfls import __version__
+from mfls import __version__, disk
 from mfls.cli_rename import RENAME_HELP, configure_rename, run_rename
 from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
 from mfls.lsp.filetypes import MARKDOWN_SUFFIXES
 from mfls.lsp.positions import Encoding, LineIndex
 from mfls.syntax.model import ScanResult
-from mfls.workspace.config import COURSE_FILE
-from mfls.workspace.files import walk
+from mfls.workspace.loading import nearest_course_root
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
 
@@ -46,8 +45,11 @@ def decode_source(data: bytes) -> str:
 def _read_bytes(path: str) -> bytes:
     if path == "-":
         return sys.stdin.buffer.read()
-    with open(path, "rb") as handle:
-        return handle.read()
+    data, problems = disk.read_bytes(path)
+    if data is None:
+        reason = problems[0].reason if problems else "unreadable"
+        raise OSError(reason)
+    return data
 
 
 def _write_text(out: BinaryIO, text: str) -> None:
@@ -168,19 +170,9 @@ class CheckReport:
         return any(f.severity == "error" for f in self.findings)
 
 
-def _nearest_course_root(path: str) -> str | None:
-    directory = path if os.path.isdir(path) else os.path.dirname(path)
-    while True:
-        if os.path.isfile(os.path.join(directory, COURSE_FILE)):
-            return directory
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
-
-
 def _markdown_files(folder: str) -> list[str]:
-    return [p for p in walk(folder).files if p.lower().endswith(MARKDOWN_SUFFIXES)]
+    listing, _ = disk.walk(folder)
+    return [p for p in listing.files if p.lower().endswith(MARKDOWN_SUFFIXES)]
 
 
 def _display(path: str, given: dict[str, str]) -> str:
@@ -200,11 +192,11 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
     given: dict[str, str] = {}
     for raw in paths:
         path = os.path.abspath(raw)
-        if os.path.isdir(path):
-            if not os.access(path, os.R_OK | os.X_OK):
+        if disk.is_directory(path):
+            if not disk.can_list(path):
                 report.unreadable.append(f"cannot read {raw}: permission denied")
                 continue
-            root = _nearest_course_root(path)
+            root = nearest_course_root(path)
             folders.append(root if root is not None else path)
             found = _markdown_files(path)
             for file in found:
@@ -212,14 +204,14 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
                     file, os.path.normpath(os.path.join(raw, os.path.relpath(file, path)))
                 )
             targets.extend(found)
-        elif os.path.isfile(path):
-            root = _nearest_course_root(path)
+        elif disk.is_regular_file(path):
+            root = nearest_course_root(path)
             if root is not None:
                 folders.append(root)
             given.setdefault(path, raw)
             targets.append(path)
         else:
-            reason = "no such file or folder" if not os.path.lexists(path) else "not a file"
+            reason = "no such file or folder" if not disk.lexists(path) else "not a file"
             report.unreadable.append(f"cannot read {raw}: {reason}")
     targets = list(dict.fromkeys(targets))
     workspace = Workspace()
@@ -228,14 +220,12 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
     for path in targets:
         uri = path_to_uri(path)
         if workspace.snapshot.entry(uri) is None:
-            try:
-                with open(path, "rb") as handle:
-                    text = decode_source(handle.read())
-            except OSError as error:
-                report.unreadable.append(
-                    f"cannot read {given.get(path, path)}: {error.strerror or error}"
-                )
+            data, problems = disk.read_bytes(path)
+            if data is None:
+                reason = problems[0].reason if problems else "unreadable"
+                report.unreadable.append(f"cannot read {given.get(path, path)}: {reason}")
                 continue
+            text = decode_source(data)
             workspace.open(uri, text, None)
     snapshot = workspace.snapshot
     courses: dict[str, str] = {}
@@ -252,11 +242,8 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
     for course_id, course_file in sorted(courses.items(), key=lambda pair: pair[1]):
         items = course_file_diagnostics(snapshot, course_id)
         if items:
-            try:
-                with open(course_file, "rb") as handle:
-                    text = decode_source(handle.read())
-            except OSError:
-                text = ""
+            data, _ = disk.read_bytes(course_file)
+            text = "" if data is None else decode_source(data)
             _add_findings(report, _display(course_file, given), text, items)
     return report
 

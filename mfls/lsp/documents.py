@@ -13,8 +13,8 @@ from lsprotocol import types as t
 
 from mfls.lsp.filetypes import LANGUAGE_IDS, MARKDOWN_SUFFIXES
 from mfls.lsp.positions import Encoding, LineIndex
+from mfls.workspace.config import COURSE_FILE
 
-COURSE_FILE = "mfcourse.toml"
 CACHED_INDEXES = 256  # line indexes kept for documents that are not open
 
 

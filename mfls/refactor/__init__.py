@@ -1,1 +1,1 @@
-"""Applying refactorings to files: text edits, unified diffs, atomic multi-file writes."""
+"""Text edits and unified diffs (the file writer is `mfls.disk.replacing`)."""

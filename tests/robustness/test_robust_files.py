@@ -12,7 +12,7 @@ from lsprotocol import types as t
 from robust_session import PROBE, lsp_session, uri_of, verify, wait_until
 from robust_session import indexing_ended as ended
 
-from mfls.workspace import files
+from mfls import disk
 from mfls.workspace.workspace import Workspace
 
 LESSON = "# One\n\n?[{{ colour }} Red | Blue]\n\nUse {{ colour }}, {{ size }} and " + PROBE + ".\n"
@@ -210,7 +210,7 @@ def test_limits_skip_big_files_and_stop_listing_after_the_document_count(
 ) -> None:
     """The documented limits (docs/robustness.md): 8 MiB per file, 20,000 files per folder.
     Scaled down here; beyond them files are left out with one log line, nothing fails."""
-    assert (files.MAX_FILE_BYTES, files.MAX_DOCUMENTS) == (8 * 1024 * 1024, 20_000)
+    assert (disk.MAX_FILE_BYTES, disk.MAX_DOCUMENTS) == (8 * 1024 * 1024, 20_000)
     for k in range(12):
         (tmp_path / f"l{k:02}.md").write_text(f"{{{{ key {k} }}}}\n", encoding="utf-8")
     (tmp_path / "l03.md").write_text("{{ key 3 }}" + " " * 100 + "\n", encoding="utf-8")
