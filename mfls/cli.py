@@ -230,10 +230,10 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
     snapshot = workspace.snapshot
     courses: dict[str, str] = {}
     for path in targets:
-        found = snapshot.entry(path_to_uri(path))
-        if found is None:
+        located = snapshot.entry(path_to_uri(path))
+        if located is None:
             continue
-        course, entry = found
+        course, entry = located
         report.checked += 1
         items = document_diagnostics(snapshot, entry.uri)
         _add_findings(report, _display(path, given), entry.text, items)

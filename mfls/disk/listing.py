@@ -52,9 +52,7 @@ def walk(
             problems.append(DiskProblem(directory, "directory loop through a symbolic link"))
             continue
         if not inside(real, real_root):
-            problems.append(
-                DiskProblem(directory, f"symbolic link leaves the course root {root}")
-            )
+            problems.append(DiskProblem(directory, f"symbolic link leaves the course root {root}"))
             continue
         seen.add(real)
         try:

@@ -85,9 +85,20 @@ def _open_regular(path: str, root: str | None) -> tuple[int, int] | DiskProblem:
     return descriptor, status.st_size
 
 
-def _read(
-    path: str, root: str | None, max_bytes: int, *, check_size: bool
-) -> bytes | DiskProblem:
+def read_descriptor(descriptor: int, limit: int) -> bytes:
+    """At most `limit` bytes from an open descriptor, up to its end."""
+    chunks: list[bytes] = []
+    left = limit
+    while left > 0:
+        chunk = os.read(descriptor, left)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _read(path: str, root: str | None, max_bytes: int, *, check_size: bool) -> bytes | DiskProblem:
     opened = _open_regular(path, root)
     if isinstance(opened, DiskProblem):
         return opened
@@ -96,15 +107,11 @@ def _read(
         os.close(descriptor)
         return DiskProblem(path, f"{size} bytes is over the {max_bytes}-byte limit")
     try:
-        stream = open(descriptor, "rb")
+        data = read_descriptor(descriptor, max_bytes + 1)
     except OSError as error:
+        return DiskProblem(path, f"unreadable ({_error(error)})")
+    finally:
         os.close(descriptor)
-        return DiskProblem(path, f"unreadable ({_error(error)})")
-    try:
-        with stream:
-            data = stream.read(max_bytes + 1)
-    except OSError as error:
-        return DiskProblem(path, f"unreadable ({_error(error)})")
     if check_size and len(data) > max_bytes:
         return DiskProblem(path, f"it grew over the {max_bytes}-byte limit")
     return data
@@ -157,19 +164,15 @@ def contains(path: str, needle: bytes, root: str | None = None) -> bool | None:
     keep = max(len(needle) - 1, 0)
     tail = b""
     try:
-        stream = open(descriptor, "rb")
+        while chunk := os.read(descriptor, CHUNK_BYTES):
+            window = tail + chunk
+            if needle in window:
+                return True
+            tail = window[-keep:] if keep else b""
     except OSError:
+        return None
+    finally:
         os.close(descriptor)
-        return None
-    try:
-        with stream:
-            while chunk := stream.read(CHUNK_BYTES):
-                window = tail + chunk
-                if needle in window:
-                    return True
-                tail = window[-keep:] if keep else b""
-    except OSError:
-        return None
     return False
 
 

@@ -336,8 +336,9 @@ class Workspace:
         return DocEntry(uri, path, version, document, kind, order, is_open)
 
     def _empty_course(self, course_id: str, root: str | None) -> CourseSnapshot:
+        problems: tuple[ConfigProblem, ...] = ()
         if root is None:
-            config, problems = CourseConfig(), ()
+            config = CourseConfig()
         else:
             plan = self._plan_for(root)
             config, problems = plan.config, plan.problems
@@ -517,7 +518,7 @@ class Workspace:
                     found[uri] = entry.document
         return found
 
-    def _assemble(self, disk: Mapping[str, ScannedDocument]) -> None:
+    def _assemble(self, on_disk: Mapping[str, ScannedDocument]) -> None:
         """Build the snapshot from the plans, the given disk documents and open buffers."""
         old = self._snapshot
         grouped: dict[str, tuple[str | None, list[DocEntry]]] = {}
@@ -528,8 +529,8 @@ class Workspace:
                 opened = self._open.get(uri)
                 if opened is not None:
                     entries.append(DocEntry(uri, path, opened[1], opened[0], kind, order, True))
-                elif uri in disk:
-                    entries.append(DocEntry(uri, path, None, disk[uri], kind, order, False))
+                elif uri in on_disk:
+                    entries.append(DocEntry(uri, path, None, on_disk[uri], kind, order, False))
                 else:
                     continue
                 placed.add(uri)
@@ -537,25 +538,25 @@ class Workspace:
         for uri, (document, version) in self._open.items():
             if uri in placed:
                 continue
-            path = uri_to_path(uri)
-            root = self._root_of(path) if path is not None else None
-            course_id = root if root is not None else uri
-            entry = self._entry(uri, document, version, True, root)
-            grouped.setdefault(course_id, (root, []))[1].append(entry)
+            local = uri_to_path(uri)
+            owner = self._root_of(local) if local is not None else None
+            course_id = owner if owner is not None else uri
+            entry = self._entry(uri, document, version, True, owner)
+            grouped.setdefault(course_id, (owner, []))[1].append(entry)
         courses: dict[str, CourseSnapshot] = {}
         course_of: dict[str, str] = {}
-        for course_id, (root, found) in grouped.items():
-            plan = self._plans.get(root) if root is not None else None
-            config = plan.config if plan is not None else CourseConfig()
-            problems = plan.problems if plan is not None else ()
+        for course_id, (course_root, found) in grouped.items():
+            known = self._plans.get(course_root) if course_root is not None else None
+            config = known.config if known is not None else CourseConfig()
+            problems = known.problems if known is not None else ()
             previous = old.courses.get(course_id)
             entries = [_same_or(previous, e) for e in found]
-            if _unchanged(previous, entries, config, problems):
+            if previous is not None and _unchanged(previous, entries, config, problems):
                 course = previous
             else:
                 course = build_course(
                     course_id,
-                    root,
+                    course_root,
                     config,
                     host_profile(config.host, config.system_keys),
                     entries,

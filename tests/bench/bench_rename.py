@@ -27,8 +27,8 @@ from typing import Any, TypeVar
 from lsprotocol import types as t
 from pygls.lsp.client import LanguageClient
 
-from mfls.features import rename as rn
 from mfls.disk.replacing import apply_file_changes
+from mfls.features import rename as rn
 from mfls.features.course_rename import file_changes
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace

@@ -66,8 +66,9 @@ def test_the_size_limit_applies_to_any_path_without_reading_it(tmp_path: Path) -
 
 def test_vanished_is_skipped(tmp_path: Path) -> None:
     gone = str(tmp_path / "gone.md")
-    assert disk.read_text(gone, str(tmp_path)) == (None, (DiskProblem(gone, "it no longer exists"),))
-    assert disk.read_bytes(gone) == (None, (DiskProblem(gone, "it no longer exists"),))
+    vanished = (None, (DiskProblem(gone, "it no longer exists"),))
+    assert disk.read_text(gone, str(tmp_path)) == vanished
+    assert disk.read_bytes(gone) == vanished
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file")
@@ -86,10 +87,10 @@ def test_read_error_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     path = tmp_path / "a.md"
     path.write_text("x")
 
-    def refuse(*args: object, **kwargs: object) -> None:
+    def refuse(descriptor: int, limit: int) -> bytes:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(reading, "open", refuse, raising=False)
+    monkeypatch.setattr(reading, "read_descriptor", refuse)
     text, problems = disk.read_text(str(path), str(tmp_path))
     assert text is None
     assert only(problems).reason == "unreadable (Permission denied)"

@@ -12,8 +12,8 @@ import pytest
 from rename_support import indexed
 
 from mfls import cli_rename
-from mfls.features import rename as rn
 from mfls.disk import replacing
+from mfls.features import rename as rn
 
 FILES: dict[str, str | bytes] = {
     "mfcourse.toml": 'host = "ai-shifu"\n',
