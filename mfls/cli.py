@@ -242,7 +242,7 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
     for course_id, course_file in sorted(courses.items(), key=lambda pair: pair[1]):
         items = course_file_diagnostics(snapshot, course_id)
         if items:
-            data, _ = disk.read_bytes(course_file)
+            data, _ = disk.read_bytes(course_file, os.path.dirname(course_file))
             text = "" if data is None else decode_source(data)
             _add_findings(report, _display(course_file, given), text, items)
     return report

@@ -50,7 +50,7 @@ class KeyFilteredDocument:
 @dataclass(frozen=True, slots=True)
 class CourseLoad:
     """A course folder as loaded: `course` is None when `directory` is no folder
-    (`is_folder` False) or holds no document; `problems` are the skipped paths."""
+    (`is_folder` False); `problems` are the paths skipped while indexing it."""
 
     directory: str
     course: CourseSnapshot | None

@@ -460,3 +460,23 @@ def test_a_buffer_closed_during_indexing_keeps_its_disk_copy(tmp_path: Path) -> 
     workspace.index_all(progress)
     course = workspace.snapshot.course_for(a)
     assert set(course.bindings) == {"disk"} and not course.docs[a].is_open
+
+
+def test_a_file_name_that_is_not_utf8_is_indexed_under_a_uri_that_round_trips(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    from mfls.workspace.uris import uri_to_path
+
+    raw = os.fsencode(str(tmp_path)) + b"/caf\xe9.md"
+    with open(raw, "wb") as handle:
+        handle.write(b"?[{{ k }} A]\n")
+    write(tmp_path, {"a.md": "Use {{ k }}.\n"})
+    workspace, _ = indexed(tmp_path)
+    course = workspace.snapshot.courses[str(tmp_path)]
+    odd = uri(Path(os.fsdecode(raw)))
+    assert odd.endswith("/caf%E9.md")
+    assert sorted(course.docs) == sorted([odd, uri(tmp_path / "a.md")])
+    assert uri_to_path(odd) == os.fsdecode(raw)
+    assert workspace.disk_problems == ()
