@@ -29,6 +29,7 @@ from pygls.capabilities import ServerCapabilitiesBuilder
 from pygls.lsp.server import LanguageServer
 
 from mfls import __version__
+from mfls.disk import read_bytes
 from mfls.features import (
     completion,
     diagnostics,
@@ -298,11 +299,8 @@ class MflsServer(LanguageServer):
             path = uri_to_path(uri)
             if not items or path is None:
                 return []
-            try:
-                with open(path, "rb") as handle:
-                    text = handle.read().decode("utf-8", errors="replace")
-            except OSError:
-                text = ""
+            data, _ = read_bytes(path)
+            text = "" if data is None else data.decode("utf-8", errors="replace")
             index = LineIndex(text)
             return [convert.diagnostic(self.convert, index, item) for item in items]
         return []

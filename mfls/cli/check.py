@@ -130,7 +130,7 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
     for course_id, course_file in sorted(courses.items(), key=lambda pair: pair[1]):
         items = course_file_diagnostics(snapshot, course_id)
         if items:
-            text = read_source(course_file)
+            text = read_source(course_file, os.path.dirname(course_file))
             shown = "" if isinstance(text, Unusable) else text
             _add_findings(report, _display(course_file, given), shown, items)
     return report

@@ -2,7 +2,7 @@
 
 The same edit and the same validation as the editor's rename. `--dry-run` prints a
 unified diff and writes nothing. A real run writes every file or none
-(`mfls.refactor.atomic`); line endings and the UTF-8 encoding (a BOM included) are
+(`mfls.disk.replacing`); line endings and the UTF-8 encoding (a BOM included) are
 kept byte for byte outside the edited markers.
 
 Exit status: 0 renamed (or would rename), 1 refused (the message says why), 2 the
@@ -14,6 +14,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mfls.features.course_rename import Unusable
+    from mfls.features.refusal import Refusal
+    from mfls.features.rename import WorkspaceChange
+    from mfls.workspace.index import CourseSnapshot
 
 from mfls.cli.output import write_stdout
 
@@ -36,42 +43,65 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def plan_rename(
+    directory: str, old: str, new: str
+) -> tuple[CourseSnapshot, WorkspaceChange] | Refusal | Unusable:
+    """Load the course at `directory` and plan the rename of `old` to `new` in it."""
+    from mfls.features.course_rename import (
+        Unusable,
+        keys_of_interest,
+        old_key_of,
+        plan_course_rename,
+    )
+    from mfls.features.refusal import Refusal
+    from mfls.workspace.loading import load_course, skipped_holding
+
+    old_key = old_key_of(old)
+    if isinstance(old_key, Unusable):
+        return old_key
+    loaded = load_course(directory, keys_of_interest(old_key, new))
+    if not loaded.is_folder:
+        return Unusable(f"{directory} is not a folder")
+    if loaded.course is None:
+        return Refusal(f"{directory} holds no MarkdownFlow documents")
+    unsafe = skipped_holding(loaded.problems, old_key.encode("utf-8"))
+    change = plan_course_rename(loaded.course, old_key, new, unsafe)
+    if isinstance(change, Refusal):
+        return change
+    return loaded.course, change
+
+
 def run(args: argparse.Namespace) -> int:
     # Imported here: `mfls` builds this parser for every command, including `serve`.
-    from mfls.refactor.atomic import AtomicWriteFailed, FileChangedOnDisk, apply_file_changes
-    from mfls.refactor.course_rename import (
-        RenameFailed,
-        file_changes,
-        plan_rename,
-        relative_name,
-        render_diff,
-    )
+    from mfls.disk.replacing import apply_file_changes
+    from mfls.features.course_rename import Unusable, file_changes, relative_name, render_diff
 
-    try:
-        course, change = plan_rename(args.course, args.old, args.new)
-        markers = change.markers
-        if not change.documents:
-            print("mfls rename: the key already has that name; nothing to do", file=sys.stderr)
-            return 0
-        if args.dry_run:
-            write_stdout(render_diff(course, change))
-            print(
-                f"mfls rename: would change {_count(markers, 'marker')} in "
-                f"{_count(len(change.documents), 'file')} "
-                "(dry run: nothing written)",
-                file=sys.stderr,
-            )
-            return 0
-        apply_file_changes(file_changes(change))
-    except RenameFailed as failure:
-        print(f"mfls rename: {failure}", file=sys.stderr)
-        return failure.status
-    except AtomicWriteFailed as failure:
-        print(f"mfls rename: {failure}", file=sys.stderr)
+    planned = plan_rename(args.course, args.old, args.new)
+    if not isinstance(planned, tuple):
+        print(f"mfls rename: {planned.message}", file=sys.stderr)
+        return 2 if isinstance(planned, Unusable) else 1
+    course, change = planned
+    markers = change.markers
+    if not change.documents:
+        print("mfls rename: the key already has that name; nothing to do", file=sys.stderr)
+        return 0
+    if args.dry_run:
+        write_stdout(render_diff(course, change))
+        print(
+            f"mfls rename: would change {_count(markers, 'marker')} in "
+            f"{_count(len(change.documents), 'file')} "
+            "(dry run: nothing written)",
+            file=sys.stderr,
+        )
+        return 0
+    writes = file_changes(change)
+    if isinstance(writes, Unusable):
+        print(f"mfls rename: {writes.message}", file=sys.stderr)
         return 2
-    except FileChangedOnDisk as failure:
-        print(f"mfls rename: {failure}", file=sys.stderr)
-        return 1
+    failure = apply_file_changes(writes)
+    if failure is not None:
+        print(f"mfls rename: {failure.message}", file=sys.stderr)
+        return 1 if failure.changed_on_disk else 2
     lines = [f"renamed {_count(markers, 'marker')} in {_count(len(change.documents), 'file')}"]
     for doc in change.documents:
         name = relative_name(doc.path, course.root, doc.uri)

@@ -4,13 +4,12 @@ the file system."""
 
 from __future__ import annotations
 
-import os
 import sys
 from dataclasses import dataclass
 from typing import Literal
 
+from mfls import disk
 from mfls.workspace.config import MARKDOWN_SUFFIXES
-from mfls.workspace.files import walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,18 +21,19 @@ class Unusable:
 
 def classify(path: str) -> Literal["folder", "file"] | Unusable:
     """Whether `path` (absolute) is a readable folder, a file, or unusable (and why)."""
-    if os.path.isdir(path):
-        if not os.access(path, os.R_OK | os.X_OK):
+    if disk.is_directory(path):
+        if not disk.can_list(path):
             return Unusable("permission denied")
         return "folder"
-    if os.path.isfile(path):
+    if disk.is_regular_file(path):
         return "file"
-    return Unusable("no such file or folder" if not os.path.lexists(path) else "not a file")
+    return Unusable("no such file or folder" if not disk.lexists(path) else "not a file")
 
 
 def markdown_files(folder: str) -> list[str]:
     """The MarkdownFlow documents under `folder`, walked as the workspace walks it."""
-    return [p for p in walk(folder).files if p.lower().endswith(MARKDOWN_SUFFIXES)]
+    listing, _ = disk.walk(folder)
+    return [p for p in listing.files if p.lower().endswith(MARKDOWN_SUFFIXES)]
 
 
 def decode_source(data: bytes) -> str:
@@ -41,17 +41,14 @@ def decode_source(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def read_source(path: str) -> str | Unusable:
+def read_source(path: str, root: str | None = None) -> str | Unusable:
     """The text of the file at `path` (see `decode_source`), or why it cannot be read.
 
-    `-` is standard input.
+    `-` is standard input. With `root`, a path resolving outside it is not read.
     """
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read()
-    except OSError as error:
-        return Unusable(str(error.strerror or error))
+    if path == "-":
+        return decode_source(sys.stdin.buffer.read())
+    data, problems = disk.read_bytes(path, root)
+    if data is None:
+        return Unusable(problems[0].reason if problems else "unreadable")
     return decode_source(data)

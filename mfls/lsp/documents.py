@@ -13,9 +13,8 @@ from lsprotocol import types as t
 
 from mfls.lsp.filetypes import LANGUAGE_IDS
 from mfls.text.line_index import Encoding, LineIndex
-from mfls.workspace.config import MARKDOWN_SUFFIXES
+from mfls.workspace.config import COURSE_FILE, MARKDOWN_SUFFIXES
 
-COURSE_FILE = "mfcourse.toml"
 CACHED_INDEXES = 256  # line indexes kept for documents that are not open
 
 

@@ -6,10 +6,8 @@ path it is given; both find the same course.
 
 from __future__ import annotations
 
-import os
-
+from mfls import disk
 from mfls.workspace.config import COURSE_FILE
-from mfls.workspace.files import inside
 
 
 def nearest_course_root(directory: str, boundary: str | None = None) -> str | None:
@@ -18,13 +16,4 @@ def nearest_course_root(directory: str, boundary: str | None = None) -> str | No
     Without a boundary the search goes up to the file system root. A directory outside
     the boundary has no course root.
     """
-    while boundary is None or inside(directory, boundary):
-        if os.path.isfile(os.path.join(directory, COURSE_FILE)):
-            return directory
-        if directory == boundary:
-            break
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            break
-        directory = parent
-    return None
+    return disk.nearest_holding(directory, COURSE_FILE, boundary)

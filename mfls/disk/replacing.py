@@ -4,7 +4,7 @@ Every new content is first written to a temporary file beside its original (same
 directory, so the final `os.replace` is an atomic rename on one file system). Only
 when every temporary file is written and flushed to disk are the originals replaced.
 If anything fails, the originals already replaced are written back and the temporary
-files removed.
+files removed. The outcome is data: None, or a `ReplaceFailure` saying what happened.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mfls.disk.reading import read_prefix
+
 TEMP_SUFFIX = ".mfls-tmp"
 
 
@@ -27,12 +29,15 @@ class FileChange:
     new: bytes
 
 
-class FileChangedOnDisk(RuntimeError):
-    """A file no longer holds the content the change was computed from."""
+@dataclass(frozen=True, slots=True)
+class ReplaceFailure:
+    """Why nothing was written. `changed_on_disk`: a file no longer held the content the
+    change was computed from (nothing was touched); otherwise reading or writing failed
+    and every file was restored, except the `unrestored` ones the message names."""
 
-
-class AtomicWriteFailed(RuntimeError):
-    """The change could not be applied; every file holds its original content."""
+    message: str
+    changed_on_disk: bool = False
+    unrestored: tuple[str, ...] = ()
 
 
 def write_temp(path: Path, data: bytes) -> Path:
@@ -66,16 +71,26 @@ def replace(temp: Path, path: Path) -> None:
     os.replace(temp, path)
 
 
-def apply_file_changes(changes: Sequence[FileChange]) -> None:
-    """Apply every change or none; raise `AtomicWriteFailed` after restoring everything."""
+def unchanged(changes: Sequence[FileChange]) -> ReplaceFailure | None:
+    """None when every file still holds its `original` bytes, else the first that does not."""
     for change in changes:
-        try:
-            current = change.path.read_bytes()
-        except OSError as error:
-            raise AtomicWriteFailed(f"cannot read {change.path}: {error}") from error
+        current, problems = read_prefix(str(change.path), None, len(change.original))
+        if current is None:
+            reason = problems[0].reason if problems else "unreadable"
+            return ReplaceFailure(f"cannot read {change.path}: {reason}")
         if current != change.original:
-            raise FileChangedOnDisk(f"{change.path} changed on disk; nothing was written")
+            return ReplaceFailure(
+                f"{change.path} changed on disk; nothing was written", changed_on_disk=True
+            )
+    return None
 
+
+def apply_file_changes(changes: Sequence[FileChange]) -> ReplaceFailure | None:
+    """Apply every change or none: None when done, else a `ReplaceFailure` after
+    restoring everything (an interrupt is raised again once restored)."""
+    stale = unchanged(changes)
+    if stale is not None:
+        return stale
     temps: list[Path] = []
     replaced: list[FileChange] = []
     try:
@@ -86,17 +101,18 @@ def apply_file_changes(changes: Sequence[FileChange]) -> None:
             replace(temp, change.path)
             replaced.append(change)
     except BaseException as error:
-        problems = _restore(replaced)
+        failures = _restore(replaced)
         for temp in temps:
             with contextlib.suppress(OSError):
                 temp.unlink()
         if not isinstance(error, Exception):
             raise
-        if problems:
-            message = f"writing failed ({error}); could not restore {', '.join(problems)}"
+        if failures:
+            message = f"writing failed ({error}); could not restore {', '.join(failures)}"
         else:
             message = f"writing failed ({error}); every file was left as it was"
-        raise AtomicWriteFailed(message) from error
+        return ReplaceFailure(message, unrestored=tuple(failures))
+    return None
 
 
 def _restore(replaced: Sequence[FileChange]) -> list[str]:
