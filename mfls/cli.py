@@ -356,7 +356,7 @@ def _run_serve(args: argparse.Namespace) -> int:
     import logging
 
     from mfls.lsp.logs import configure_stderr
-    from mfls.server import create_server
+    from mfls.lsp.routes import create_server
 
     configure_stderr(logging.WARNING)
     server = create_server()
