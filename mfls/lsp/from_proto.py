@@ -8,7 +8,7 @@ in the negotiated encoding, clamping like the rest of the server.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from lsprotocol import types as t
 
@@ -23,18 +23,21 @@ FILE_CHANGES = {
 }
 
 
-class Document(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Document:
     uri: str  # canonical
     index: LineIndex
 
 
-class Cursor(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Cursor:
     uri: str  # canonical
     index: LineIndex
     offset: int
 
 
-class Span(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Span:
     uri: str  # canonical
     index: LineIndex
     start: int  # start <= end, whatever order the client sent

@@ -23,7 +23,7 @@ def declaration(
 
 
 def _targets(
-    ls: MflsServer, params: t.TextDocumentPositionParams, links: bool
+    ls: MflsServer, params: t.DefinitionParams | t.DeclarationParams, links: bool
 ) -> list[t.LocationLink] | list[t.Location] | None:
     at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
     if at is None:
