@@ -109,9 +109,7 @@ class MflsServer(LanguageServer):
 
     def edits(self) -> to_proto.EditBuilder:
         """A builder of workspace edits for this client."""
-        return to_proto.EditBuilder(
-            self.texts, self.caps.encoding, self.caps, json_ready=self.json_ready
-        )
+        return to_proto.EditBuilder(self.texts, self.caps, json_ready=self.json_ready)
 
     # ----- the course workspace -----------------------------------------------
 

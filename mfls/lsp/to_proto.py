@@ -394,11 +394,9 @@ class EditBuilder:
     With `json_ready`, documents go out as `JsonReady` dicts (see there); otherwise as
     lsprotocol objects, the same JSON once sent."""
 
-    def __init__(
-        self, texts: Texts, encoding: Encoding, caps: Capabilities, *, json_ready: bool = False
-    ) -> None:
+    def __init__(self, texts: Texts, caps: Capabilities, *, json_ready: bool = False) -> None:
         self.texts = texts
-        self.encoding = encoding
+        self.encoding = caps.encoding
         self.json_ready = json_ready
         self.document_changes = caps.document_changes
         self.snippets = caps.snippet_edits

@@ -98,7 +98,7 @@ def test_result_id_is_equal_exactly_for_equal_diagnostics() -> None:
 
 def test_an_edit_of_a_changed_buffer_is_a_stale_refusal() -> None:
     convert = converter()
-    builder = to_proto.EditBuilder(convert.texts, Encoding.UTF16, Capabilities())
+    builder = to_proto.EditBuilder(convert.texts, Capabilities())
     change = rn.WorkspaceChange(
         documents=(rn.DocumentChange(URI, None, 4, "an older text", (TextChange(0, 1, "A"),)),)
     )

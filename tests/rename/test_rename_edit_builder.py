@@ -36,7 +36,7 @@ def test_json_ready_edits_serialize_like_attrs_edits(make_course: Callable[..., 
     assert sends_json_ready(converter) and server.json_ready
 
     def builder(json_ready: bool) -> EditBuilder:
-        return EditBuilder(server.texts, caps.encoding, caps, json_ready=json_ready)
+        return EditBuilder(server.texts, caps, json_ready=json_ready)
 
     fast = builder(True).edit(change)
     slow = builder(False).edit(change)
