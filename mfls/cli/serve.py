@@ -42,7 +42,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mfls.server import create_server
+    from mfls.lsp.routes import create_server
 
     configure_stderr(logging.WARNING)
     server = create_server()

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from mfls.features import rename as rn
 from mfls.features.diagnostics import near_miss_index
+from mfls.features.refusal import Refusal
 from mfls.features.rename import DocumentChange, KeyUse, WorkspaceChange
 from mfls.syntax.model import Block, BlockKind, Marker, Role
 from mfls.text.edits import TextChange
@@ -144,9 +145,8 @@ def _marker_actions(
         if extra not in targets and extra != marker.key and extra not in provided:
             targets.append(extra)
     for target in targets:
-        try:
-            change = rn.rename_key(course, marker.key, target, merge=True)
-        except rn.RenameRefused:
+        change = rn.rename_key(course, marker.key, target, merge=True)
+        if isinstance(change, Refusal):
             continue
         yield CodeAction(
             title=f"Merge key '{marker.key}' into '{target}'",

@@ -49,15 +49,7 @@ def plan_course_rename(
     `unreadable` lists course files that could not be read but may use the key: renaming
     would leave the course half-renamed, so they make the rename refuse.
     """
-    try:
-        change: rn.WorkspaceChange | Refusal = rn.rename_key(course, old_key, new)
-    except rn.RenameRefused as refused:
-        return Refusal(
-            refused.message,
-            old_key=refused.old_key,
-            new_key=refused.new_key,
-            conflict=isinstance(refused, rn.KeyConflict),
-        )
+    change = rn.rename_key(course, old_key, new)
     if isinstance(change, Refusal):
         return change
     if unreadable:

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mfls.features.lookup import line_number, marker_at
+from mfls.features.refusal import Refusal
 from mfls.syntax.keys import check_new_key, trimmed
 from mfls.syntax.model import BlockKind, Marker, ScanResult
 from mfls.text.edits import TextChange
@@ -31,20 +32,6 @@ from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
 ANNOTATION_ID = "mfls.storedAnswers"
 _PLAIN_PADDING = frozenset(("", " "))
 _MAX_LISTED_USES = 5
-
-
-class RenameRefused(Exception):
-    """The rename cannot be done; the message says why, for the author."""
-
-    def __init__(self, message: str, *, old_key: str | None = None, new_key: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.old_key = old_key
-        self.new_key = new_key
-
-
-class KeyConflict(RenameRefused):
-    """The new key is already used in the course: renaming would merge two questions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,18 +149,18 @@ def _display_name(course: CourseSnapshot, entry: DocEntry) -> str:
 # prepareRename.
 
 
-def prepare_rename(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> RenameTarget:
-    """The key under `offset`, or `RenameRefused` saying why nothing can be renamed."""
+def prepare_rename(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> RenameTarget | Refusal:
+    """The key under `offset`, or a `Refusal` saying why nothing can be renamed."""
     found = entry_for(snapshot, uri)
     if found is None:
-        raise RenameRefused("This document is not part of any indexed course yet.")
+        return Refusal("This document is not part of any indexed course yet.")
     course, entry = found
     memory = doc_memory(entry)
     marker = marker_at(memory, offset)
     if marker is None:
-        raise RenameRefused(_why_not_here(memory, entry, offset))
+        return Refusal(_why_not_here(memory, entry, offset))
     if marker.key in host_keys(course):
-        raise RenameRefused(_host_key_message(course, marker.key), old_key=marker.key)
+        return Refusal(_host_key_message(course, marker.key), old_key=marker.key)
     return RenameTarget(uri, marker.key_start, marker.key_end, marker.key, course.id)
 
 
@@ -232,21 +219,19 @@ _NAME_PROBLEMS = {
 }
 
 
-def validate_new_key(course: CourseSnapshot, name: str) -> str:
-    """The new name normalized exactly like a marker body, or `RenameRefused`."""
+def validate_new_key(course: CourseSnapshot, name: str) -> str | Refusal:
+    """The new name normalized exactly like a marker body, or a `Refusal`."""
     key, problem = check_new_key(name)
     if key is None:
-        raise RenameRefused(
-            _NAME_PROBLEMS.get(problem or "", f"The new name is invalid ({problem}).")
-        )
+        return Refusal(_NAME_PROBLEMS.get(problem or "", f"The new name is invalid ({problem})."))
     for prefix in course.host.reserved_prefixes:
         if key.startswith(prefix):
-            raise RenameRefused(
+            return Refusal(
                 f"The new name starts with '{prefix}', a prefix the host "
                 f"({course.host.name}) reserves for its own keys."
             )
     if key in host_keys(course):
-        raise RenameRefused(
+        return Refusal(
             f"'{key}' is provided by the host: a course key cannot take its name.", new_key=key
         )
     return key
@@ -323,37 +308,44 @@ def stored_answers_annotation(old_key: str, new_key: str, *, merge: bool) -> Ann
     )
 
 
-def rename(snapshot: WorkspaceSnapshot, uri: str, offset: int, new_name: str) -> WorkspaceChange:
+def rename(
+    snapshot: WorkspaceSnapshot, uri: str, offset: int, new_name: str
+) -> WorkspaceChange | Refusal:
     """`textDocument/rename`: every occurrence of the key under `offset` in its course."""
     target = prepare_rename(snapshot, uri, offset)
+    if isinstance(target, Refusal):
+        return target
     course = snapshot.courses[target.course_id]
     return rename_key(course, target.key, new_name)
 
 
 def rename_key(
     course: CourseSnapshot, old_key: str, new_name: str, *, merge: bool = False
-) -> WorkspaceChange:
+) -> WorkspaceChange | Refusal:
     """Rename `old_key` to the normalized `new_name` in every document of `course`.
 
-    Refuses (`RenameRefused`) an invalid new name, a host key, and, unless `merge`, a
-    new key the course already uses (`KeyConflict`, naming where).
+    Refuses an invalid new name, a host key, and, unless `merge`, a new key the course
+    already uses (`conflict=True`, naming where).
     """
     if old_key in host_keys(course):
-        raise RenameRefused(_host_key_message(course, old_key), old_key=old_key)
+        return Refusal(_host_key_message(course, old_key), old_key=old_key)
     new_key = validate_new_key(course, new_name)
+    if isinstance(new_key, Refusal):
+        return new_key
     occurrences = course.occurrences(old_key)
     if not occurrences:
-        raise RenameRefused(f"No document of the course uses the key '{old_key}'.")
+        return Refusal(f"No document of the course uses the key '{old_key}'.")
     if new_key == old_key:
         return WorkspaceChange(documents=(), annotation=None)
     if not merge and course.occurrences(new_key):
-        raise KeyConflict(
+        return Refusal(
             f"'{new_key}' is already a key of this course, used at "
             f"{describe_uses(course, key_uses(course, new_key))}. Renaming would merge two "
             f"questions' memory; to do that on purpose, use the code action \"Merge key "
             f"'{old_key}' into '{new_key}'\".",
             old_key=old_key,
             new_key=new_key,
+            conflict=True,
         )
     by_doc: dict[str, list[Marker]] = {}
     for occurrence in occurrences:
