@@ -18,6 +18,7 @@ from pygls.exceptions import JsonRpcException
 
 from mfls.features import code_actions as ca
 from mfls.features import rename as rn
+from mfls.features.refusal import Refusal
 from mfls.lsp.logs import LOGGER_NAME
 from mfls.lsp.positions import Encoding, LineIndex, units
 from mfls.lsp.protocol import capability
@@ -261,10 +262,9 @@ def register(server: MflsServer) -> None:
     ) -> t.PrepareRenamePlaceholder | None:
         uri = canonical_uri(params.text_document.uri)
         offset = _offset(ls, uri, params.position)
-        try:
-            target = rn.prepare_rename(ls.courses.snapshot, uri, offset)
-        except rn.RenameRefused as refusal:
-            raise _Refused(refusal.message) from None
+        target = rn.prepare_rename(ls.courses.snapshot, uri, offset)
+        if isinstance(target, Refusal):
+            raise _Refused(target.message)
         index = ls.texts.index(uri)
         assert index is not None
         return t.PrepareRenamePlaceholder(
@@ -277,15 +277,12 @@ def register(server: MflsServer) -> None:
         uri = canonical_uri(params.text_document.uri)
         offset = _offset(ls, uri, params.position)
         snapshot = ls.courses.snapshot
-        try:
-            change = rn.rename(snapshot, uri, offset, params.new_name)
-        except rn.KeyConflict as conflict:
+        change = rn.rename(snapshot, uri, offset, params.new_name)
+        if isinstance(change, Refusal):
             course = snapshot.course_for(uri)
-            if course is not None and conflict.old_key and conflict.new_key:
-                remember_merge(course.id, conflict.old_key, conflict.new_key)
-            raise _Refused(conflict.message) from None
-        except rn.RenameRefused as refusal:
-            raise _Refused(refusal.message) from None
+            if change.conflict and course is not None and change.old_key and change.new_key:
+                remember_merge(course.id, change.old_key, change.new_key)
+            raise _Refused(change.message)
         if not change.documents:
             return None
         log.info(

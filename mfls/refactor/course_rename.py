@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from mfls.features import rename as rn
+from mfls.features.refusal import Refusal
 from mfls.refactor.atomic import FileChange
 from mfls.refactor.diff import diff_of_changes
 from mfls.refactor.text_edits import apply_changes
@@ -115,10 +116,9 @@ def plan_rename(directory: str, old: str, new: str) -> tuple[CourseSnapshot, rn.
     new_key, _ = check_new_key(new)
     keys = (old_key,) if new_key is None else (old_key, new_key)
     course, skipped = load_course(directory, keys)
-    try:
-        change = rn.rename_key(course, old_key, new)
-    except rn.RenameRefused as refusal:
-        raise RenameFailed(refusal.message) from None
+    change = rn.rename_key(course, old_key, new)
+    if isinstance(change, Refusal):
+        raise RenameFailed(change.message)
     needle = old_key.encode("utf-8")
     unsafe = [p for p in skipped if _holds(p, needle)]
     if unsafe:

@@ -56,7 +56,7 @@ class _Chunk:
         self.records = records
         self.memo: tuple[int, ScanResult] | None = None
 
-    def memory(self, base: int) -> ScanResult:
+    def markers_only(self, base: int) -> ScanResult:
         """Markers, invalid markers and interactions of the chunk's units at `base`; the
         last one made is kept, so a chunk that an edit did not move is not rebuilt."""
         memo = self.memo
@@ -172,7 +172,7 @@ class Document:
         "_bases",
         "_chunks",
         "_length",
-        "_memory",
+        "_markers_only",
         "_pieces",
         "_result",
         "_text",
@@ -186,7 +186,7 @@ class Document:
         self.version = version
         self._bases, self._chunks = _chunks([_record(text, u) for u in iter_units(text)], 0)
         self._result: ScanResult | None = None
-        self._memory: ScanResult | None = None
+        self._markers_only: ScanResult | None = None
 
     @property
     def text(self) -> str:
@@ -277,7 +277,7 @@ class Document:
         doc._length = n + delta
         doc.version = version
         doc._result = None
-        doc._memory = None
+        doc._markers_only = None
         if len(pieces) > _MAX_PIECES:
             doc._text = _spell(pieces)
             doc._pieces = ((doc._text, 0, doc._length),)
@@ -362,25 +362,25 @@ class Document:
             )
         return self._result
 
-    def memory(self) -> ScanResult:
+    def markers_only(self) -> ScanResult:
         """`result()` without blocks and literals: the markers, invalid markers and
         interactions, built from per-chunk caches so that an edit rebuilds only the
         chunks it touched or moved."""
-        if self._memory is None:
+        if self._markers_only is None:
             if self._result is not None:
                 r = self._result
-                self._memory = ScanResult(r.markers, r.invalid, r.interactions)
+                self._markers_only = ScanResult(r.markers, r.invalid, r.interactions)
             else:
                 markers: list[Marker] = []
                 invalid: list[InvalidMarker] = []
                 interactions: list[Interaction] = []
                 for base, chunk in zip(self._bases, self._chunks, strict=True):
-                    part = chunk.memory(base)
+                    part = chunk.markers_only(base)
                     markers.extend(part.markers)
                     invalid.extend(part.invalid)
                     interactions.extend(part.interactions)
-                self._memory = ScanResult(tuple(markers), tuple(invalid), tuple(interactions))
-        return self._memory
+                self._markers_only = ScanResult(tuple(markers), tuple(invalid), tuple(interactions))
+        return self._markers_only
 
     def scan_between(self, start: int, end: int) -> ScanResult:
         """The results of the units overlapping [start, end), in absolute offsets."""

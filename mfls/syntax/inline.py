@@ -12,7 +12,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from enum import Enum
 
-from mfls.syntax.inline_support import (
+from mfls.syntax.inline_patterns import (
     ASCII_PUNCTUATION,
     CLOSING_TAG,
     DESTINATION_END,

@@ -25,6 +25,7 @@ LINE_BREAKS: frozenset[str] = frozenset("\n\r\u0085\u2028\u2029")
 _LINE_BREAK_RE = re.compile("[\n\r\u0085\u2028\u2029]")
 _FORBIDDEN_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
+OPENING_SEQUENCE = "{{"
 CLOSING_SEQUENCE = "}}"
 
 

@@ -1,0 +1,1 @@
+"""Layer 1: neutral text helpers used by the command line, the server and the features."""
