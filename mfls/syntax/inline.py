@@ -464,6 +464,7 @@ class _Reader:
                 return -1, -1
             q = d.end()
         else:
+            # The pattern matches the empty string, so the match is never None.
             plain = PLAIN_DESTINATION.match(s, q).end()  # type: ignore[union-attr]
             if plain < n and s[plain] in "(\\":
                 limit = self._find_pattern("dest", DESTINATION_END, q)
