@@ -2,7 +2,7 @@
 
 Offsets are relative to the inline text. The reading is left to right; at each
 position the construct that starts first wins and owns its whole extent
-(scanner-decisions rule 3).
+(docs/syntax.md rule 3).
 """
 
 from __future__ import annotations

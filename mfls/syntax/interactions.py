@@ -1,7 +1,7 @@
 """Splitting the body of an interaction `?[ ... ]` into choices and an input hint.
 
 Markers (valid or not) are atomic: separators inside them mean nothing
-(scanner-decisions rules 13, 15 and 21).
+(docs/syntax.md rules 13, 15 and 21).
 """
 
 from __future__ import annotations

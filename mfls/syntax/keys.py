@@ -1,7 +1,7 @@
 """Memory keys: the seed's trimming whitespace set and key normalization.
 
 A key is a marker body trimmed by the explicit whitespace set below, then checked
-(scanner-decisions rule 6). Interior text is kept exactly as written.
+(docs/syntax.md rule 6). Interior text is kept exactly as written.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 
 class Reason(str, Enum):
-    """Why a marker is not a valid memory marker (scanner-decisions rule 6)."""
+    """Why a marker is not a valid memory marker (docs/syntax.md rule 6)."""
 
     EMPTY = "empty"
     LINE_BREAK = "line-break"
@@ -37,7 +37,7 @@ class BlockKind(str, Enum):
 
 
 class LiteralKind(str, Enum):
-    """Inline literal contexts (scanner-decisions rule 9, inline list)."""
+    """Inline literal contexts (docs/syntax.md rule 9, inline list)."""
 
     CODE_SPAN = "code_span"
     MATH = "math"
@@ -144,10 +144,7 @@ class Operator(NamedTuple):
 
     start: int
     end: int
-    kind: str  # one of OPERATOR_KINDS
-
-
-OPERATOR_KINDS = ("?[", "]", "|", "||", "//", "...")
+    kind: str  # the operator as written: "?[", "]", "|", "||", "//" or "..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +211,7 @@ class ScanResult:
     literals: tuple[Literal, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """The `mfls scan --json` contract (scanner-decisions section 6)."""
+        """What `mfls scan --json` prints (the scan contract in docs/syntax.md)."""
         return {
             "markers": [
                 {

@@ -21,7 +21,7 @@ def invalid(text: str) -> list[tuple[str, Reason]]:
     return [(text[i.start : i.end], i.reason) for i in scan(text).invalid]
 
 
-# -- the JSON contract (decisions section 6) ----------------------------------------------
+# -- the JSON contract (the scan contract in docs/syntax.md) ----------------------------
 
 
 def test_to_json_shape_and_key_order() -> None:
