@@ -44,7 +44,7 @@ def tokens(
     if found is None:
         return []
     course, entry = found
-    every = document_tokens(entry.text, entry.result, course.host)
+    every = document_tokens(entry.marker_scan, course.host)
     if start is None and end is None:
         return every
     low = 0 if start is None else start
@@ -52,9 +52,8 @@ def tokens(
     return [t for t in every if t.start < high and t.start + t.length > low]
 
 
-def document_tokens(
-    text: str, result: ScanResult, host: HostProfile | None = None
-) -> list[SemanticToken]:
+def document_tokens(result: ScanResult, host: HostProfile | None = None) -> list[SemanticToken]:
+    """Tokens of the markers, invalid markers and interaction operators of `result`."""
     found: list[SemanticToken] = []
     for marker in result.markers:
         modifiers = 0

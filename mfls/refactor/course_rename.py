@@ -15,7 +15,7 @@ from mfls.refactor.text_edits import apply_changes
 from mfls.syntax.keys import NOT_UTF8, check_new_key
 from mfls.syntax.model import ScanResult
 from mfls.syntax.scanner import scan
-from mfls.workspace.index import CourseSnapshot
+from mfls.workspace.index import CourseSnapshot, relative_path
 
 
 class RenameFailed(Exception):
@@ -102,7 +102,7 @@ def relative_name(path: str | None, root: str | None, uri: str) -> str:
     if path is None:
         return uri
     if root is not None:
-        return os.path.relpath(path, root).replace(os.sep, "/")
+        return relative_path(path, root)
     return path
 
 
