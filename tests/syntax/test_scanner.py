@@ -405,3 +405,18 @@ def test_brace_spans() -> None:
 def test_raw_html_blocks() -> None:
     blocks = scan("<pre>\n{{ a }}\n</pre>\n\n<div>\n{{ b }}\n</div>\n").blocks
     assert [b.is_raw_html for b in blocks] == [True, False]
+
+
+def test_literal_contexts_of_markers() -> None:
+    def contexts(text: str) -> list[tuple[str, str | None]]:
+        return [(m.key, None if m.context is None else m.context.value) for m in scan(text).markers]
+
+    # A marker is in the part of a link resource where it starts.
+    assert contexts('[l](x{{y "z}}")') == [('y "z', "link-destination")]
+    assert contexts("<div>\n<b title='{{ t }}'> {{ s }} <!-- {{ c }} -->\n</div>\n") == [
+        ("t", "html-tag"),
+        ("s", None),
+        ("c", "html-comment"),
+    ]
+    assert contexts("x <?php {{ p }} ?> `` {{ q }} ``\n") == [("p", "html-tag"), ("q", "code-span")]
+    assert all(m.literal == (m.context is not None) for m in scan("`{{a}}` {{b}}").markers)
