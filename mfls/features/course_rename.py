@@ -3,7 +3,6 @@ indexed course to file changes, a unified diff of them, and refusals as data."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +13,7 @@ from mfls.features.refusal import Refusal
 from mfls.syntax.keys import NOT_UTF8, check_new_key
 from mfls.text.diff import diff_of_changes
 from mfls.text.edits import apply_changes
-from mfls.workspace.index import CourseSnapshot
+from mfls.workspace.index import CourseSnapshot, relative_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +64,7 @@ def relative_name(path: str | None, root: str | None, uri: str) -> str:
     if path is None:
         return uri
     if root is not None:
-        return os.path.relpath(path, root).replace(os.sep, "/")
+        return relative_path(path, root)
     return path
 
 

@@ -22,12 +22,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from mfls.features.lookup import line_number, marker_at
+from mfls.features.at_offset import marker_at
 from mfls.features.refusal import Refusal
 from mfls.syntax.keys import check_new_key, trimmed
-from mfls.syntax.model import BlockKind, Marker, ScanResult
+from mfls.syntax.model import Marker, ScanResult
 from mfls.text.edits import TextChange
-from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
+from mfls.text.lines import line_number
+from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot, relative_path
 
 ANNOTATION_ID = "mfls.storedAnswers"
 _PLAIN_PADDING = frozenset(("", " "))
@@ -93,13 +94,9 @@ def doc_scan(entry: DocEntry) -> ScanResult:
     return entry.result
 
 
-def doc_memory(entry: DocEntry) -> ScanResult:
+def doc_marker_scan(entry: DocEntry) -> ScanResult:
     """Markers, invalid markers and interactions: all the index keeps of a closed document."""
-    return entry.memory
-
-
-def course_for(snapshot: WorkspaceSnapshot, uri: str) -> CourseSnapshot | None:
-    return snapshot.course_for(uri)
+    return entry.marker_scan
 
 
 def entry_for(snapshot: WorkspaceSnapshot, uri: str) -> tuple[CourseSnapshot, DocEntry] | None:
@@ -140,7 +137,7 @@ def describe_uses(course: CourseSnapshot, uses: Iterable[KeyUse]) -> str:
 def _display_name(course: CourseSnapshot, entry: DocEntry) -> str:
     path = entry.path
     if path and course.root and path.startswith(course.root.rstrip("/\\") + "/"):
-        return path[len(course.root.rstrip("/\\")) + 1 :]
+        return relative_path(path, course.root)
     if path:
         return path
     return entry.uri
@@ -155,17 +152,17 @@ def prepare_rename(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> Rename
     if found is None:
         return Refusal("This document is not part of any indexed course yet.")
     course, entry = found
-    memory = doc_memory(entry)
-    marker = marker_at(memory, offset)
+    markers = doc_marker_scan(entry)
+    marker = marker_at(markers, offset)
     if marker is None:
-        return Refusal(_why_not_here(memory, entry, offset))
+        return Refusal(_why_not_here(markers, entry, offset))
     if marker.key in host_keys(course):
         return Refusal(_host_key_message(course, marker.key), old_key=marker.key)
     return RenameTarget(uri, marker.key_start, marker.key_end, marker.key, course.id)
 
 
-def _why_not_here(memory: ScanResult, entry: DocEntry, offset: int) -> str:
-    for invalid in memory.invalid:
+def _why_not_here(markers: ScanResult, entry: DocEntry, offset: int) -> str:
+    for invalid in markers.invalid:
         if invalid.start <= offset < invalid.end or offset == invalid.end:
             return (
                 f"This marker is invalid ({invalid.reason.value}): it is literal text, not a "
@@ -173,11 +170,11 @@ def _why_not_here(memory: ScanResult, entry: DocEntry, offset: int) -> str:
             )
     for block in doc_scan(entry).blocks:
         if block.start <= offset <= block.end:
-            if block.kind in (BlockKind.FENCED_CODE, BlockKind.INDENTED_CODE):
+            if block.is_code:
                 return (
                     "Markers inside code blocks are examples, not memory: they are never renamed."
                 )
-            if block.kind is BlockKind.HTML_BLOCK and 1 <= block.level <= 5:
+            if block.is_raw_html:
                 return (
                     "Markers inside raw HTML blocks (script, style, pre, textarea, comments) "
                     "are not memory: they are never renamed."
@@ -244,19 +241,12 @@ def padded(key: str, legacy: bool) -> str:
     return ("%{{ " if legacy else "{{ ") + key + " }}"
 
 
-def _body_edges(text: str, marker: Marker) -> tuple[int, int]:
-    """Offsets just after the opening `{{` and at the closing `}}`."""
-    opening = marker.start + (3 if marker.legacy else 2)
-    return opening, marker.end - 2
-
-
 def can_pad(text: str, marker: Marker) -> bool:
     """True when the marker can be written whole without losing anything but padding."""
     if marker.literal:
         return False
-    opening, closing = _body_edges(text, marker)
-    before = text[opening : marker.key_start]
-    after = text[marker.key_end : closing]
+    before = text[marker.opening[1] : marker.key_start]
+    after = text[marker.key_end : marker.closing[0]]
     if before in _PLAIN_PADDING and after in _PLAIN_PADDING:
         return True
     return trimmed(before) == "" == trimmed(after)
@@ -276,9 +266,8 @@ def marker_changes(text: str, marker: Marker, new_key: str, *, legacy: bool) -> 
     changes: list[TextChange] = []
     if marker.legacy and not legacy:
         changes.append(TextChange(marker.start, marker.start + 1, ""))
-    _, closing = _body_edges(text, marker)
     key_text = new_key
-    if new_key.endswith("}") and marker.key_end == closing:
+    if new_key.endswith("}") and marker.key_end == marker.closing[0]:
         key_text += " "
     if key_text != text[marker.key_start : marker.key_end]:
         changes.append(TextChange(marker.key_start, marker.key_end, key_text))
@@ -325,7 +314,7 @@ def rename_key(
     """Rename `old_key` to the normalized `new_name` in every document of `course`.
 
     Refuses an invalid new name, a host key, and, unless `merge`, a new key the course
-    already uses (`conflict=True`, naming where).
+    already uses (a `Refusal` with `conflict` set, naming where).
     """
     if old_key in host_keys(course):
         return Refusal(_host_key_message(course, old_key), old_key=old_key)

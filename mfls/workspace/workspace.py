@@ -29,6 +29,7 @@ from mfls.workspace.index import (
     ScannedDocument,
     WorkspaceSnapshot,
     build_course,
+    relative_path,
     remove_document,
     replace_document,
     with_course,
@@ -63,20 +64,16 @@ class CoursePlan:
 
     def classify(self, path: str) -> tuple[DocKind, int]:
         """Kind and order of a document of this course that no lesson glob lists."""
-        relative = _relative(path, self.root)
+        relative = relative_path(path, self.root)
         if any(compile_glob(g).match(relative) for g in self.config.references):
             return "reference", len(self.members)
         return "lesson", len(self.members)
 
 
-def _relative(path: str, root: str) -> str:
-    return os.path.relpath(path, root).replace(os.sep, "/")
-
-
 def _members(
     root: str, config: CourseConfig, paths: Iterable[str]
 ) -> Mapping[str, tuple[str, DocKind, int]]:
-    relative = sorted((_relative(p, root), p, path_to_uri(p)) for p in paths)
+    relative = sorted((relative_path(p, root), p, path_to_uri(p)) for p in paths)
     members: dict[str, tuple[str, DocKind, int]] = {}
     references = [compile_glob(g) for g in config.references]
 

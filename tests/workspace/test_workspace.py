@@ -435,15 +435,15 @@ def test_closed_documents_keep_only_what_memory_needs(tmp_path: Path) -> None:
     entry = workspace.snapshot.entry(a)[1]
     assert isinstance(entry.document, DiskDocument)
     full = scan(text)
-    assert entry.memory.markers == full.markers
-    assert entry.memory.invalid == full.invalid
-    assert entry.memory.interactions == full.interactions
-    assert entry.memory.blocks == () and entry.memory.literals == ()
+    assert entry.marker_scan.markers == full.markers
+    assert entry.marker_scan.invalid == full.invalid
+    assert entry.marker_scan.interactions == full.interactions
+    assert entry.marker_scan.blocks == () and entry.marker_scan.literals == ()
     assert entry.result == full
     workspace.open(a, text, 1)
     opened = workspace.snapshot.entry(a)[1]
     assert not isinstance(opened.document, DiskDocument)
-    assert opened.memory == opened.result == full
+    assert opened.marker_scan == opened.result == full
 
 
 def test_a_buffer_closed_during_indexing_keeps_its_disk_copy(tmp_path: Path) -> None:

@@ -1,11 +1,11 @@
 import random
 
-from mfls.workspace import layered
-from mfls.workspace.layered import GONE, Layered
+from mfls.workspace import overlay_mapping
+from mfls.workspace.overlay_mapping import GONE, Layered
 
 
 def test_layered_behaves_like_a_dict_and_never_changes(monkeypatch) -> None:
-    monkeypatch.setattr(layered, "FLATTEN_AT", 8)
+    monkeypatch.setattr(overlay_mapping, "FLATTEN_AT", 8)
     rng = random.Random(3)
     model = {f"k{i}": i for i in range(20)}
     current = Layered(dict(model))

@@ -1,4 +1,4 @@
-"""The cached memory view of `Document` matches a fresh scan after any run of edits."""
+"""The cached markers-only scan of `Document` matches a fresh scan after any run of edits."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ PIECES = [
 ]
 
 
-def memory_of(text: str) -> ScanResult:
+def markers_only_of(text: str) -> ScanResult:
     r = scan(text)
     return ScanResult(r.markers, r.invalid, r.interactions)
 
@@ -42,11 +42,11 @@ def long_text(rng: random.Random, parts: int) -> str:
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1))
-def test_memory_equals_scan_after_random_edits(seed: int) -> None:
+def test_markers_only_equals_scan_after_random_edits(seed: int) -> None:
     rng = random.Random(seed)
     text = long_text(rng, rng.randint(0, 600))
     doc = Document(text)
-    assert doc.memory() == memory_of(text)
+    assert doc.markers_only() == markers_only_of(text)
     for _ in range(12):
         start = rng.randint(0, len(text))
         end = rng.randint(start, min(len(text), start + 30))
@@ -55,22 +55,22 @@ def test_memory_equals_scan_after_random_edits(seed: int) -> None:
         text = text[:start] + new + text[end:]
         if rng.random() < 0.3:
             doc.result()
-        assert doc.memory() == memory_of(text)
+        assert doc.markers_only() == markers_only_of(text)
 
 
-def test_memory_after_alternating_between_old_and_new_documents() -> None:
+def test_markers_only_after_alternating_between_old_and_new_documents() -> None:
     text = "".join(f"## S{n}\n\n{{{{ k{n} }}}} ?[{{{{ q{n} }}}} A | B]\n\n" for n in range(400))
     old = Document(text)
-    assert old.memory() == memory_of(text)
+    assert old.markers_only() == markers_only_of(text)
     new = old.edited(10, 10, "{{ z }}\n\n")
     changed = text[:10] + "{{ z }}\n\n" + text[10:]
     for _ in range(2):
-        assert new.memory() == memory_of(changed)
-        assert old.memory() == memory_of(text)
+        assert new.markers_only() == markers_only_of(changed)
+        assert old.markers_only() == markers_only_of(text)
     assert new.result() == scan(changed)
 
 
-def test_memory_leaves_out_blocks_and_literals() -> None:
+def test_markers_only_leaves_out_blocks_and_literals() -> None:
     doc = Document("# Title\n\n`{{ x }}` and {{ y }}\n")
-    assert doc.memory().blocks == () and doc.memory().literals == ()
-    assert [(m.key, m.literal) for m in doc.memory().markers] == [("x", True), ("y", False)]
+    assert doc.markers_only().blocks == () and doc.markers_only().literals == ()
+    assert [(m.key, m.literal) for m in doc.markers_only().markers] == [("x", True), ("y", False)]

@@ -5,14 +5,6 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, ScanResult
-from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
-
-OPENER = 2
-"""Length of `{{`: the part of an unclosed marker that stands for it in the editor."""
-
-
-def document(snapshot: WorkspaceSnapshot, uri: str) -> tuple[CourseSnapshot, DocEntry] | None:
-    return snapshot.entry(uri)
 
 
 def marker_at(result: ScanResult, offset: int) -> Marker | None:
@@ -32,7 +24,7 @@ def marker_at(result: ScanResult, offset: int) -> Marker | None:
 def invalid_span(marker: InvalidMarker) -> tuple[int, int]:
     """Where an invalid marker is shown: all of it, or only the `{{` of an unclosed one."""
     if marker.reason is Reason.UNCLOSED:
-        return marker.start, min(marker.end, marker.start + OPENER)
+        return marker.opening
     return marker.start, marker.end
 
 
@@ -52,9 +44,3 @@ def interaction_of(result: ScanResult, offset: int) -> Interaction | None:
     if index >= 0 and interactions[index].start <= offset < interactions[index].end:
         return interactions[index]
     return None
-
-
-def line_number(text: str, offset: int) -> int:
-    """1-based line of `offset`, counting LF, CRLF and CR as one line ending each."""
-    head = text[:offset]
-    return head.count("\n") + head.count("\r") - head.count("\r\n") + 1

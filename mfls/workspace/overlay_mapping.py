@@ -32,12 +32,14 @@ class Layered(Mapping[K, V], Generic[K, V]):
             value = delta[key]
             if value is GONE:
                 raise KeyError(key)
+            # The overlay holds values or GONE, and GONE was ruled out.
             return value  # type: ignore[return-value]
         return self._base[key]
 
     def __contains__(self, key: object) -> bool:
         delta = self._delta
         if key in delta:
+            # `key` is whatever `in` was asked about, and it is in the overlay.
             return delta[key] is not GONE  # type: ignore[index]
         return key in self._base
 
@@ -73,5 +75,6 @@ class Layered(Mapping[K, V], Generic[K, V]):
             if value is GONE:
                 base.pop(key, None)
             else:
+                # The overlay holds values or GONE, and GONE was ruled out.
                 base[key] = value  # type: ignore[assignment]
         return Layered(base, None, len(base))

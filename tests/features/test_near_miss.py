@@ -1,7 +1,7 @@
 import random
 import time
 
-from mfls.features.keyspace import NearMissIndex, bounded_distance, loose
+from mfls.features.near_miss import NearMissIndex, bounded_distance, loose
 
 
 def test_loose_form_ignores_case_space_punctuation_and_width() -> None:

@@ -12,6 +12,9 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, TypeVar
+
+_Keys = TypeVar("_Keys", set[str], frozenset[str])
 
 PIECES = 3
 MIN_FUZZY_LENGTH = 4
@@ -147,14 +150,13 @@ class NearMissIndex:
 
     @staticmethod
     def _slots(
-        key: str,
-        buckets: dict[str, frozenset[str]],
-        pieces: dict[tuple[int, int, str], frozenset[str]],
-    ) -> list[tuple[dict, object]]:
+        key: str, buckets: dict[str, _Keys], pieces: dict[tuple[int, int, str], _Keys]
+    ) -> list[tuple[dict[Any, _Keys], object]]:
+        """The tables (of `buckets` and `pieces`) and slots that hold `key`."""
         form = loose(key)
         if not form:
             return []
-        slots: list[tuple[dict, object]] = [(buckets, form)]
+        slots: list[tuple[dict[Any, _Keys], object]] = [(buckets, form)]
         if len(form) >= MIN_FUZZY_LENGTH:
             for index, (start, end) in enumerate(_cuts(len(form))):
                 slots.append((pieces, (len(form), index, form[start:end])))
