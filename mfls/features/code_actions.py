@@ -12,9 +12,11 @@ from dataclasses import dataclass
 
 from mfls.features import rename as rn
 from mfls.features.diagnostics import near_miss_index
+from mfls.features.refusal import Refusal
 from mfls.features.rename import DocumentChange, KeyUse, WorkspaceChange
-from mfls.refactor.text_edits import TextChange
 from mfls.syntax.model import Block, BlockKind, Marker, Role
+from mfls.text.edits import TextChange
+from mfls.text.lines import line_start
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
 
 QUICKFIX = "quickfix"
@@ -66,7 +68,7 @@ def code_actions(
     text = rn.doc_text(entry)
     provided = rn.host_keys(course)
     merge_targets = merge_targets or {}
-    for marker in rn.doc_memory(entry).markers:
+    for marker in rn.doc_marker_scan(entry).markers:
         if marker.start > end:
             break
         if marker.end < start:
@@ -144,9 +146,8 @@ def _marker_actions(
         if extra not in targets and extra != marker.key and extra not in provided:
             targets.append(extra)
     for target in targets:
-        try:
-            change = rn.rename_key(course, marker.key, target, merge=True)
-        except rn.RenameRefused:
+        change = rn.rename_key(course, marker.key, target, merge=True)
+        if isinstance(change, Refusal):
             continue
         yield CodeAction(
             title=f"Merge key '{marker.key}' into '{target}'",
@@ -185,12 +186,11 @@ def _binding_insertion(
     snippet_body = f"?[{snippet_key} ${{1:Option A}} | ${{2:Option B}} | ...${{3:Other}}]"
     if block is not None and block.kind is BlockKind.PARAGRAPH and block.inline:
         at = block.inline[0][0]
-        line_start = _line_start(text, at)
-        prefix = text[line_start:at]
+        prefix = text[line_start(text, at) : at]
         continuation = "".join(ch if ch == ">" or ch in " \t" else " " for ch in prefix)
         tail = eol + continuation.rstrip(" \t") + eol + continuation
     else:
-        at = _line_start(text, block.start if block is not None else first.marker.start)
+        at = line_start(text, block.start if block is not None else first.marker.start)
         tail = eol + eol
     return (
         WorkspaceChange(documents=(_doc_change(entry, [TextChange(at, at, plain_body + tail)]),)),
@@ -217,10 +217,6 @@ def _block_of(blocks: Iterable[Block], offset: int) -> Block | None:
     return None
 
 
-def _line_start(text: str, offset: int) -> int:
-    return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
-
-
 def _line_ending(text: str) -> str:
     match = _FIRST_LINE_END.search(text)
     return match.group() if match else "\n"
@@ -235,7 +231,7 @@ def legacy_changes(entry: DocEntry) -> list[TextChange]:
     if "%" not in text:
         return []
     changes: list[TextChange] = []
-    for marker in rn.doc_memory(entry).markers:
+    for marker in rn.doc_marker_scan(entry).markers:
         if marker.legacy:
             changes.extend(rn.marker_changes(text, marker, marker.key, legacy=False))
     return changes
@@ -245,7 +241,7 @@ def padding_changes(entry: DocEntry) -> list[TextChange]:
     """Every marker of the document that can be padded, written `{{ key }}`."""
     text = rn.doc_text(entry)
     changes: list[TextChange] = []
-    for marker in rn.doc_memory(entry).markers:
+    for marker in rn.doc_marker_scan(entry).markers:
         if rn.can_pad(text, marker) and not rn.is_padded(text, marker):
             changes.extend(rn.marker_changes(text, marker, marker.key, legacy=marker.legacy))
     return changes

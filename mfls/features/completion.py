@@ -8,13 +8,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, partial
 
-from mfls.features import visible
-from mfls.features.lookup import OPENER, marker_at
-from mfls.syntax.model import BlockKind, Reason, ScanResult
+from mfls.features import key_display
+from mfls.features.at_offset import marker_at
+from mfls.syntax.keys import OPENING_SEQUENCE
+from mfls.syntax.model import BlockKind, ScanResult
 from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
-from mfls.workspace.layered import GONE, Layered
+from mfls.workspace.overlay_mapping import GONE, Layered
 
-RAW_HTML_TYPES = range(1, 6)
+_OPENER = len(OPENING_SEQUENCE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +79,7 @@ def complete(
     if limit is None or len(table.values) <= limit:
         items = [_with_sort_text(item, local.get(i)) for i, item in enumerate(table.values)]
         return Completion(span[0], span[1], items, False)
-    typed = text[span[0] + OPENER : offset].strip().casefold()
+    typed = text[span[0] + _OPENER : offset].strip().casefold()
     picked = _best(table, local, _matcher(typed), limit)
     if len(picked) <= limit:
         picked.sort()
@@ -134,17 +135,19 @@ def edit_range(text: str, result: ScanResult, offset: int) -> tuple[int, int] | 
         return None
     marker = marker_at(result, offset)
     if marker is not None:
-        start = marker.start + (1 if marker.legacy else 0)
-        if start + OPENER <= offset <= marker.end - OPENER:
-            return start, marker.end
+        body_start = marker.opening[1]
+        if body_start <= offset <= marker.closing[0]:
+            # From the `{{`: a legacy binding keeps its `%`.
+            return body_start - _OPENER, marker.end
     index = bisect_right(result.invalid, offset, key=lambda i: i.start) - 1
     if index >= 0:
         invalid = result.invalid[index]
-        if invalid.reason is Reason.UNCLOSED:
-            body_start = invalid.start + OPENER
+        body_start = invalid.opening[1]
+        closing = invalid.closing
+        if closing is None:
             if body_start <= offset <= invalid.end and not _broken(text[body_start:offset]):
                 return invalid.start, offset
-        elif invalid.start + OPENER <= offset <= invalid.end - OPENER:
+        elif body_start <= offset <= closing[0]:
             return invalid.start, invalid.end
     return None
 
@@ -160,9 +163,7 @@ def _in_block_literal(result: ScanResult, offset: int) -> bool:
     if index >= 0:
         block = result.blocks[index]
         if offset <= block.end:
-            if block.kind is BlockKind.INDENTED_CODE:
-                return True
-            if block.kind is BlockKind.HTML_BLOCK and block.level in RAW_HTML_TYPES:
+            if block.kind is BlockKind.INDENTED_CODE or block.is_raw_html:
                 return True
             if block.kind is BlockKind.FENCED_CODE:
                 return not any(start <= offset <= end for start, end in block.inline)
@@ -200,8 +201,8 @@ def _item(course: CourseSnapshot, key: str) -> CompletionItem | None:
         sort_text = f"1{first.order:07d}{first.keys.first_binding[key]:07d}"
     else:
         sort_text = ("2" if kind == "host" else "3") + key
-    notes = visible.notes(key)
-    documentation = visible.fenced(key) + (
+    notes = key_display.notes(key)
+    documentation = key_display.fenced(key) + (
         "\n\n" + "\n".join(f"- {n}" for n in notes) if notes else ""
     )
     return CompletionItem(

@@ -7,8 +7,8 @@ import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from mfls.features.keyspace import NearMissIndex
-from mfls.features.lookup import invalid_span
+from mfls.features.at_offset import invalid_span
+from mfls.features.near_miss import NearMissIndex
 from mfls.syntax.model import InvalidMarker, Marker, Reason, ScanResult
 from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF
 from mfls.workspace.config import COURSE_FILE
@@ -134,7 +134,7 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
         course_id = _course_of_course_file(snapshot, uri)
         return [] if course_id is None else course_file_diagnostics(snapshot, course_id)
     course, entry = found
-    result = entry.memory
+    result = entry.marker_scan
     diagnostics = scan_diagnostics(result, entry.text)
     near_misses: NearMissIndex | None = None
     keys = entry.keys

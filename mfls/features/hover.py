@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mfls.features import visible
-from mfls.features.lookup import interaction_of, invalid_at, invalid_span, line_number, marker_at
+from mfls.features import key_display
+from mfls.features.at_offset import interaction_of, invalid_at, invalid_span, marker_at
 from mfls.syntax.model import InvalidMarker, Marker, Reason, Role
+from mfls.text.lines import line_number
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
 
 
@@ -32,10 +33,10 @@ def hover(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> HoverInfo | Non
     if found is None:
         return None
     course, entry = found
-    marker = marker_at(entry.memory, offset)
+    marker = marker_at(entry.marker_scan, offset)
     if marker is not None:
         return HoverInfo(_describe(course, entry, marker), marker.start, marker.end)
-    invalid = invalid_at(entry.memory, offset)
+    invalid = invalid_at(entry.marker_scan, offset)
     if invalid is not None:
         start, end = invalid_span(invalid)
         return HoverInfo(_describe_invalid(invalid), start, end)
@@ -76,13 +77,13 @@ def _place(course: CourseSnapshot, occurrence: Occurrence) -> str:
 
 def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker) -> str:
     key = marker.key
-    parts = [visible.fenced(key)]
-    notes = visible.notes(key)
+    parts = [key_display.fenced(key)]
+    notes = key_display.notes(key)
     if notes:
         parts.append("Look closely:\n" + "\n".join(f"- {note}" for note in notes))
     parts.append(_role(entry, marker))
     if marker.role is Role.BINDING:
-        interaction = interaction_of(entry.memory, marker.start)
+        interaction = interaction_of(entry.marker_scan, marker.start)
         if interaction is not None and (interaction.choices or interaction.input is not None):
             choices = ", ".join(c.label for c in interaction.choices[:5])
             more = "…" if len(interaction.choices) > 5 else ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mfls.features.lookup import interaction_of, marker_at
+from mfls.features.at_offset import interaction_of, marker_at
 from mfls.syntax.model import Marker, Role
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
 
@@ -42,7 +42,7 @@ def _marker_here(
     if found is None:
         return None
     course, entry = found
-    marker = marker_at(entry.memory, offset)
+    marker = marker_at(entry.marker_scan, offset)
     return None if marker is None else (course, entry, marker)
 
 
@@ -55,7 +55,7 @@ def definition(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> list[Locat
     links = []
     for binding in sorted(course.bindings.get(marker.key, ()), key=course.position):
         target = course.docs[binding.uri]
-        interaction = interaction_of(target.memory, binding.marker.start)
+        interaction = interaction_of(target.marker_scan, binding.marker.start)
         start, end = (
             (interaction.start, interaction.end)
             if interaction is not None
@@ -102,6 +102,6 @@ def highlights(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> list[Highl
     _, entry, marker = found
     return [
         Highlight(m.key_start, m.key_end, "write" if m.role is Role.BINDING else "read")
-        for m in entry.memory.markers
+        for m in entry.marker_scan.markers
         if m.key == marker.key
     ]

@@ -22,29 +22,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from mfls.features.lookup import line_number, marker_at
-from mfls.refactor.text_edits import TextChange
+from mfls.features.at_offset import marker_at
+from mfls.features.refusal import Refusal
 from mfls.syntax.keys import check_new_key, trimmed
-from mfls.syntax.model import BlockKind, Marker, ScanResult
-from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
+from mfls.syntax.model import Marker, ScanResult
+from mfls.text.edits import TextChange
+from mfls.text.lines import line_number
+from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot, relative_path
 
 ANNOTATION_ID = "mfls.storedAnswers"
 _PLAIN_PADDING = frozenset(("", " "))
 _MAX_LISTED_USES = 5
-
-
-class RenameRefused(Exception):
-    """The rename cannot be done; the message says why, for the author."""
-
-    def __init__(self, message: str, *, old_key: str | None = None, new_key: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.old_key = old_key
-        self.new_key = new_key
-
-
-class KeyConflict(RenameRefused):
-    """The new key is already used in the course: renaming would merge two questions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,13 +94,9 @@ def doc_scan(entry: DocEntry) -> ScanResult:
     return entry.result
 
 
-def doc_memory(entry: DocEntry) -> ScanResult:
+def doc_marker_scan(entry: DocEntry) -> ScanResult:
     """Markers, invalid markers and interactions: all the index keeps of a closed document."""
-    return entry.memory
-
-
-def course_for(snapshot: WorkspaceSnapshot, uri: str) -> CourseSnapshot | None:
-    return snapshot.course_for(uri)
+    return entry.marker_scan
 
 
 def entry_for(snapshot: WorkspaceSnapshot, uri: str) -> tuple[CourseSnapshot, DocEntry] | None:
@@ -153,7 +137,7 @@ def describe_uses(course: CourseSnapshot, uses: Iterable[KeyUse]) -> str:
 def _display_name(course: CourseSnapshot, entry: DocEntry) -> str:
     path = entry.path
     if path and course.root and path.startswith(course.root.rstrip("/\\") + "/"):
-        return path[len(course.root.rstrip("/\\")) + 1 :]
+        return relative_path(path, course.root)
     if path:
         return path
     return entry.uri
@@ -162,23 +146,23 @@ def _display_name(course: CourseSnapshot, entry: DocEntry) -> str:
 # prepareRename.
 
 
-def prepare_rename(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> RenameTarget:
-    """The key under `offset`, or `RenameRefused` saying why nothing can be renamed."""
+def prepare_rename(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> RenameTarget | Refusal:
+    """The key under `offset`, or a `Refusal` saying why nothing can be renamed."""
     found = entry_for(snapshot, uri)
     if found is None:
-        raise RenameRefused("This document is not part of any indexed course yet.")
+        return Refusal("This document is not part of any indexed course yet.")
     course, entry = found
-    memory = doc_memory(entry)
-    marker = marker_at(memory, offset)
+    markers = doc_marker_scan(entry)
+    marker = marker_at(markers, offset)
     if marker is None:
-        raise RenameRefused(_why_not_here(memory, entry, offset))
+        return Refusal(_why_not_here(markers, entry, offset))
     if marker.key in host_keys(course):
-        raise RenameRefused(_host_key_message(course, marker.key), old_key=marker.key)
+        return Refusal(_host_key_message(course, marker.key), old_key=marker.key)
     return RenameTarget(uri, marker.key_start, marker.key_end, marker.key, course.id)
 
 
-def _why_not_here(memory: ScanResult, entry: DocEntry, offset: int) -> str:
-    for invalid in memory.invalid:
+def _why_not_here(markers: ScanResult, entry: DocEntry, offset: int) -> str:
+    for invalid in markers.invalid:
         if invalid.start <= offset < invalid.end or offset == invalid.end:
             return (
                 f"This marker is invalid ({invalid.reason.value}): it is literal text, not a "
@@ -186,11 +170,11 @@ def _why_not_here(memory: ScanResult, entry: DocEntry, offset: int) -> str:
             )
     for block in doc_scan(entry).blocks:
         if block.start <= offset <= block.end:
-            if block.kind in (BlockKind.FENCED_CODE, BlockKind.INDENTED_CODE):
+            if block.is_code:
                 return (
                     "Markers inside code blocks are examples, not memory: they are never renamed."
                 )
-            if block.kind is BlockKind.HTML_BLOCK and 1 <= block.level <= 5:
+            if block.is_raw_html:
                 return (
                     "Markers inside raw HTML blocks (script, style, pre, textarea, comments) "
                     "are not memory: they are never renamed."
@@ -232,21 +216,19 @@ _NAME_PROBLEMS = {
 }
 
 
-def validate_new_key(course: CourseSnapshot, name: str) -> str:
-    """The new name normalized exactly like a marker body, or `RenameRefused`."""
+def validate_new_key(course: CourseSnapshot, name: str) -> str | Refusal:
+    """The new name normalized exactly like a marker body, or a `Refusal`."""
     key, problem = check_new_key(name)
     if key is None:
-        raise RenameRefused(
-            _NAME_PROBLEMS.get(problem or "", f"The new name is invalid ({problem}).")
-        )
+        return Refusal(_NAME_PROBLEMS.get(problem or "", f"The new name is invalid ({problem})."))
     for prefix in course.host.reserved_prefixes:
         if key.startswith(prefix):
-            raise RenameRefused(
+            return Refusal(
                 f"The new name starts with '{prefix}', a prefix the host "
                 f"({course.host.name}) reserves for its own keys."
             )
     if key in host_keys(course):
-        raise RenameRefused(
+        return Refusal(
             f"'{key}' is provided by the host: a course key cannot take its name.", new_key=key
         )
     return key
@@ -259,19 +241,12 @@ def padded(key: str, legacy: bool) -> str:
     return ("%{{ " if legacy else "{{ ") + key + " }}"
 
 
-def _body_edges(text: str, marker: Marker) -> tuple[int, int]:
-    """Offsets just after the opening `{{` and at the closing `}}`."""
-    opening = marker.start + (3 if marker.legacy else 2)
-    return opening, marker.end - 2
-
-
 def can_pad(text: str, marker: Marker) -> bool:
     """True when the marker can be written whole without losing anything but padding."""
     if marker.literal:
         return False
-    opening, closing = _body_edges(text, marker)
-    before = text[opening : marker.key_start]
-    after = text[marker.key_end : closing]
+    before = text[marker.opening[1] : marker.key_start]
+    after = text[marker.key_end : marker.closing[0]]
     if before in _PLAIN_PADDING and after in _PLAIN_PADDING:
         return True
     return trimmed(before) == "" == trimmed(after)
@@ -291,9 +266,8 @@ def marker_changes(text: str, marker: Marker, new_key: str, *, legacy: bool) -> 
     changes: list[TextChange] = []
     if marker.legacy and not legacy:
         changes.append(TextChange(marker.start, marker.start + 1, ""))
-    _, closing = _body_edges(text, marker)
     key_text = new_key
-    if new_key.endswith("}") and marker.key_end == closing:
+    if new_key.endswith("}") and marker.key_end == marker.closing[0]:
         key_text += " "
     if key_text != text[marker.key_start : marker.key_end]:
         changes.append(TextChange(marker.key_start, marker.key_end, key_text))
@@ -323,37 +297,44 @@ def stored_answers_annotation(old_key: str, new_key: str, *, merge: bool) -> Ann
     )
 
 
-def rename(snapshot: WorkspaceSnapshot, uri: str, offset: int, new_name: str) -> WorkspaceChange:
+def rename(
+    snapshot: WorkspaceSnapshot, uri: str, offset: int, new_name: str
+) -> WorkspaceChange | Refusal:
     """`textDocument/rename`: every occurrence of the key under `offset` in its course."""
     target = prepare_rename(snapshot, uri, offset)
+    if isinstance(target, Refusal):
+        return target
     course = snapshot.courses[target.course_id]
     return rename_key(course, target.key, new_name)
 
 
 def rename_key(
     course: CourseSnapshot, old_key: str, new_name: str, *, merge: bool = False
-) -> WorkspaceChange:
+) -> WorkspaceChange | Refusal:
     """Rename `old_key` to the normalized `new_name` in every document of `course`.
 
-    Refuses (`RenameRefused`) an invalid new name, a host key, and, unless `merge`, a
-    new key the course already uses (`KeyConflict`, naming where).
+    Refuses an invalid new name, a host key, and, unless `merge`, a new key the course
+    already uses (a `Refusal` with `conflict` set, naming where).
     """
     if old_key in host_keys(course):
-        raise RenameRefused(_host_key_message(course, old_key), old_key=old_key)
+        return Refusal(_host_key_message(course, old_key), old_key=old_key)
     new_key = validate_new_key(course, new_name)
+    if isinstance(new_key, Refusal):
+        return new_key
     occurrences = course.occurrences(old_key)
     if not occurrences:
-        raise RenameRefused(f"No document of the course uses the key '{old_key}'.")
+        return Refusal(f"No document of the course uses the key '{old_key}'.")
     if new_key == old_key:
         return WorkspaceChange(documents=(), annotation=None)
     if not merge and course.occurrences(new_key):
-        raise KeyConflict(
+        return Refusal(
             f"'{new_key}' is already a key of this course, used at "
             f"{describe_uses(course, key_uses(course, new_key))}. Renaming would merge two "
             f"questions' memory; to do that on purpose, use the code action \"Merge key "
             f"'{old_key}' into '{new_key}'\".",
             old_key=old_key,
             new_key=new_key,
+            conflict=True,
         )
     by_doc: dict[str, list[Marker]] = {}
     for occurrence in occurrences:

@@ -101,8 +101,8 @@ def outline(text: str, result: ScanResult) -> list[DocumentSymbol]:
                     _Node(block.level, name, "heading", (block.start, block.end, *selection)),
                 )
             )
-    for node in result.interactions:
-        items.append((node.start, _interaction(node)))
+    for interaction in result.interactions:
+        items.append((interaction.start, _interaction(interaction)))
     items.sort(key=lambda pair: pair[0])
     roots: list[_Node] = []
     stack: list[_Node] = []

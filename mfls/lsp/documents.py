@@ -9,12 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from lsprotocol import types as t
+from mfls.lsp.filetypes import LANGUAGE_IDS
+from mfls.text.line_index import LineIndex
+from mfls.workspace.config import COURSE_FILE, MARKDOWN_SUFFIXES
 
-from mfls.lsp.filetypes import LANGUAGE_IDS, MARKDOWN_SUFFIXES
-from mfls.lsp.positions import Encoding, LineIndex
-
-COURSE_FILE = "mfcourse.toml"
 CACHED_INDEXES = 256  # line indexes kept for documents that are not open
 
 
@@ -65,22 +63,3 @@ class Texts:
 
     def forget(self, uri: str) -> None:
         self._cache.pop(uri, None)
-
-
-class Converter:
-    """Code point offsets -> LSP positions and ranges, in the negotiated encoding."""
-
-    def __init__(self, texts: Texts, encoding: Encoding = Encoding.UTF16) -> None:
-        self.texts = texts
-        self.encoding = encoding
-
-    def position(self, index: LineIndex, offset: int) -> t.Position:
-        line, character = index.position(offset, self.encoding)
-        return t.Position(line=line, character=character)
-
-    def range(self, index: LineIndex, start: int, end: int) -> t.Range:
-        return t.Range(start=self.position(index, start), end=self.position(index, end))
-
-    def range_in(self, uri: str, start: int, end: int) -> t.Range | None:
-        index = self.texts.index(uri)
-        return None if index is None else self.range(index, start, end)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import logging
-import sys
 from collections.abc import Callable
 
 from lsprotocol import types as t
 
 LOGGER_NAME = "mfls"
-_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def message_type(level: int) -> t.MessageType:
@@ -35,19 +33,6 @@ class ClientLogHandler(logging.Handler):
             self._send(message_type(record.levelno), self.format(record))
         except Exception:
             self.handleError(record)
-
-
-def configure_stderr(level: int) -> None:
-    """stderr for mfls at `level`; pygls's own chatter at WARNING. Never stdout."""
-    root = logging.getLogger()
-    if not any(getattr(h, "_mfls_stderr", False) for h in root.handlers):
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter(_FORMAT))
-        handler._mfls_stderr = True  # type: ignore[attr-defined]
-        root.addHandler(handler)
-    root.setLevel(logging.WARNING)
-    logging.getLogger(LOGGER_NAME).setLevel(level)
-    logging.getLogger("pygls").setLevel(logging.WARNING)
 
 
 def apply_levels(level: int, trace: bool) -> None:

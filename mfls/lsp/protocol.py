@@ -9,11 +9,11 @@
   logged and ignored.
 - pygls drops requests that arrive after `shutdown`; LSP wants them answered with
   -32600 Invalid Request.
-- pygls logs every request answered with an error as an exception, traceback included,
-  and warns about each cancel notification for a request already answered. A refusal
-  the protocol expects (RequestFailed, ContentModified, RequestCancelled and
-  ServerCancelled, such as prepareRename away from a marker) and those cancel notices are
-  logged at debug level here; any other failure keeps pygls's logging.
+- A handler that declines returns a `Refusal` (see `mfls.lsp.routes`); it is answered
+  with an error (RequestFailed, or ContentModified when stale) and logged at debug level,
+  since it is a normal outcome (prepareRename away from a marker), not a fault.
+- pygls warns about each cancel notification for a request already answered; here that
+  is logged at debug level.
 - Frames come from `mfls.lsp.wire` (`receive_body`, `receive_problem`): a body that is
   not JSON is answered -32700, a message that is not JSON-RPC -32600, and neither stops
   the server.
@@ -42,7 +42,9 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import RPCRequest
 from pygls.protocol.language_server import lsp_method
 
+from mfls.features.refusal import Refusal
 from mfls.lsp.logs import LOGGER_NAME
+from mfls.lsp.to_proto import refusal_error
 from mfls.lsp.wire import PARSE_ERROR, Problem, check_message
 
 log = logging.getLogger(LOGGER_NAME)
@@ -55,17 +57,6 @@ class _Refused:
 
 
 REFUSED = _Refused()
-
-EXPECTED_REFUSALS = frozenset(
-    int(code)
-    for code in (
-        t.LSPErrorCodes.RequestFailed,
-        t.LSPErrorCodes.ContentModified,
-        t.LSPErrorCodes.RequestCancelled,
-        t.LSPErrorCodes.ServerCancelled,
-    )
-)
-"""Error codes of answers that are a normal outcome of a request, not a server fault."""
 
 
 class MflsProtocol(LanguageServerProtocol):
@@ -94,12 +85,13 @@ class MflsProtocol(LanguageServerProtocol):
         super().handle_message(message)
 
     def _send_handler_result(self, future: Future[Any], *, msg_id: Any) -> None:
-        if future.done() and not future.cancelled():
-            error = future.exception()
-            if isinstance(error, JsonRpcException) and error.code in EXPECTED_REFUSALS:
+        if future.done() and not future.cancelled() and future.exception() is None:
+            refusal = future.result()
+            if isinstance(refusal, Refusal):
                 self._request_futures.pop(msg_id, None)
+                error = refusal_error(refusal)
                 log.debug("request %s refused (%d): %s", msg_id, error.code, error.message)
-                self._send_response(msg_id, error=error.to_response_error())
+                self._send_response(msg_id, error=error)
                 return
         super()._send_handler_result(future, msg_id=msg_id)
 
@@ -226,12 +218,3 @@ class MflsProtocol(LanguageServerProtocol):
         self, params: t.DidCloseTextDocumentParams
     ) -> Generator[Any, Any, None]:
         yield from self._user(t.TEXT_DOCUMENT_DID_CLOSE, params)
-
-
-def capability(root: Any, path: str) -> Any:
-    """A member of the client's capabilities by dotted path, or None where any is absent."""
-    for name in path.split("."):
-        if root is None:
-            return None
-        root = getattr(root, name, None)
-    return root

@@ -12,6 +12,10 @@ then from `workspace/configuration` (section `mfls`), which wins.
   the same section, so `trace` may arrive as an object such as `{"server": "off"}`: that
   form is accepted quietly, `server` = "messages" or "verbose" meaning true and "off"
   false; an object without `server` leaves `trace` as it was.
+
+Each key is structured on its own by a cattrs converter with one strict hook per value
+type, so a bad value is reported (naming the key, what it expects and what came) and the
+other keys still apply. Unknown keys are ignored.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NewType
+
+import cattrs
 
 SECTION = "mfls"
 
@@ -30,6 +36,7 @@ _LEVELS = {
     "info": logging.INFO,
     "debug": logging.DEBUG,
 }
+_CLIENT_TRACE = {"off": False, "messages": True, "verbose": True}
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,70 @@ class Settings:
     log_level: int = logging.WARNING
     diagnostic_delay: float = 0.15  # seconds
     trace: bool = False
+
+
+LogLevel = NewType("LogLevel", int)
+Delay = NewType("Delay", float)  # seconds
+Trace = NewType("Trace", object)  # bool, or ClientTrace for VS Code's object form
+
+
+@dataclass(frozen=True)
+class ClientTrace:
+    """VS Code's `trace.server`: None when the object has no `server`."""
+
+    trace: bool | None
+
+
+class BadValue(ValueError):
+    """A setting's value that does not fit; `path` names it below `mfls`, the message
+    says what it expects."""
+
+    def __init__(self, expected: str, path: str = "") -> None:
+        super().__init__(expected)
+        self.expected = expected
+        self.path = path
+
+
+def _log_level(value: Any, _: type) -> LogLevel:
+    if isinstance(value, str) and value.lower() in _LEVELS:
+        return LogLevel(_LEVELS[value.lower()])
+    raise BadValue(f"expected one of {', '.join(_LEVELS)}, got {value!r}")
+
+
+def _delay(value: Any, _: type) -> Delay:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 5000:
+        return Delay(value / 1000)
+    raise BadValue(f"expected milliseconds 0-5000, got {value!r}")
+
+
+def _trace(value: Any, _: type) -> Trace:
+    if isinstance(value, bool):
+        return Trace(value)
+    if isinstance(value, Mapping):
+        if "server" not in value:
+            return Trace(ClientTrace(None))
+        server = value["server"]
+        if isinstance(server, str) and server in _CLIENT_TRACE:
+            return Trace(ClientTrace(_CLIENT_TRACE[server]))
+        raise BadValue(
+            f"expected one of {', '.join(_CLIENT_TRACE)}, got {server!r}", path=".server"
+        )
+    raise BadValue(f"expected true or false, got {value!r}")
+
+
+_converter = cattrs.Converter()
+_converter.register_structure_hook(LogLevel, _log_level)
+_converter.register_structure_hook(Delay, _delay)
+_converter.register_structure_hook(Trace, _trace)
+
+
+_WIRE_TYPES: Mapping[str, Any] = {
+    "logLevel": LogLevel,
+    "diagnosticDelay": Delay,
+    "trace": Trace,
+}
+"""The section as it arrives: camelCase key -> the type its value structures to."""
+_FIELD_OF = {"logLevel": "log_level", "diagnosticDelay": "diagnostic_delay", "trace": "trace"}
 
 
 def section_of(value: Any) -> Mapping[str, Any]:
@@ -50,40 +121,19 @@ def section_of(value: Any) -> Mapping[str, Any]:
 def merge_settings(base: Settings, value: Any) -> tuple[Settings, list[str]]:
     """`base` with the recognised keys of `value` applied; problems are returned, not raised."""
     section = section_of(value)
-    settings = base
+    changes: dict[str, Any] = {}
     problems: list[str] = []
-    if "logLevel" in section:
-        level = section["logLevel"]
-        if isinstance(level, str) and level.lower() in _LEVELS:
-            settings = replace(settings, log_level=_LEVELS[level.lower()])
-        else:
-            problems.append(f"mfls.logLevel: expected one of {', '.join(_LEVELS)}, got {level!r}")
-    if "diagnosticDelay" in section:
-        delay = section["diagnosticDelay"]
-        if isinstance(delay, (int, float)) and not isinstance(delay, bool) and 0 <= delay <= 5000:
-            settings = replace(settings, diagnostic_delay=delay / 1000)
-        else:
-            problems.append(f"mfls.diagnosticDelay: expected milliseconds 0-5000, got {delay!r}")
-    if "trace" in section:
-        trace = section["trace"]
-        if isinstance(trace, bool):
-            settings = replace(settings, trace=trace)
-        elif isinstance(trace, Mapping):
-            settings = _client_trace(settings, trace, problems)
-        else:
-            problems.append(f"mfls.trace: expected true or false, got {trace!r}")
-    return settings, problems
-
-
-_CLIENT_TRACE = {"off": False, "messages": True, "verbose": True}
-
-
-def _client_trace(settings: Settings, trace: Mapping[str, Any], problems: list[str]) -> Settings:
-    """`trace` read from the object form of VS Code's `mfls.trace.server` setting."""
-    if "server" not in trace:
-        return settings
-    server = trace["server"]
-    if isinstance(server, str) and server in _CLIENT_TRACE:
-        return replace(settings, trace=_CLIENT_TRACE[server])
-    problems.append(f"mfls.trace.server: expected one of off, messages, verbose, got {server!r}")
-    return settings
+    for key, wire_type in _WIRE_TYPES.items():
+        if key not in section:
+            continue
+        try:
+            structured = _converter.structure(section[key], wire_type)
+        except BadValue as bad:
+            problems.append(f"{SECTION}.{key}{bad.path}: {bad.expected}")
+            continue
+        if isinstance(structured, ClientTrace):
+            if structured.trace is None:
+                continue
+            structured = structured.trace
+        changes[_FIELD_OF[key]] = structured
+    return replace(base, **changes), problems

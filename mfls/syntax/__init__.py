@@ -3,14 +3,17 @@
 from mfls.syntax.inline import InlineMode, InlineScan, scan_inline
 from mfls.syntax.keys import check_new_key, is_valid_key, marker_text, normalize_key, trim
 from mfls.syntax.model import (
+    RAW_HTML_BLOCK_TYPES,
     Block,
     BlockKind,
     Choice,
+    Context,
     Interaction,
     InvalidMarker,
     Literal,
     LiteralKind,
     Marker,
+    Operator,
     Reason,
     Role,
     ScanResult,
@@ -18,9 +21,11 @@ from mfls.syntax.model import (
 from mfls.syntax.scanner import scan, scan_blocks, scan_unit
 
 __all__ = [
+    "RAW_HTML_BLOCK_TYPES",
     "Block",
     "BlockKind",
     "Choice",
+    "Context",
     "InlineMode",
     "InlineScan",
     "Interaction",
@@ -28,6 +33,7 @@ __all__ = [
     "Literal",
     "LiteralKind",
     "Marker",
+    "Operator",
     "Reason",
     "Role",
     "ScanResult",

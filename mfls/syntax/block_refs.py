@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from mfls.syntax.inline_patterns import ASCII_PUNCTUATION
+
 _LABEL = re.compile(r"\[(?:[^\\\[\]]|\\.){0,999}\]", re.DOTALL)
 _SPNL = re.compile(r"[ \t]*(?:(?:\r\n|\r|\n)[ \t]*)?")
 _ANGLE_DESTINATION = re.compile(r"<(?:[^<>\r\n\\]|\\[^\r\n])*>")
@@ -17,7 +19,6 @@ _TITLE = re.compile(
     re.DOTALL,
 )
 _LINE_REST = re.compile(r"[ \t]*(?:\r\n|\r|\n|\Z)")
-_ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
 def _raw_destination(s: str, i: int) -> int:
@@ -33,7 +34,7 @@ def _raw_destination(s: str, i: int) -> int:
                 break
         c = s[i]
         if c == "\\":
-            i += 2 if i + 1 < n and s[i + 1] in _ASCII_PUNCTUATION else 1
+            i += 2 if i + 1 < n and s[i + 1] in ASCII_PUNCTUATION else 1
         elif c == "(":
             depth += 1
             i += 1
@@ -58,7 +59,8 @@ def parse_reference(s: str, p: int) -> int:
     q = m.end()
     if q >= len(s) or s[q] != ":":
         return -1
-    q = _SPNL.match(s, q + 1).end()
+    # `_SPNL` matches the empty string, so its match is never None (twice below).
+    q = _SPNL.match(s, q + 1).end()  # type: ignore[union-attr]
     if q < len(s) and s[q] == "<":
         d = _ANGLE_DESTINATION.match(s, q)
         if d is None:
@@ -69,7 +71,7 @@ def parse_reference(s: str, p: int) -> int:
         if q < 0:
             return -1
     before_title = q
-    t = _SPNL.match(s, q).end()
+    t = _SPNL.match(s, q).end()  # type: ignore[union-attr]
     if t != before_title and t < len(s) and s[t] in "\"'(":
         title = _TITLE.match(s, t)
         if title is not None:

@@ -101,6 +101,12 @@ def _can_contain(parent: int, child: int) -> bool:
     return parent in _CONTAINERS and child != _ITEM
 
 
+def _match_end(pattern: re.Pattern[str], text: str, pos: int, end: int) -> int:
+    """Where a match of `pattern` (one that may be empty) at `pos` ends."""
+    m = pattern.match(text, pos, end)
+    return pos if m is None else m.end()
+
+
 def _line_start(text: str, pos: int) -> int:
     lf = text.rfind("\n", 0, pos)
     return max(lf, text.rfind("\r", lf + 1, pos)) + 1
@@ -164,7 +170,7 @@ class _Parser:
                 self.indented = False
                 self.blank = False
                 return
-            nn = _SPACES.match(text, off, le).end()
+            nn = _match_end(_SPACES, text, off, le)
             if text.find("\t", off, nn) < 0:
                 col = self.column + nn - off
             else:
@@ -329,7 +335,7 @@ class _Parser:
         depth = len(stack)
         if depth > 2:
             whole_blank = pos == le or (
-                (text[pos] == " " or text[pos] == "\t") and _SPACES.match(text, pos, le).end() == le
+                (text[pos] == " " or text[pos] == "\t") and _match_end(_SPACES, text, pos, le) == le
             )
             if whole_blank and self.blank_depth == depth:
                 # Every block left open after a blank line continues over the next one.
@@ -522,7 +528,7 @@ class _Parser:
             node.char = c
             node.fence_len = m.end() - nn
             node.fence_offset = self.indent
-            s = _SPACES.match(text, m.end(), le).end()
+            s = _match_end(_SPACES, text, m.end(), le)
             e = _trim_end(text, s, le)
             if e > s:
                 node.info = ((s, e),)
@@ -574,7 +580,7 @@ class _Parser:
         if self.tb_line == self.pos and self.tb_char == c and nn <= self.tb_stop:
             return False
         le = self.le
-        stop = _THEMATIC_RUN[c].match(self.text, nn, le).end()
+        stop = _match_end(_THEMATIC_RUN[c], self.text, nn, le)
         if stop == le and self.text.count(c, nn, le) >= 3:
             return True
         self.tb_line = self.pos
@@ -601,7 +607,7 @@ class _Parser:
                 return 0
         if after < le and text[after] not in " \t":
             return 0
-        if container.kind == _PARA and _SPACES.match(text, after, le).end() == le:
+        if container.kind == _PARA and _match_end(_SPACES, text, after, le) == le:
             return 0
         marker_offset = self.indent
         mlen = after - nn
@@ -681,8 +687,8 @@ class _Parser:
                     tip.end = m.end()
                     self.stack.pop()
                     self.finalize(tip)
-                    e = _EOL.match(text, m.end())
-                    return e.end() if e is not None else m.end()
+                    eol = _EOL.match(text, m.end())
+                    return eol.end() if eol is not None else m.end()
                 i = m.end()
         if kind == _HTML:
             n = len(text)
@@ -706,11 +712,11 @@ class _Parser:
             if k < 0:
                 tip.end = _last_line_end(text)
                 return n
-            e = _EOL.search(text, k)
-            tip.end = e.start() if e is not None else n
+            eol = _EOL.search(text, k)
+            tip.end = eol.start() if eol is not None else n
             self.stack.pop()
             self.finalize(tip)
-            return e.end() if e is not None else n
+            return eol.end() if eol is not None else n
         return pos
 
     def list_line(self, pos: int) -> int:

@@ -18,12 +18,18 @@ from dataclasses import dataclass
 from mfls.syntax.blocks import Unit, iter_units
 from mfls.syntax.model import (
     Block,
-    Choice,
     Interaction,
     InvalidMarker,
     Literal,
     Marker,
     ScanResult,
+)
+from mfls.syntax.relocate import (
+    moved_interaction,
+    moved_invalid,
+    moved_literal,
+    moved_marker,
+    shifted_block,
 )
 from mfls.syntax.scanner import scan_unit
 
@@ -50,7 +56,7 @@ class _Chunk:
         self.records = records
         self.memo: tuple[int, ScanResult] | None = None
 
-    def memory(self, base: int) -> ScanResult:
+    def markers_only(self, base: int) -> ScanResult:
         """Markers, invalid markers and interactions of the chunk's units at `base`; the
         last one made is kept, so a chunk that an edit did not move is not rebuilt."""
         memo = self.memo
@@ -67,9 +73,10 @@ class _Chunk:
                 invalid.extend(r.invalid)
                 interactions.extend(r.interactions)
             else:
-                markers.extend([_shift_marker(m, d) for m in r.markers])
-                invalid.extend([_shift_invalid(i, d) for i in r.invalid])
-                interactions.extend([_shift_interaction(x, d) for x in r.interactions])
+                step = d.__add__
+                markers.extend([moved_marker(m, step, step) for m in r.markers])
+                invalid.extend([moved_invalid(i, step, step) for i in r.invalid])
+                interactions.extend([moved_interaction(x, step, step) for x in r.interactions])
         result = ScanResult(tuple(markers), tuple(invalid), tuple(interactions))
         self.memo = (base, result)
         return result
@@ -112,54 +119,16 @@ def _chunks(records: list[_Record], base: int) -> tuple[list[int], list[_Chunk]]
 # -- shifting stored results ---------------------------------------------------------------
 
 
-def _shift_marker(m: Marker, d: int) -> Marker:
-    return Marker(
-        m.start + d, m.end + d, m.key, m.key_start + d, m.key_end + d, m.role, m.legacy, m.literal
-    )
-
-
-def _shift_invalid(i: InvalidMarker, d: int) -> InvalidMarker:
-    return InvalidMarker(
-        i.start + d, i.end + d, i.reason, i.legacy, i.hidden_markers, i.hidden_interactions
-    )
-
-
-def _shift_interaction(x: Interaction, d: int) -> Interaction:
-    return Interaction(
-        x.start + d,
-        x.end + d,
-        x.binding,
-        x.multiple,
-        tuple(Choice(c.label, c.value, c.start + d, c.end + d) for c in x.choices),
-        x.input,
-        None if x.binding_marker is None else _shift_marker(x.binding_marker, d),
-    )
-
-
-def _shift_block(b: Block, d: int) -> Block:
-    return Block(
-        b.kind,
-        b.start + d,
-        b.end + d,
-        b.level,
-        tuple((a + d, e + d) for a, e in b.inline),
-        b.setext,
-    )
-
-
-def _shift_literal(lit: Literal, d: int) -> Literal:
-    return Literal(lit.kind, lit.start + d, lit.end + d)
-
-
 def _shift_result(r: ScanResult, d: int) -> ScanResult:
     if d == 0:
         return r
+    step = d.__add__
     return ScanResult(
-        markers=tuple(_shift_marker(m, d) for m in r.markers),
-        invalid=tuple(_shift_invalid(i, d) for i in r.invalid),
-        interactions=tuple(_shift_interaction(x, d) for x in r.interactions),
-        blocks=tuple(_shift_block(b, d) for b in r.blocks),
-        literals=tuple(_shift_literal(lit, d) for lit in r.literals),
+        markers=tuple(moved_marker(m, step, step) for m in r.markers),
+        invalid=tuple(moved_invalid(i, step, step) for i in r.invalid),
+        interactions=tuple(moved_interaction(x, step, step) for x in r.interactions),
+        blocks=tuple(shifted_block(b, d) for b in r.blocks),
+        literals=tuple(moved_literal(lit, step, step) for lit in r.literals),
     )
 
 
@@ -203,7 +172,7 @@ class Document:
         "_bases",
         "_chunks",
         "_length",
-        "_memory",
+        "_markers_only",
         "_pieces",
         "_result",
         "_text",
@@ -217,7 +186,7 @@ class Document:
         self.version = version
         self._bases, self._chunks = _chunks([_record(text, u) for u in iter_units(text)], 0)
         self._result: ScanResult | None = None
-        self._memory: ScanResult | None = None
+        self._markers_only: ScanResult | None = None
 
     @property
     def text(self) -> str:
@@ -292,11 +261,6 @@ class Document:
             ci += 1
             ui = 0
 
-    def unit_at(self, offset: int) -> UnitView | None:
-        if not self._chunks:
-            return None
-        return self._view(*self._locate(offset))
-
     # -- editing -----------------------------------------------------------------------
 
     def edited(self, start: int, end: int, new_text: str, version: int | None = None) -> Document:
@@ -313,7 +277,7 @@ class Document:
         doc._length = n + delta
         doc.version = version
         doc._result = None
-        doc._memory = None
+        doc._markers_only = None
         if len(pieces) > _MAX_PIECES:
             doc._text = _spell(pieces)
             doc._pieces = ((doc._text, 0, doc._length),)
@@ -398,25 +362,25 @@ class Document:
             )
         return self._result
 
-    def memory(self) -> ScanResult:
+    def markers_only(self) -> ScanResult:
         """`result()` without blocks and literals: the markers, invalid markers and
         interactions, built from per-chunk caches so that an edit rebuilds only the
         chunks it touched or moved."""
-        if self._memory is None:
+        if self._markers_only is None:
             if self._result is not None:
                 r = self._result
-                self._memory = ScanResult(r.markers, r.invalid, r.interactions)
+                self._markers_only = ScanResult(r.markers, r.invalid, r.interactions)
             else:
                 markers: list[Marker] = []
                 invalid: list[InvalidMarker] = []
                 interactions: list[Interaction] = []
                 for base, chunk in zip(self._bases, self._chunks, strict=True):
-                    part = chunk.memory(base)
+                    part = chunk.markers_only(base)
                     markers.extend(part.markers)
                     invalid.extend(part.invalid)
                     interactions.extend(part.interactions)
-                self._memory = ScanResult(tuple(markers), tuple(invalid), tuple(interactions))
-        return self._memory
+                self._markers_only = ScanResult(tuple(markers), tuple(invalid), tuple(interactions))
+        return self._markers_only
 
     def scan_between(self, start: int, end: int) -> ScanResult:
         """The results of the units overlapping [start, end), in absolute offsets."""
@@ -428,63 +392,3 @@ class Document:
             tuple(b for p in parts for b in p.blocks),
             tuple(lit for p in parts for lit in p.literals),
         )
-
-    # -- lookups at an offset ----------------------------------------------------------
-
-    def _near(self, offset: int) -> Iterator[UnitView]:
-        """The unit holding `offset` and, at a unit start, the one before it."""
-        if not self._chunks:
-            return
-        ci, ui = self._locate(offset)
-        view = self._view(ci, ui)
-        if view.start == offset and ui > 0:
-            yield self._view(ci, ui - 1)
-        elif view.start == offset and ci > 0:
-            yield self._view(ci - 1, len(self._chunks[ci - 1].records) - 1)
-        yield view
-
-    def _candidates(self, offset: int) -> Iterator[tuple[UnitView, ScanResult]]:
-        for view in self._near(offset):
-            yield view, view.record.result
-
-    def marker_at(self, offset: int, inclusive_end: bool = False) -> Marker | None:
-        """The valid marker whose span holds `offset` (or ends at it, if `inclusive_end`)."""
-        for view, r in self._candidates(offset):
-            o = offset - view.shift
-            for m in r.markers:
-                if m.start <= o < m.end or (inclusive_end and o == m.end):
-                    return _shift_marker(m, view.shift)
-        return None
-
-    def invalid_at(self, offset: int, inclusive_end: bool = False) -> InvalidMarker | None:
-        for view, r in self._candidates(offset):
-            o = offset - view.shift
-            for i in r.invalid:
-                if i.start <= o < i.end or (inclusive_end and o == i.end):
-                    return _shift_invalid(i, view.shift)
-        return None
-
-    def interaction_at(self, offset: int, inclusive_end: bool = False) -> Interaction | None:
-        for view, r in self._candidates(offset):
-            o = offset - view.shift
-            for x in r.interactions:
-                if x.start <= o < x.end or (inclusive_end and o == x.end):
-                    return _shift_interaction(x, view.shift)
-        return None
-
-    def literal_at(self, offset: int) -> Literal | None:
-        for view, r in self._candidates(offset):
-            o = offset - view.shift
-            for lit in r.literals:
-                if lit.start <= o < lit.end:
-                    return _shift_literal(lit, view.shift)
-        return None
-
-    def block_at(self, offset: int) -> Block | None:
-        """The leaf block whose lines hold `offset` (its line end included)."""
-        for view, r in self._candidates(offset):
-            o = offset - view.shift
-            for b in r.blocks:
-                if b.start <= o <= b.end:
-                    return _shift_block(b, view.shift)
-        return None

@@ -2,7 +2,7 @@
 
 Offsets are relative to the inline text. The reading is left to right; at each
 position the construct that starts first wins and owns its whole extent
-(scanner-decisions rule 3).
+(docs/syntax.md rule 3).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from enum import Enum
 
-from mfls.syntax.inline_support import (
+from mfls.syntax.inline_patterns import (
     ASCII_PUNCTUATION,
     CLOSING_TAG,
     DESTINATION_END,
@@ -36,11 +36,13 @@ from mfls.syntax.inline_support import (
 from mfls.syntax.interactions import split_body
 from mfls.syntax.keys import WHITESPACE, key_problem, trim
 from mfls.syntax.model import (
+    Context,
     Interaction,
     InvalidMarker,
     Literal,
     LiteralKind,
     Marker,
+    Operator,
     Reason,
     Role,
 )
@@ -83,6 +85,7 @@ class _Reader:
         "_spans_searched",
         "_walk",
         "base",
+        "context",
         "count_hidden",
         "escapes",
         "interactions",
@@ -102,9 +105,12 @@ class _Reader:
         count_hidden: bool = True,
         base: int = 0,
         sink: _Sink | None = None,
+        context: Context | None = None,
     ):
         # `base` is added to every offset in the results (the glue's source offset).
         self.base = base
+        # The literal context of a LITERAL-mode text (an info string, a definition).
+        self.context = context
         self.text = text
         # NUL counts as U+FFFD for structure (rule 26); keys come from `text`.
         self.s = text.replace("\0", "\ufffd") if "\0" in text else text
@@ -145,14 +151,15 @@ class _Reader:
         start: int,
         close: int,
         *,
-        literal: bool,
+        context: Context | None = None,
         role: Role = Role.REFERENCE,
         legacy_start: int = -1,
     ) -> Marker | InvalidMarker:
         """The marker `{{` at `start` closed by the `}}` at `close`.
 
         `legacy_start`, when given, is the `%` of a legacy binding: it starts a valid
-        marker, while an invalid one still starts at its `{{` (rule 22).
+        marker, while an invalid one still starts at its `{{` (rule 22). A marker with a
+        `context` is literal.
         """
         ks, ke = trim(self.text, start + 2, close)
         key = self.text[ks:ke]
@@ -170,11 +177,18 @@ class _Reader:
             key_end=ke + base,
             role=role,
             legacy=legacy_start >= 0,
-            literal=literal,
+            literal=context is not None,
+            context=context,
         )
 
-    def _literal_markers(self, start: int, end: int, escapes: bool) -> None:
-        """Report the complete valid markers inside the literal context `[start, end)`."""
+    def _literal_markers(
+        self, start: int, end: int, escapes: bool, context: Context, title: int = -1
+    ) -> None:
+        """Report the complete valid markers inside the literal context `[start, end)`.
+
+        In a link resource, `title` is where its title starts: markers starting there
+        are in the title, markers before it in the destination.
+        """
         s = self.s
         pos = start
         while True:
@@ -187,14 +201,23 @@ class _Reader:
             close = self._close(m + 2)
             if close < 0 or close + 2 > end:
                 return
-            marker = self._make_marker(m, close, literal=True)
+            where = context if title < 0 or m < title else Context.LINK_TITLE
+            marker = self._make_marker(m, close, context=where)
             if isinstance(marker, Marker):
                 self.markers.append(marker)
             pos = close + 2
 
-    def _add_literal(self, kind: LiteralKind, start: int, end: int, escapes: bool) -> None:
+    def _add_literal(
+        self,
+        kind: LiteralKind,
+        start: int,
+        end: int,
+        escapes: bool,
+        context: Context,
+        title: int = -1,
+    ) -> None:
         self.literals.append(Literal(kind=kind, start=start + self.base, end=end + self.base))
-        self._literal_markers(start, end, escapes)
+        self._literal_markers(start, end, escapes, context, title)
 
     def _surrounding_marker(self, m: int) -> int:
         """A marker starting at `m` in surrounding text; returns where reading resumes."""
@@ -216,7 +239,7 @@ class _Reader:
                 )
             )
             return self.n
-        marker = self._make_marker(m, close, literal=False)
+        marker = self._make_marker(m, close)
         if isinstance(marker, Marker):
             self.markers.append(marker)
         else:
@@ -285,7 +308,6 @@ class _Reader:
                 made = self._make_marker(
                     a,
                     b - 2,
-                    literal=False,
                     role=Role.BINDING,
                     legacy_start=lead if legacy else -1,
                 )
@@ -293,7 +315,7 @@ class _Reader:
                     binding = made
                     rest = b
             else:
-                made = self._make_marker(a, b - 2, literal=False)
+                made = self._make_marker(a, b - 2)
             if isinstance(made, Marker):
                 self.markers.append(made)
             else:
@@ -301,15 +323,21 @@ class _Reader:
         split = split_body(
             text, rest, close, [atom for atom in atoms if atom[0] >= rest], base=self.base
         )
+        base = self.base
         self.interactions.append(
             Interaction(
-                start=q + self.base,
-                end=close + 1 + self.base,
+                start=q + base,
+                end=close + 1 + base,
                 binding=None if binding is None else binding.key,
                 multiple=split.multiple,
                 choices=split.choices,
                 input=split.input,
                 binding_marker=binding,
+                operators=(
+                    Operator(q + base, body + base, "?["),
+                    *split.operators,
+                    Operator(close + base, close + 1 + base, "]"),
+                ),
             )
         )
         return close + 1
@@ -348,7 +376,9 @@ class _Reader:
         closer = self._code_span_closer(length, j)
         if closer < 0:
             return j
-        self._add_literal(LiteralKind.CODE_SPAN, i, closer + length, escapes=False)
+        self._add_literal(
+            LiteralKind.CODE_SPAN, i, closer + length, escapes=False, context=Context.CODE_SPAN
+        )
         return closer + length
 
     def _math(self, i: int) -> int:
@@ -363,7 +393,7 @@ class _Reader:
                 if backslashes_before(s, j, i + 2) % 2 == 0:
                     break
                 pos = j + 1
-            self._add_literal(LiteralKind.MATH, i, j + 2, escapes=False)
+            self._add_literal(LiteralKind.MATH, i, j + 2, escapes=False, context=Context.MATH)
             return j + 2
         if i + 1 >= n or s[i + 1] in MATH_SPACE:
             return i + 1
@@ -375,7 +405,7 @@ class _Reader:
             if backslashes_before(s, j, i + 1) % 2 == 0:
                 break
             pos = j + 1
-        self._add_literal(LiteralKind.MATH, i, j + 1, escapes=False)
+        self._add_literal(LiteralKind.MATH, i, j + 1, escapes=False, context=Context.MATH)
         return j + 1
 
     def _raw_html(self, i: int) -> int:
@@ -406,18 +436,23 @@ class _Reader:
         if self.mode is InlineMode.MARKDOWN:
             m = URI_AUTOLINK.match(self.s, i) or EMAIL_AUTOLINK.match(self.s, i)
             if m is not None:
-                self._add_literal(LiteralKind.AUTOLINK, i, m.end(), escapes=False)
+                self._add_literal(
+                    LiteralKind.AUTOLINK, i, m.end(), escapes=False, context=Context.AUTOLINK
+                )
                 return m.end()
         end = self._raw_html(i)
         if end < 0:
             return i + 1
-        self._add_literal(LiteralKind.RAW_HTML, i, end, escapes=False)
+        comment = self.s.startswith("<!--", i)
+        context = Context.HTML_COMMENT if comment else Context.HTML_TAG
+        self._add_literal(LiteralKind.RAW_HTML, i, end, escapes=False, context=context)
         return end
 
     # -- links ------------------------------------------------------------------------
 
-    def _resource(self, p: int) -> int:
-        """End of an inline link resource `( ... )` whose `(` is at `p`, or -1."""
+    def _resource(self, p: int) -> tuple[int, int]:
+        """End of an inline link resource `( ... )` whose `(` is at `p`, or -1; and
+        where its title starts (-1 when it has none)."""
         s = self.s
         n = self.n
         m = LINK_SPACE.match(s, p + 1)
@@ -426,9 +461,10 @@ class _Reader:
         if q < n and s[q] == "<":
             d = POINTY_DESTINATION.match(s, q)
             if d is None:
-                return -1
+                return -1, -1
             q = d.end()
         else:
+            # The pattern matches the empty string, so the match is never None.
             plain = PLAIN_DESTINATION.match(s, q).end()  # type: ignore[union-attr]
             if plain < n and s[plain] in "(\\":
                 limit = self._find_pattern("dest", DESTINATION_END, q)
@@ -438,20 +474,22 @@ class _Reader:
                     self._parens = Parens(s)
                 plain = self._parens.end_of(q, limit)
                 if plain < 0:
-                    return -1
+                    return -1, -1
             q = plain
         m = LINK_SPACE.match(s, q)
         assert m is not None
+        title = -1
         if m.end() > q and m.end() < n and s[m.end()] in TITLES:
-            t = TITLES[s[m.end()]].match(s, m.end())
+            title = m.end()
+            t = TITLES[s[title]].match(s, title)
             if t is None:
-                return -1
+                return -1, -1
             m = LINK_SPACE.match(s, t.end())
             assert m is not None
         q = m.end()
         if q < n and s[q] == ")":
-            return q + 1
-        return -1
+            return q + 1, title
+        return -1, -1
 
     def _label(self, p: int) -> int:
         """End of a link label `[ ... ]` whose `[` is at `p`, or -1."""
@@ -482,9 +520,16 @@ class _Reader:
         n = self.n
         s = self.s
         if i + 1 < n and s[i + 1] == "(":
-            end = self._resource(i + 1)
+            end, title = self._resource(i + 1)
             if end >= 0:
-                self._add_literal(LiteralKind.LINK_RESOURCE, i + 1, end, escapes=True)
+                self._add_literal(
+                    LiteralKind.LINK_RESOURCE,
+                    i + 1,
+                    end,
+                    escapes=True,
+                    context=Context.LINK_DESTINATION,
+                    title=title,
+                )
                 if not image:
                     inactive_below = len(openers)
                 return end, min(inactive_below, len(openers))
@@ -493,7 +538,9 @@ class _Reader:
             if end >= 0:
                 # Whether the label is defined is unknown here (rule 24 does not ask): the
                 # reference is read as undefined, leaving enclosing brackets free to link.
-                self._add_literal(LiteralKind.LINK_LABEL, i + 1, end, escapes=True)
+                self._add_literal(
+                    LiteralKind.LINK_LABEL, i + 1, end, escapes=True, context=Context.LINK_LABEL
+                )
                 return end, min(inactive_below, len(openers))
         return i + 1, min(inactive_below, len(openers))
 
@@ -501,7 +548,7 @@ class _Reader:
 
     def run(self) -> None:
         if self.mode is InlineMode.LITERAL:
-            self._literal_markers(0, self.n, escapes=True)
+            self._literal_markers(0, self.n, True, self.context or Context.INFO_STRING)
         elif self.mode is InlineMode.HTML:
             self._run_html()
         else:
@@ -562,9 +609,12 @@ class _Reader:
                 pos = i + 1 if end < 0 else end
 
 
-def scan_inline(text: str, mode: InlineMode) -> InlineScan:
-    """Read one inline text; offsets in the result are relative to `text`."""
-    return scan_inline_at(text, mode, 0)
+def scan_inline(text: str, mode: InlineMode, context: Context | None = None) -> InlineScan:
+    """Read one inline text; offsets in the result are relative to `text`.
+
+    `context` names the literal context of a LITERAL-mode text (default: an info string).
+    """
+    return scan_inline_at(text, mode, 0, context)
 
 
 def _worth_reading(text: str, mode: InlineMode) -> bool:
@@ -575,11 +625,13 @@ def _worth_reading(text: str, mode: InlineMode) -> bool:
     return "{{" in text
 
 
-def scan_inline_at(text: str, mode: InlineMode, base: int) -> InlineScan:
+def scan_inline_at(
+    text: str, mode: InlineMode, base: int, context: Context | None = None
+) -> InlineScan:
     """`scan_inline` with `base` added to every offset of the result."""
     if not _worth_reading(text, mode):
         return InlineScan()
-    reader = _Reader(text, mode, base=base)
+    reader = _Reader(text, mode, base=base, context=context)
     reader.run()
     return InlineScan(
         markers=tuple(reader.markers),
@@ -589,7 +641,9 @@ def scan_inline_at(text: str, mode: InlineMode, base: int) -> InlineScan:
     )
 
 
-def read_inline_into(text: str, mode: InlineMode, base: int, sink: _Sink) -> None:
+def read_inline_into(
+    text: str, mode: InlineMode, base: int, sink: _Sink, context: Context | None = None
+) -> None:
     """Append what `scan_inline_at` finds to the lists of `sink`, in reading order."""
     if _worth_reading(text, mode):
-        _Reader(text, mode, base=base, sink=sink).run()
+        _Reader(text, mode, base=base, sink=sink, context=context).run()

@@ -1,7 +1,7 @@
 """Splitting the body of an interaction `?[ ... ]` into choices and an input hint.
 
 Markers (valid or not) are atomic: separators inside them mean nothing
-(scanner-decisions rules 13, 15 and 21).
+(docs/syntax.md rules 13, 15 and 21).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mfls.syntax.keys import trim
-from mfls.syntax.model import Choice
+from mfls.syntax.model import Choice, Operator
 
 _PIPE_RUN = re.compile(r"\|+")
 # Stands in for the characters of a marker while looking for separators; it is none
@@ -24,6 +24,7 @@ class SplitBody:
     multiple: bool
     choices: tuple[Choice, ...]
     input: str | None
+    operators: tuple[Operator, ...] = ()  # `|`, `||`, `//` and `...`, by start
 
 
 def _masked(text: str, start: int, end: int, atoms: Sequence[tuple[int, int]]) -> str:
@@ -41,17 +42,21 @@ def _masked(text: str, start: int, end: int, atoms: Sequence[tuple[int, int]]) -
     return "".join(pieces)
 
 
-def _choice(text: str, masked: str, origin: int, start: int, end: int, base: int) -> Choice | None:
+def _choice(
+    text: str, masked: str, origin: int, start: int, end: int, base: int
+) -> tuple[Choice | None, int]:
+    """The choice in `text[start:end]` (None when empty) and where its `//` is (or -1)."""
     ts, te = trim(text, start, end)
     if ts >= te:
-        return None
+        return None, -1
     slashes = masked.find("//", ts - origin, te - origin)
     if slashes < 0:
         label = text[ts:te]
-        return Choice(label=label, value=label, start=ts + base, end=te + base)
+        return Choice(label=label, value=label, start=ts + base, end=te + base), -1
     cut = origin + slashes
     ls, le = trim(text, ts, cut)
-    return Choice(label=text[ls:le], value=text[cut + 2 : te], start=ts + base, end=te + base)
+    choice = Choice(label=text[ls:le], value=text[cut + 2 : te], start=ts + base, end=te + base)
+    return choice, cut
 
 
 def _pieces(masked: str, end: int) -> tuple[bool, list[tuple[int, int]]]:
@@ -95,8 +100,19 @@ def split_body(
         choices_end = dots
     multiple, ranges = _pieces(masked, choices_end)
     choices: list[Choice] = []
-    for a, b in ranges:
-        choice = _choice(text, masked, start, start + a, start + b, base)
+    operators: list[Operator] = []
+    separator = "||" if multiple else "|"
+    at = start + base
+    for k, (a, b) in enumerate(ranges):
+        choice, slashes = _choice(text, masked, start, start + a, start + b, base)
         if choice is not None:
             choices.append(choice)
-    return SplitBody(multiple=multiple, choices=tuple(choices), input=hint)
+            if slashes >= 0:
+                operators.append(Operator(slashes + base, slashes + base + 2, "//"))
+        if k + 1 < len(ranges):
+            operators.append(Operator(at + b, at + ranges[k + 1][0], separator))
+    if dots >= 0:
+        operators.append(Operator(at + dots, at + dots + 3, "..."))
+    return SplitBody(
+        multiple=multiple, choices=tuple(choices), input=hint, operators=tuple(operators)
+    )

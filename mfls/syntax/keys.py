@@ -1,7 +1,7 @@
 """Memory keys: the seed's trimming whitespace set and key normalization.
 
 A key is a marker body trimmed by the explicit whitespace set below, then checked
-(scanner-decisions rule 6). Interior text is kept exactly as written.
+(docs/syntax.md rule 6). Interior text is kept exactly as written.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ LINE_BREAKS: frozenset[str] = frozenset("\n\r\u0085\u2028\u2029")
 _LINE_BREAK_RE = re.compile("[\n\r\u0085\u2028\u2029]")
 _FORBIDDEN_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
+OPENING_SEQUENCE = "{{"
 CLOSING_SEQUENCE = "}}"
 
 

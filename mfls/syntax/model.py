@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Reason(str, Enum):
-    """Why a marker is not a valid memory marker (scanner-decisions rule 6)."""
+    """Why a marker is not a valid memory marker (docs/syntax.md rule 6)."""
 
     EMPTY = "empty"
     LINE_BREAK = "line-break"
@@ -37,7 +37,7 @@ class BlockKind(str, Enum):
 
 
 class LiteralKind(str, Enum):
-    """Inline literal contexts (scanner-decisions rule 9, inline list)."""
+    """Inline literal contexts (docs/syntax.md rule 9, inline list)."""
 
     CODE_SPAN = "code_span"
     MATH = "math"
@@ -49,6 +49,27 @@ class LiteralKind(str, Enum):
     INFO_STRING = "info_string"
 
 
+class Context(str, Enum):
+    """The literal context holding a literal marker (the `context` of `mfls scan --json`)."""
+
+    CODE_SPAN = "code-span"
+    MATH = "math"
+    LINK_DESTINATION = "link-destination"
+    LINK_TITLE = "link-title"
+    LINK_LABEL = "link-label"
+    LINK_DEFINITION = "link-definition"
+    AUTOLINK = "autolink"
+    HTML_TAG = "html-tag"  # inline raw HTML other than a comment: tags, `<?..?>`, `<!..>`
+    HTML_COMMENT = "html-comment"
+    HTML_BLOCK = "html-block"  # raw HTML blocks of types 1 and 3-5 (not reported yet)
+    INFO_STRING = "info-string"
+
+
+RAW_HTML_BLOCK_TYPES = range(1, 6)
+"""CommonMark HTML block types whose whole content is literal: script, style, pre,
+textarea (1); comment (2); processing instruction (3); declaration (4); CDATA (5)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Marker:
     """A valid memory marker: `{{ key }}`, or a legacy binding `%{{key}}`.
@@ -56,6 +77,7 @@ class Marker:
     `start`/`end` cover the whole marker (the `%` included for legacy bindings).
     `key_start`/`key_end` cover the normalized key in the source; a valid key never
     holds a line break, so that range is one contiguous run of one line.
+    `context` names the literal context of a literal marker, None otherwise.
     """
 
     start: int
@@ -66,6 +88,17 @@ class Marker:
     role: Role = Role.REFERENCE
     legacy: bool = False
     literal: bool = False
+    context: Context | None = None
+
+    @property
+    def opening(self) -> tuple[int, int]:
+        """The span of the opening `{{` (`%{{` for a legacy binding)."""
+        return self.start, self.start + (3 if self.legacy else 2)
+
+    @property
+    def closing(self) -> tuple[int, int]:
+        """The span of the closing `}}`."""
+        return self.end - 2, self.end
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +117,18 @@ class InvalidMarker:
     hidden_markers: int = 0
     hidden_interactions: int = 0
 
+    @property
+    def opening(self) -> tuple[int, int]:
+        """The span of the opening `{{` (an invalid legacy marker's span has no `%`)."""
+        return self.start, min(self.end, self.start + 2)
+
+    @property
+    def closing(self) -> tuple[int, int] | None:
+        """The span of the closing `}}`; None for an unclosed marker."""
+        if self.reason is Reason.UNCLOSED:
+            return None
+        return self.end - 2, self.end
+
 
 @dataclass(frozen=True, slots=True)
 class Choice:
@@ -93,9 +138,22 @@ class Choice:
     end: int
 
 
+class Operator(NamedTuple):
+    """One operator of an interaction: `?[`, `]`, a choice separator `|` or `||`, the
+    `//` between a label and its value, or the `...` before an input hint."""
+
+    start: int
+    end: int
+    kind: str  # the operator as written: "?[", "]", "|", "||", "//" or "..."
+
+
 @dataclass(frozen=True, slots=True)
 class Interaction:
-    """`?[ ... ]`. `binding` is the key bound by a leading marker, or None."""
+    """`?[ ... ]`. `binding` is the key bound by a leading marker, or None.
+
+    `operators` lists the spans of its operators by start, `?[` first and `]` last;
+    separators inside markers are not operators.
+    """
 
     start: int
     end: int
@@ -104,6 +162,7 @@ class Interaction:
     choices: tuple[Choice, ...]
     input: str | None
     binding_marker: Marker | None = None
+    operators: tuple[Operator, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +191,16 @@ class Block:
     inline: tuple[tuple[int, int], ...] = ()
     setext: bool = False
 
+    @property
+    def is_raw_html(self) -> bool:
+        """An HTML block whose whole content is literal (types 1-5)."""
+        return self.kind is BlockKind.HTML_BLOCK and self.level in RAW_HTML_BLOCK_TYPES
+
+    @property
+    def is_code(self) -> bool:
+        """A fenced or indented code block."""
+        return self.kind is BlockKind.FENCED_CODE or self.kind is BlockKind.INDENTED_CODE
+
 
 @dataclass(frozen=True, slots=True)
 class ScanResult:
@@ -142,7 +211,7 @@ class ScanResult:
     literals: tuple[Literal, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """The `mfls scan --json` contract (scanner-decisions section 6)."""
+        """What `mfls scan --json` prints (the scan contract in docs/syntax.md)."""
         return {
             "markers": [
                 {
@@ -152,6 +221,7 @@ class ScanResult:
                     "role": m.role.value,
                     "legacy": m.legacy,
                     "literal": m.literal,
+                    "context": None if m.context is None else m.context.value,
                 }
                 for m in self.markers
             ],

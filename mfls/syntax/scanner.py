@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Protocol, TypeVar
 
 from mfls.syntax.blocks import Unit, iter_units
@@ -11,7 +11,7 @@ from mfls.syntax.inline import InlineMode, read_inline_into, scan_inline_at
 from mfls.syntax.model import (
     Block,
     BlockKind,
-    Choice,
+    Context,
     Interaction,
     InvalidMarker,
     Literal,
@@ -19,6 +19,7 @@ from mfls.syntax.model import (
     Marker,
     ScanResult,
 )
+from mfls.syntax.relocate import moved_interaction, moved_invalid, moved_literal, moved_marker
 
 _Ranges = tuple[tuple[int, int], ...]
 
@@ -55,30 +56,30 @@ def _inline_text(text: str, ranges: _Ranges) -> str:
     return "".join(text[a:b] for a, b in ranges)
 
 
-def _mode(block: Block) -> tuple[InlineMode, LiteralKind | None] | None:
+_Mode = tuple[InlineMode, LiteralKind | None, Context | None]
+_SURROUNDING: _Mode = (InlineMode.MARKDOWN, None, None)
+_ORDINARY_HTML: _Mode = (InlineMode.HTML, None, None)
+_INFO_STRING: _Mode = (InlineMode.LITERAL, LiteralKind.INFO_STRING, Context.INFO_STRING)
+_DEFINITION: _Mode = (
+    InlineMode.LITERAL,
+    LiteralKind.LINK_REFERENCE_DEFINITION,
+    Context.LINK_DEFINITION,
+)
+
+
+def _mode(block: Block) -> _Mode | None:
+    """How a block's inline text is read: the mode, and for a text that is one literal
+    context as a whole, its kind and the context of its markers."""
     kind = block.kind
     if kind is BlockKind.PARAGRAPH or kind is BlockKind.HEADING:
-        return InlineMode.MARKDOWN, None
+        return _SURROUNDING
     if kind is BlockKind.HTML_BLOCK:
-        return (InlineMode.HTML, None) if block.level >= 6 else None
+        return _ORDINARY_HTML if block.level >= 6 else None
     if kind is BlockKind.FENCED_CODE:
-        return InlineMode.LITERAL, LiteralKind.INFO_STRING
+        return _INFO_STRING
     if kind is BlockKind.LINK_REFERENCE_DEFINITION:
-        return InlineMode.LITERAL, LiteralKind.LINK_REFERENCE_DEFINITION
+        return _DEFINITION
     return None
-
-
-def _shift_marker(m: Marker, start: Callable[[int], int], end: Callable[[int], int]) -> Marker:
-    return Marker(
-        start=start(m.start),
-        end=end(m.end),
-        key=m.key,
-        key_start=start(m.key_start),
-        key_end=end(m.key_end),
-        role=m.role,
-        legacy=m.legacy,
-        literal=m.literal,
-    )
 
 
 class _Collector:
@@ -97,7 +98,7 @@ class _Collector:
         picked = _mode(block)
         if picked is None:
             return
-        mode, whole = picked
+        mode, whole, context = picked
         ranges = block.inline
         inline = _inline_text(text, ranges)
         if not inline:
@@ -108,7 +109,7 @@ class _Collector:
                 self.literals.append(Literal(kind=whole, start=base, end=base + len(inline)))
                 if "{{" not in inline:
                     return
-            read_inline_into(inline, mode, base, self.sink)
+            read_inline_into(inline, mode, base, self.sink, context)
             return
         offsets = _OffsetMap(ranges)
         start = offsets.start
@@ -117,40 +118,11 @@ class _Collector:
             self.literals.append(Literal(kind=whole, start=start(0), end=end(len(inline))))
             if "{{" not in inline:
                 return
-        found = scan_inline_at(inline, mode, 0)
-        self.markers.extend(_shift_marker(m, start, end) for m in found.markers)
-        self.invalid.extend(
-            InvalidMarker(
-                start=start(i.start),
-                end=end(i.end),
-                reason=i.reason,
-                legacy=i.legacy,
-                hidden_markers=i.hidden_markers,
-                hidden_interactions=i.hidden_interactions,
-            )
-            for i in found.invalid
-        )
-        for x in found.interactions:
-            self.interactions.append(
-                Interaction(
-                    start=start(x.start),
-                    end=end(x.end),
-                    binding=x.binding,
-                    multiple=x.multiple,
-                    choices=tuple(
-                        Choice(label=c.label, value=c.value, start=start(c.start), end=end(c.end))
-                        for c in x.choices
-                    ),
-                    input=x.input,
-                    binding_marker=None
-                    if x.binding_marker is None
-                    else _shift_marker(x.binding_marker, start, end),
-                )
-            )
-        self.literals.extend(
-            Literal(kind=lit.kind, start=start(lit.start), end=end(lit.end))
-            for lit in found.literals
-        )
+        found = scan_inline_at(inline, mode, 0, context)
+        self.markers.extend(moved_marker(m, start, end) for m in found.markers)
+        self.invalid.extend(moved_invalid(i, start, end) for i in found.invalid)
+        self.interactions.extend(moved_interaction(x, start, end) for x in found.interactions)
+        self.literals.extend(moved_literal(lit, start, end) for lit in found.literals)
 
     def result(self, blocks: tuple[Block, ...]) -> ScanResult:
         return ScanResult(

@@ -18,7 +18,9 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 COURSE_FILE: Final = "mfcourse.toml"
-DEFAULT_LESSONS: Final = ("**/*.md", "**/*.markdown", "**/*.mdflow")
+MARKDOWN_SUFFIXES: Final = (".md", ".markdown", ".mdflow")
+"""Files with these suffixes (in any case) are read as MarkdownFlow documents."""
+DEFAULT_LESSONS: Final = tuple(f"**/*{suffix}" for suffix in MARKDOWN_SUFFIXES)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from mfls.syntax.model import Marker, Role, ScanResult
 from mfls.syntax.scanner import scan
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig
 from mfls.workspace.hosts import HostProfile
-from mfls.workspace.layered import GONE, Layered
+from mfls.workspace.overlay_mapping import GONE, Layered
 from mfls.workspace.uris import canonical_uri
 
 DocKind = Literal["lesson", "reference"]
@@ -36,24 +36,30 @@ class ScannedDocument(Protocol):
 
 
 class DiskDocument:
-    """A closed document as read from disk: its text and the part of its scan that memory
-    needs (markers, invalid markers, interactions). `result()` rescans the whole text
+    """A closed document as read from disk: its text and its markers-only scan
+    (markers, invalid markers, interactions). `result()` rescans the whole text
     (blocks and literals included) on demand, remembering the last few; this keeps an
     indexed course at a few times its size on disk."""
 
-    __slots__ = ("_memory", "text")
+    __slots__ = ("_markers_only", "text")
 
     def __init__(self, text: str, result: ScanResult) -> None:
         self.text = text
-        self._memory = ScanResult(
+        self._markers_only = ScanResult(
             markers=result.markers, invalid=result.invalid, interactions=result.interactions
         )
 
-    def memory(self) -> ScanResult:
-        return self._memory
+    def markers_only(self) -> ScanResult:
+        return self._markers_only
 
     def result(self) -> ScanResult:
         return _full_scan(self.text)
+
+
+def relative_path(path: str, root: str) -> str:
+    """`path` relative to the directory `root`, with `/` separators (as globs and
+    messages write it)."""
+    return os.path.relpath(path, root).replace(os.sep, "/")
 
 
 @lru_cache(maxsize=32)
@@ -144,14 +150,14 @@ class DocEntry:
         return between(max(0, offset - 1), offset + 1)
 
     @property
-    def memory(self) -> ScanResult:
+    def marker_scan(self) -> ScanResult:
         """Markers, invalid markers and interactions; blocks and literals may be empty."""
-        memory = getattr(self.document, "memory", None)
-        return memory() if memory is not None else self.document.result()
+        markers_only = getattr(self.document, "markers_only", None)
+        return markers_only() if markers_only is not None else self.document.result()
 
     @cached_property
     def keys(self) -> DocKeys:
-        return DocKeys(self.memory.markers)
+        return DocKeys(self.marker_scan.markers)
 
     @property
     def label(self) -> str:

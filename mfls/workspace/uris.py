@@ -1,14 +1,28 @@
-"""Conversions between file paths and `file:` URIs, so one file has one URI."""
+"""Conversions between file paths and `file:` URIs, so one file has one URI.
+
+A path that is not valid UTF-8 (its undecodable bytes kept as lone surrogates, as
+`os.fsdecode` does) is percent-encoded byte for byte, and decodes back to the same path.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import PurePosixPath
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote, unquote_to_bytes, urlsplit
 
 
 def path_to_uri(path: str) -> str:
-    return "file://" + quote(PurePosixPath(os.path.abspath(path)).as_posix(), safe="/")
+    posix = PurePosixPath(os.path.abspath(path)).as_posix()
+    return "file://" + quote(_encoded(posix), safe="/")
+
+
+def _encoded(text: str) -> bytes:
+    """UTF-8 bytes of a path; undecodable bytes back as they were, other lone surrogates
+    (from a client's JSON) as their own UTF-8 forms: never raises."""
+    try:
+        return text.encode("utf-8", errors="surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", errors="surrogatepass")
 
 
 def uri_to_path(uri: str) -> str | None:
@@ -16,7 +30,8 @@ def uri_to_path(uri: str) -> str | None:
     parts = urlsplit(uri)
     if parts.scheme != "file":
         return None
-    return os.path.normpath(unquote(parts.path))
+    raw = unquote_to_bytes(_encoded(parts.path)).decode("utf-8", errors="surrogateescape")
+    return os.path.normpath(raw)
 
 
 def canonical_uri(uri: str) -> str:

@@ -1,7 +1,8 @@
 """`Workspace`: the one mutable holder of folders, open buffers and the current snapshot.
 
 Every change builds a new `WorkspaceSnapshot` and swaps it in under a lock; readers take
-`workspace.snapshot` once and keep a consistent view. Disk access goes through `files`.
+`workspace.snapshot` once and keep a consistent view. Disk access goes through the gateway
+`mfls.disk`; the files it skipped are kept as data (`disk_problems`), each logged once.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Protocol
 
-from mfls.workspace import files
+from mfls import disk
+from mfls.disk import DiskProblem, Listing
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig, parse_course_config
+from mfls.workspace.course_root import nearest_course_root
 from mfls.workspace.globs import compile_glob
 from mfls.workspace.hosts import host_profile
 from mfls.workspace.index import (
@@ -26,6 +29,7 @@ from mfls.workspace.index import (
     ScannedDocument,
     WorkspaceSnapshot,
     build_course,
+    relative_path,
     remove_document,
     replace_document,
     with_course,
@@ -60,20 +64,16 @@ class CoursePlan:
 
     def classify(self, path: str) -> tuple[DocKind, int]:
         """Kind and order of a document of this course that no lesson glob lists."""
-        relative = _relative(path, self.root)
+        relative = relative_path(path, self.root)
         if any(compile_glob(g).match(relative) for g in self.config.references):
             return "reference", len(self.members)
         return "lesson", len(self.members)
 
 
-def _relative(path: str, root: str) -> str:
-    return os.path.relpath(path, root).replace(os.sep, "/")
-
-
 def _members(
     root: str, config: CourseConfig, paths: Iterable[str]
 ) -> Mapping[str, tuple[str, DocKind, int]]:
-    relative = sorted((_relative(p, root), p, path_to_uri(p)) for p in paths)
+    relative = sorted((relative_path(p, root), p, path_to_uri(p)) for p in paths)
     members: dict[str, tuple[str, DocKind, int]] = {}
     references = [compile_glob(g) for g in config.references]
 
@@ -101,8 +101,8 @@ class Workspace:
     def __init__(
         self,
         *,
-        max_file_bytes: int = files.MAX_FILE_BYTES,
-        max_documents: int = files.MAX_DOCUMENTS,
+        max_file_bytes: int = disk.MAX_FILE_BYTES,
+        max_documents: int = disk.MAX_DOCUMENTS,
         document_factory: DocumentFactory | None = None,
     ) -> None:
         self._lock = threading.RLock()
@@ -115,6 +115,8 @@ class Workspace:
         self._snapshot = WorkspaceSnapshot.empty()
         self._indexing = 0
         self._pending: list[tuple[str, str]] = []
+        self._walk_problems: dict[str, tuple[DiskProblem, ...]] = {}
+        self._read_problems: dict[str, DiskProblem] = {}
 
     @property
     def snapshot(self) -> WorkspaceSnapshot:
@@ -127,6 +129,46 @@ class Workspace:
     def _from_disk(self, text: str) -> ScannedDocument:
         return DiskDocument(text, self._factory(text, None).result())
 
+    # -- the disk, through the gateway ------------------------------------------------
+
+    @property
+    def disk_problems(self) -> tuple[DiskProblem, ...]:
+        """The files and folders skipped as things stand: by the walks of the last
+        indexing (or re-listing) and by the latest read of each file."""
+        with self._lock:
+            walked = [p for found in self._walk_problems.values() for p in found]
+            read = list(self._read_problems.values())
+        return tuple(dict.fromkeys(walked + read))
+
+    def disk_problems_of(self, root: str) -> tuple[DiskProblem, ...]:
+        """`disk_problems` of paths under `root` (nested courses included)."""
+        return tuple(p for p in self.disk_problems if disk.inside(p.path, root))
+
+    def _read(
+        self, path: str, root: str | None, into: dict[str, DiskProblem] | None = None
+    ) -> str | None:
+        """The text of `path`, or None with its problem logged and kept (in `into`, or in
+        the workspace's own record)."""
+        text, problems = disk.read_text(path, root, self._max_file_bytes)
+        for problem in problems:
+            log.warning("skipped %s: %s", problem.path, problem.reason)
+        with self._lock:
+            record = self._read_problems if into is None else into
+            if problems:
+                record[path] = problems[0]
+            else:
+                record.pop(path, None)
+        return text
+
+    def _list(self, root: str) -> Listing:
+        """Walk `root`; its problems are logged and replace those of its previous walk."""
+        listing, problems = disk.walk(root, self._max_documents, landmarks=(COURSE_FILE,))
+        for problem in problems:
+            log.warning("skipped %s: %s", problem.path, problem.reason)
+        with self._lock:
+            self._walk_problems[root] = problems
+        return listing
+
     # -- folders and indexing ---------------------------------------------------------
 
     def set_folders(self, paths: list[str]) -> None:
@@ -137,7 +179,7 @@ class Workspace:
             self._plans = {
                 root: plan
                 for root, plan in self._plans.items()
-                if any(files.inside(root, f) for f in folders)
+                if any(disk.inside(root, f) for f in folders)
             }
             self._assemble(self._disk_documents())
 
@@ -147,6 +189,9 @@ class Workspace:
             self._indexing += 1
             folders = self._folders
         try:
+            with self._lock:
+                self._walk_problems = {}
+            read_problems: dict[str, DiskProblem] = {}
             plans: dict[str, CoursePlan] = {}
             for folder in folders:
                 plans.update(self._plan_folder(folder))
@@ -162,7 +207,7 @@ class Workspace:
                 if uri in self._open:
                     skipped.add(uri)
                 else:
-                    text = files.read_text(path, root, self._max_file_bytes)
+                    text = self._read(path, root, read_problems)
                     if text is not None:
                         documents[uri] = self._from_disk(text)
                 if progress is not None and (done % PROGRESS_STEP == 0 or done == total):
@@ -174,9 +219,10 @@ class Workspace:
                         if uri in current:
                             documents[uri] = current[uri]
                         else:
-                            text = files.read_text(path, root, self._max_file_bytes)
+                            text = self._read(path, root, read_problems)
                             if text is not None:
                                 documents[uri] = self._from_disk(text)
+                self._read_problems = {**self._config_problems(plans), **read_problems}
                 self._plans = plans
                 self._assemble(documents)
         finally:
@@ -186,23 +232,28 @@ class Workspace:
         if pending:
             self.files_changed(pending)
 
+    def _config_problems(self, plans: Mapping[str, CoursePlan]) -> dict[str, DiskProblem]:
+        """The kept problems of the course files of `plans` (read while planning)."""
+        wanted = {os.path.join(root, COURSE_FILE) for root in plans}
+        return {path: p for path, p in self._read_problems.items() if path in wanted}
+
     def _inner_folders(self, directory: str) -> list[str]:
         """Workspace folders strictly inside `directory`: they are courses of their own."""
-        return [f for f in self._folders if f != directory and files.inside(f, directory)]
+        return [f for f in self._folders if f != directory and disk.inside(f, directory)]
 
     def _plan_folder(self, folder: str) -> dict[str, CoursePlan]:
-        listing = files.walk(folder, self._max_documents)
+        listing = self._list(folder)
         inner = self._inner_folders(folder)
 
         def outside_inner(path: str) -> bool:
-            return not any(files.inside(path, f) for f in inner)
+            return not any(disk.inside(path, f) for f in inner)
 
-        found_roots = {r for r in listing.course_roots if outside_inner(r)}
+        found_roots = {r for r in _course_roots(listing) if outside_inner(r)}
         roots = sorted(found_roots | {folder}, key=len, reverse=True)
         paths_of: dict[str, list[str]] = {root: [] for root in roots}
         for path in filter(outside_inner, listing.files):
             for root in roots:
-                if files.inside(path, root):
+                if disk.inside(path, root):
                     paths_of[root].append(path)
                     break
         return {root: self._plan(root, paths_of[root]) for root in roots}
@@ -214,9 +265,11 @@ class Workspace:
 
     def _read_config(self, root: str) -> tuple[CourseConfig, tuple[ConfigProblem, ...]]:
         course_file = os.path.join(root, COURSE_FILE)
-        if not files.exists(course_file):
+        if not disk.exists(course_file):
+            with self._lock:
+                self._read_problems.pop(course_file, None)
             return CourseConfig(), ()
-        text = files.read_text(course_file, root, self._max_file_bytes)
+        text = self._read(course_file, root)
         if text is None:
             problem = ConfigProblem(
                 "The course file could not be read; every setting uses its default.",
@@ -235,15 +288,15 @@ class Workspace:
 
     def _plan_course(self, root: str) -> CoursePlan:
         """List one course root again (nested courses excluded)."""
-        listing = files.walk(root, self._max_documents)
-        nested = [r for r in listing.course_roots if r != root] + self._inner_folders(root)
-        paths = [p for p in listing.files if not any(files.inside(p, n) for n in nested)]
+        listing = self._list(root)
+        nested = [r for r in _course_roots(listing) if r != root] + self._inner_folders(root)
+        paths = [p for p in listing.files if not any(disk.inside(p, n) for n in nested)]
         return self._plan(root, paths)
 
     # -- locating documents -----------------------------------------------------------
 
     def _folder_of(self, path: str) -> str | None:
-        containing = [f for f in self._folders if files.inside(path, f)]
+        containing = [f for f in self._folders if disk.inside(path, f)]
         return max(containing, key=len) if containing else None
 
     def _root_of(self, path: str) -> str | None:
@@ -251,8 +304,8 @@ class Workspace:
         folder = self._folder_of(path)
         if folder is None:
             return None
-        known = [r for r in self._plans if files.inside(path, r)]
-        nearest = files.nearest_course_root(path, folder)
+        known = [r for r in self._plans if disk.inside(path, r)]
+        nearest = nearest_course_root(os.path.dirname(path), folder)
         candidates = known + ([nearest] if nearest else []) + [folder]
         return max(candidates, key=len)
 
@@ -281,8 +334,9 @@ class Workspace:
         return DocEntry(uri, path, version, document, kind, order, is_open)
 
     def _empty_course(self, course_id: str, root: str | None) -> CourseSnapshot:
+        problems: tuple[ConfigProblem, ...] = ()
         if root is None:
-            config, problems = CourseConfig(), ()
+            config = CourseConfig()
         else:
             plan = self._plan_for(root)
             config, problems = plan.config, plan.problems
@@ -347,7 +401,7 @@ class Workspace:
             root = course.root if course is not None else None
             member = root is not None and uri in self._plan_for(root).members
         path = uri_to_path(uri)
-        text = files.read_text(path, root, self._max_file_bytes) if member and path else None
+        text = self._read(path, root) if member and path else None
         self._settle_disk_copy(uri, text)
 
     def _settle_disk_copy(self, uri: str, text: str | None) -> None:
@@ -378,8 +432,10 @@ class Workspace:
                 root = self._root_of(path)
             if root is None:
                 continue
+            if kind == "deleted":
+                self._forget_problems(path)
             if os.path.basename(path) == COURSE_FILE or (
-                kind == "created" and files.is_directory(path)
+                kind == "created" and disk.is_directory(path)
             ):
                 folder = self._folder_of(path)
                 if folder is not None:
@@ -408,8 +464,15 @@ class Workspace:
         with self._lock:
             if uri in self._open or uri not in self._plan_for(root).members:
                 return
-        text = files.read_text(path, root, self._max_file_bytes)
+        text = self._read(path, root)
         self._settle_disk_copy(uri, text)
+
+    def _forget_problems(self, path: str) -> None:
+        with self._lock:
+            for known in [p for p in self._read_problems if disk.inside(p, path)]:
+                del self._read_problems[known]
+            for walked in [r for r in self._walk_problems if disk.inside(r, path)]:
+                del self._walk_problems[walked]
 
     def _replan_course(self, root: str) -> None:
         plan = self._plan_course(root)
@@ -420,7 +483,7 @@ class Workspace:
     def _replan_folder(self, folder: str) -> None:
         plans = self._plan_folder(folder)
         with self._lock:
-            for root in [r for r in self._plans if files.inside(r, folder)]:
+            for root in [r for r in self._plans if disk.inside(r, folder)]:
                 del self._plans[root]
             self._plans.update(plans)
         self._rebuild(plans)
@@ -435,7 +498,7 @@ class Workspace:
                 if uri in known:
                     documents[uri] = known[uri]
                 elif uri not in self._open:
-                    text = files.read_text(path, plan.root, self._max_file_bytes)
+                    text = self._read(path, plan.root)
                     if text is not None:
                         documents[uri] = self._from_disk(text)
         with self._lock:
@@ -453,7 +516,7 @@ class Workspace:
                     found[uri] = entry.document
         return found
 
-    def _assemble(self, disk: Mapping[str, ScannedDocument]) -> None:
+    def _assemble(self, on_disk: Mapping[str, ScannedDocument]) -> None:
         """Build the snapshot from the plans, the given disk documents and open buffers."""
         old = self._snapshot
         grouped: dict[str, tuple[str | None, list[DocEntry]]] = {}
@@ -464,8 +527,8 @@ class Workspace:
                 opened = self._open.get(uri)
                 if opened is not None:
                     entries.append(DocEntry(uri, path, opened[1], opened[0], kind, order, True))
-                elif uri in disk:
-                    entries.append(DocEntry(uri, path, None, disk[uri], kind, order, False))
+                elif uri in on_disk:
+                    entries.append(DocEntry(uri, path, None, on_disk[uri], kind, order, False))
                 else:
                     continue
                 placed.add(uri)
@@ -473,25 +536,25 @@ class Workspace:
         for uri, (document, version) in self._open.items():
             if uri in placed:
                 continue
-            path = uri_to_path(uri)
-            root = self._root_of(path) if path is not None else None
-            course_id = root if root is not None else uri
-            entry = self._entry(uri, document, version, True, root)
-            grouped.setdefault(course_id, (root, []))[1].append(entry)
+            local = uri_to_path(uri)
+            owner = self._root_of(local) if local is not None else None
+            course_id = owner if owner is not None else uri
+            entry = self._entry(uri, document, version, True, owner)
+            grouped.setdefault(course_id, (owner, []))[1].append(entry)
         courses: dict[str, CourseSnapshot] = {}
         course_of: dict[str, str] = {}
-        for course_id, (root, found) in grouped.items():
-            plan = self._plans.get(root) if root is not None else None
-            config = plan.config if plan is not None else CourseConfig()
-            problems = plan.problems if plan is not None else ()
+        for course_id, (course_root, found) in grouped.items():
+            known = self._plans.get(course_root) if course_root is not None else None
+            config = known.config if known is not None else CourseConfig()
+            problems = known.problems if known is not None else ()
             previous = old.courses.get(course_id)
             entries = [_same_or(previous, e) for e in found]
-            if _unchanged(previous, entries, config, problems):
+            if previous is not None and _unchanged(previous, entries, config, problems):
                 course = previous
             else:
                 course = build_course(
                     course_id,
-                    root,
+                    course_root,
                     config,
                     host_profile(config.host, config.system_keys),
                     entries,
@@ -503,6 +566,11 @@ class Workspace:
         self._snapshot = WorkspaceSnapshot(
             MappingProxyType(courses), MappingProxyType(course_of), old.generation + 1
         )
+
+
+def _course_roots(listing: Listing) -> list[str]:
+    """The directories of a listing holding a course file."""
+    return [os.path.dirname(path) for path in listing.landmarks]
 
 
 def _same_or(previous: CourseSnapshot | None, entry: DocEntry) -> DocEntry:

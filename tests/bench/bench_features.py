@@ -193,7 +193,7 @@ def bench_indexing(lessons: int, megabytes: float, rounds: int) -> list[tuple[st
             workspace = index()
             ours.append(time.perf_counter() - started)
             markers = sum(
-                len(e.memory.markers)
+                len(e.marker_scan.markers)
                 for c in workspace.snapshot.courses.values()
                 for e in c.docs.values()
             )

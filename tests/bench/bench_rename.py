@@ -27,9 +27,9 @@ from typing import Any, TypeVar
 from lsprotocol import types as t
 from pygls.lsp.client import LanguageClient
 
+from mfls.disk.replacing import apply_file_changes
 from mfls.features import rename as rn
-from mfls.refactor.atomic import apply_file_changes
-from mfls.refactor.course_rename import file_changes
+from mfls.features.course_rename import file_changes
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
 
@@ -300,6 +300,7 @@ def main() -> int:
         assert edits == args.uses, edits
         dry = [cli(root, "--dry-run")]
         writes = file_changes(change)
+        assert isinstance(writes, list), writes
         write, _ = timed(lambda: apply_file_changes(writes), 1)
         restored = [
             type(w)(w.path, w.new, w.original) for w in writes

@@ -182,9 +182,9 @@ async def completions(folder: Path, lessons: int, requests: int) -> tuple[list[f
 def breakdown(lessons: int) -> dict[str, list[float]]:
     """Median-ready samples (ms) of each layer's share, measured in this process."""
     from mfls.features import completion, diagnostics
-    from mfls.lsp import convert
-    from mfls.lsp.documents import Converter, Texts
-    from mfls.lsp.positions import Encoding, LineIndex
+    from mfls.lsp import to_proto
+    from mfls.lsp.documents import Texts
+    from mfls.text.line_index import Encoding, LineIndex
     from mfls.workspace.workspace import Workspace
 
     samples: dict[str, list[float]] = {}
@@ -205,7 +205,7 @@ def breakdown(lessons: int) -> dict[str, list[float]]:
         uri = uri_of(path)
         workspace.open(uri, text, 1)
         index = LineIndex(text)
-        to_lsp = Converter(Texts(lambda _: None))
+        to_lsp = to_proto.Converter(Texts(lambda _: None))
         at = index.offset(line, len("Edited here: {{ edited key"), Encoding.UTF16)
         for n in range(40):
             edit = (at, at, "x") if n % 2 == 0 else (at, at + 1, "")
@@ -217,7 +217,7 @@ def breakdown(lessons: int) -> dict[str, list[float]]:
             )
             timed(
                 "keystroke: LSP layer (conversion)",
-                lambda i=items, x=index: [convert.diagnostic(to_lsp, x, d) for d in i],
+                lambda i=items, x=index: [to_proto.diagnostic(to_lsp, x, d) for d in i],
             )
     with tempfile.TemporaryDirectory() as folder:
         for n in range(lessons):
@@ -242,7 +242,7 @@ def breakdown(lessons: int) -> dict[str, list[float]]:
             )
             timed(
                 "completion: LSP layer (conversion)",
-                lambda r=result: convert.completion_list(to_lsp, index, r, True),
+                lambda r=result: to_proto.completion_list(to_lsp, uri, len(text), index, r, True),
             )
     return samples
 

@@ -26,7 +26,14 @@ def scan_stdin(data: bytes) -> dict[str, Any]:
     return json.loads(done.stdout.decode("utf-8"))
 
 
-def marker(start: int, end: int, key: str, role: str = "reference", **flags: bool) -> dict:
+def marker(
+    start: int,
+    end: int,
+    key: str,
+    role: str = "reference",
+    context: str | None = None,
+    **flags: bool,
+) -> dict:
     return {
         "start": start,
         "end": end,
@@ -34,6 +41,7 @@ def marker(start: int, end: int, key: str, role: str = "reference", **flags: boo
         "role": role,
         "legacy": flags.get("legacy", False),
         "literal": flags.get("literal", False),
+        "context": context,
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mfls.lsp.positions import Encoding, LineIndex
+from mfls.text.line_index import Encoding, LineIndex
 
 PIECES = st.sampled_from(["a", "é", "中", "😀", "\n", "\r", "\r\n", " ", "{", "}"])
 TEXTS = st.lists(PIECES, max_size=30).map("".join)

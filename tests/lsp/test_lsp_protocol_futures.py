@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from lsprotocol import types as t
 
-from mfls.server import create_server
+from mfls.lsp.routes import create_server
 
 URI = "file:///futures/a.md"
 

@@ -1,4 +1,4 @@
-"""Expected refusals and stale cancel notices are not logged as faults; real faults are."""
+"""Refusals and stale cancel notices are not logged as faults; real faults are."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pygls.exceptions import JsonRpcException
 
+from mfls.features.refusal import Refusal
 from mfls.lsp.protocol import MflsProtocol
-from mfls.server import create_server
+from mfls.lsp.routes import create_server
 
 
 def frame(message: dict[str, Any]) -> bytes:
@@ -83,24 +83,36 @@ def protocol() -> MflsProtocol:
     return server.protocol
 
 
-def _answered(protocol: MflsProtocol, error: Exception, monkeypatch: pytest.MonkeyPatch) -> Any:
+def _answered(
+    protocol: MflsProtocol, outcome: Exception | Refusal, monkeypatch: pytest.MonkeyPatch
+) -> Any:
     sent: list[Any] = []
     monkeypatch.setattr(
         protocol, "_send_response", lambda msg_id, result=None, error=None: sent.append(error)
     )
     future: Future[Any] = Future()
-    future.set_exception(error)
+    if isinstance(outcome, Refusal):
+        future.set_result(outcome)
+    else:
+        future.set_exception(outcome)
     protocol._send_handler_result(future, msg_id=7)
     [answer] = sent
     return answer
 
 
-def test_an_expected_refusal_is_answered_and_logged_at_debug(
-    protocol: MflsProtocol, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+@pytest.mark.parametrize(
+    ("refusal", "code"), [(Refusal("not here"), -32803), (Refusal("not here", stale=True), -32801)]
+)
+def test_a_refusal_is_answered_and_logged_at_debug(
+    protocol: MflsProtocol,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    refusal: Refusal,
+    code: int,
 ) -> None:
     with caplog.at_level(logging.DEBUG):
-        answer = _answered(protocol, JsonRpcException("not here", code=-32803), monkeypatch)
-    assert (answer.code, answer.message) == (-32803, "not here")
+        answer = _answered(protocol, refusal, monkeypatch)
+    assert (answer.code, answer.message) == (code, "not here")
     assert [record.levelno for record in caplog.records] == [logging.DEBUG]
 
 

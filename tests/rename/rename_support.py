@@ -16,10 +16,10 @@ from lsprotocol import types as t
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from mfls.features.rename import WorkspaceChange
-from mfls.lsp.positions import Encoding, LineIndex
-from mfls.refactor.text_edits import TextChange, apply_changes
 from mfls.syntax.model import ScanResult
 from mfls.syntax.scanner import scan
+from mfls.text.edits import TextChange, apply_changes
+from mfls.text.line_index import Encoding, LineIndex
 from mfls.workspace.uris import path_to_uri, uri_to_path
 from mfls.workspace.workspace import Workspace
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from rename_support import indexed
 
-from mfls import cli_rename
+from mfls.cli import rename as cli_rename
+from mfls.disk import replacing
 from mfls.features import rename as rn
-from mfls.refactor import atomic, course_rename
 
 FILES: dict[str, str | bytes] = {
     "mfcourse.toml": 'host = "ai-shifu"\n',
@@ -83,7 +83,7 @@ def test_third_write_failing_leaves_every_file_unchanged(
     course: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     before = _snapshot(course)
-    real = atomic.write_temp
+    real = replacing.write_temp
     written: list[Path] = []
 
     def fail_third(path: Path, data: bytes) -> Path:
@@ -92,7 +92,7 @@ def test_third_write_failing_leaves_every_file_unchanged(
             raise OSError(28, "No space left on device")
         return real(path, data)
 
-    monkeypatch.setattr(atomic, "write_temp", fail_third)
+    monkeypatch.setattr(replacing, "write_temp", fail_third)
     assert cli_rename.main(["--course", str(course), "q", "r"]) == 2
     assert len(written) == 3
     assert _snapshot(course) == before
@@ -103,7 +103,7 @@ def test_third_replace_failing_restores_the_first_two(
     course: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = _snapshot(course)
-    real = atomic.replace
+    real = replacing.replace
     replaced: list[Path] = []
 
     def fail_third(temp: Path, path: Path) -> None:
@@ -112,7 +112,7 @@ def test_third_replace_failing_restores_the_first_two(
             raise OSError(5, "Input/output error")
         real(temp, path)
 
-    monkeypatch.setattr(atomic, "replace", fail_third)
+    monkeypatch.setattr(replacing, "replace", fail_third)
     assert cli_rename.main(["--course", str(course), "q", "r"]) == 2
     assert _snapshot(course) == before
 
@@ -191,7 +191,9 @@ def test_the_command_line_plans_the_same_edit_as_the_editor(
     example = Path(__file__).resolve().parents[2] / "examples" / "course"
     course = tmp_path / "course"
     shutil.copytree(example, course)
-    _, planned = course_rename.plan_rename(str(course), old, new)
+    planned_course = cli_rename.plan_rename(str(course), old, new)
+    assert isinstance(planned_course, tuple), planned_course
+    _, planned = planned_course
     full = indexed(course).snapshot.courses[str(course)]
     expected = rn.rename_key(full, old, new)
     assert planned.documents == expected.documents

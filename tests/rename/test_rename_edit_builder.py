@@ -8,8 +8,9 @@ from pathlib import Path
 from lsprotocol import types as t
 
 from mfls.features import rename as rn
-from mfls.lsp.refactor_handlers import EditBuilder, json_passthrough
-from mfls.server import create_server
+from mfls.lsp.capabilities import Capabilities
+from mfls.lsp.routes import create_server
+from mfls.lsp.to_proto import EditBuilder, sends_json_ready, wire_converter
 
 
 def test_json_ready_edits_serialize_like_attrs_edits(make_course: Callable[..., Path]) -> None:
@@ -20,18 +21,26 @@ def test_json_ready_edits_serialize_like_attrs_edits(make_course: Callable[..., 
         }
     )
     server = create_server()
-    server.protocol.client_capabilities = t.ClientCapabilities(
-        workspace=t.WorkspaceClientCapabilities(
-            workspace_edit=t.WorkspaceEditClientCapabilities(document_changes=True)
+    caps = Capabilities.read(
+        t.ClientCapabilities(
+            workspace=t.WorkspaceClientCapabilities(
+                workspace_edit=t.WorkspaceEditClientCapabilities(document_changes=True)
+            )
         )
     )
     server.courses.set_folders([str(root)])
     server.courses.index_all()
     change = rn.rename_key(server.courses.snapshot.courses[str(root)], "q", "🚀 r")
-    converter = server.protocol._converter
-    assert json_passthrough(server)
-    fast = EditBuilder(server, json_ready=True).edit(change)
-    slow = EditBuilder(server, json_ready=False).edit(change)
+    assert isinstance(change, rn.WorkspaceChange)
+    converter = wire_converter()
+    assert sends_json_ready(converter) and server.json_ready
+
+    def builder(json_ready: bool) -> EditBuilder:
+        return EditBuilder(server.texts, caps, json_ready=json_ready)
+
+    fast = builder(True).edit(change)
+    slow = builder(False).edit(change)
+    assert isinstance(slow, t.WorkspaceEdit)
     assert slow.document_changes is not None
     assert all(
         isinstance(edit, t.AnnotatedTextEdit)
@@ -48,7 +57,7 @@ def test_json_ready_edits_serialize_like_attrs_edits(make_course: Callable[..., 
         "newText": "{{ 🚀 r }}",
         "annotationId": "mfls.storedAnswers",
     }
-    snippet = converter.unstructure(EditBuilder(server, json_ready=True).edit(change, snippet=True))
+    snippet = converter.unstructure(builder(True).edit(change, snippet=True))
     assert snippet["documentChanges"][1]["edits"][0]["snippet"] == {
         "kind": "snippet",
         "value": "🚀 r",

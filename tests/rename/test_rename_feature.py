@@ -9,6 +9,7 @@ import pytest
 from rename_support import applied, indexed, uri
 
 from mfls.features import rename as rn
+from mfls.features.refusal import Refusal
 
 TOML = 'name = "c"\nhost = "ai-shifu"\nsystem-keys = ["course_title"]\n'
 
@@ -87,9 +88,9 @@ def test_prepare_answers_with_the_key_range_on_every_kind(
 def test_prepare_refuses_with_a_reason(course: Path, needle: str, message: str) -> None:
     snapshot = indexed(course).snapshot
     offset = _offset_of(LESSON_1, needle, into=3)
-    with pytest.raises(rn.RenameRefused) as refusal:
-        rn.prepare_rename(snapshot, uri(course / "l1.md"), offset)
-    assert message in refusal.value.message.lower() or message in refusal.value.message
+    refusal = rn.prepare_rename(snapshot, uri(course / "l1.md"), offset)
+    assert isinstance(refusal, Refusal)
+    assert message in refusal.message.lower() or message in refusal.message
 
 
 def test_rename_edits_every_document_of_the_course_only(course: Path) -> None:
@@ -144,21 +145,23 @@ def test_rename_carries_the_stored_answers_annotation(course: Path) -> None:
 )
 def test_new_name_refusals_say_why(course: Path, name: str, message: str) -> None:
     snapshot = indexed(course).snapshot
-    with pytest.raises(rn.RenameRefused) as refusal:
-        rn.rename(snapshot, uri(course / "l2.md"), _offset_of(LESSON_2, "{{ goal }}"), name)
-    assert message in refusal.value.message
+    refusal = rn.rename(snapshot, uri(course / "l2.md"), _offset_of(LESSON_2, "{{ goal }}"), name)
+    assert isinstance(refusal, Refusal) and not refusal.conflict
+    assert message in refusal.message
 
 
 def test_conflict_names_where_the_new_key_is_used(course: Path) -> None:
     snapshot = indexed(course).snapshot
-    with pytest.raises(rn.KeyConflict) as refusal:
-        rn.rename(snapshot, uri(course / "l2.md"), _offset_of(LESSON_2, "{{ goal }}"), " topic")
-    message = refusal.value.message
+    refusal = rn.rename(
+        snapshot, uri(course / "l2.md"), _offset_of(LESSON_2, "{{ goal }}"), " topic"
+    )
+    assert isinstance(refusal, Refusal) and refusal.conflict
+    message = refusal.message
     assert "'topic' is already a key of this course" in message
     assert "l1.md:5 (binding)" in message
     assert "l2.md:1 (reference)" in message
     assert "Merge key 'goal' into 'topic'" in message
-    assert (refusal.value.old_key, refusal.value.new_key) == ("goal", "topic")
+    assert (refusal.old_key, refusal.new_key) == ("goal", "topic")
 
 
 def test_two_courses_with_the_same_key_text_stay_apart(make_course: Callable[..., Path]) -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from mfls.features.rename import can_pad, is_padded, marker_changes, padded
-from mfls.refactor.text_edits import apply_changes
 from mfls.syntax.model import Marker, Role
+from mfls.text.edits import apply_changes
 
 
 def _marker(text: str, key: str, *, legacy: bool = False, literal: bool = False) -> Marker:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mfls.lsp.positions import Encoding, LineIndex
-from mfls.lsp.refactor_handlers import _Positions
+from mfls.lsp.to_proto import StreamPositions
+from mfls.text.line_index import Encoding, LineIndex
 
 pieces = st.sampled_from(["a", " ", "\n", "\r", "\r\n", "😀", "é", "{", "中"])
 texts = st.lists(pieces, max_size=40).map("".join)
@@ -18,7 +18,7 @@ def test_positions_match_line_index(text: str, offsets: list[int], ascending: bo
         offsets = sorted(offsets)
     index = LineIndex(text)
     for encoding in Encoding:
-        positions = _Positions(text, encoding)
+        positions = StreamPositions(text, encoding)
         for offset in offsets:
             got = positions.position(offset)
             assert (got.line, got.character) == index.position(offset, encoding)
@@ -28,7 +28,7 @@ def test_positions_match_line_index(text: str, offsets: list[int], ascending: bo
 def test_ranges_match_line_index(text: str, spans: list[tuple[int, int]]) -> None:
     index = LineIndex(text)
     for encoding in Encoding:
-        positions = _Positions(text, encoding)
+        positions = StreamPositions(text, encoding)
         for start, length in sorted(spans):
             end = min(start + length, len(text))
             start = min(start, end)

@@ -3,16 +3,17 @@ and holds the same state a fresh workspace would."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from pathlib import Path
 
 import pytest
 from lsprotocol import types as t
-from robust_session import PROBE, lsp_session, uri_of, verify, wait_until
+from robust_session import PROBE, lsp_session, push_capabilities, uri_of, verify, wait_until
 from robust_session import indexing_ended as ended
 
-from mfls.workspace import files
+from mfls import disk
 from mfls.workspace.workspace import Workspace
 
 LESSON = "# One\n\n?[{{ colour }} Red | Blue]\n\nUse {{ colour }}, {{ size }} and " + PROBE + ".\n"
@@ -96,6 +97,33 @@ async def test_a_fifo_named_like_the_course_file_does_not_block_indexing(tmp_pat
             assert "colour" in await symbol_names(session, "colour")
             uri = uri_of(tmp_path / "a.md")
             session.open(uri, LESSON)
+            await verify(session, uri, LESSON, [tmp_path])
+        finally:
+            release(fifo)
+
+
+async def test_a_fifo_course_file_does_not_block_a_push_diagnostics_server(
+    tmp_path: Path,
+) -> None:
+    """Push clients get the course file's diagnostics published, which reads its text:
+    that read must not open the FIFO either, and the server keeps answering."""
+    fifo = tmp_path / "mfcourse.toml"
+    os.mkfifo(fifo)
+    (tmp_path / "a.md").write_text(LESSON, encoding="utf-8")
+    async with lsp_session([tmp_path], caps=push_capabilities()) as session:
+        try:
+            assert not session.pull
+            await wait_until(ended(session), timeout=10)
+            uri = uri_of(tmp_path / "a.md")
+            session.open(uri, LESSON)
+            await wait_until(lambda: uri in session.client.diagnostics, timeout=10)
+            for _ in range(3):
+                names = await asyncio.wait_for(symbol_names(session, "colour"), timeout=5)
+                assert "colour" in names
+            course_uri = uri_of(fifo)
+            await wait_until(lambda: course_uri in session.client.diagnostics, timeout=10)
+            codes = [d.code for d in session.client.diagnostics[course_uri]]
+            assert codes == ["course-file-invalid"]
             await verify(session, uri, LESSON, [tmp_path])
         finally:
             release(fifo)
@@ -210,7 +238,7 @@ def test_limits_skip_big_files_and_stop_listing_after_the_document_count(
 ) -> None:
     """The documented limits (docs/robustness.md): 8 MiB per file, 20,000 files per folder.
     Scaled down here; beyond them files are left out with one log line, nothing fails."""
-    assert (files.MAX_FILE_BYTES, files.MAX_DOCUMENTS) == (8 * 1024 * 1024, 20_000)
+    assert (disk.MAX_FILE_BYTES, disk.MAX_DOCUMENTS) == (8 * 1024 * 1024, 20_000)
     for k in range(12):
         (tmp_path / f"l{k:02}.md").write_text(f"{{{{ key {k} }}}}\n", encoding="utf-8")
     (tmp_path / "l03.md").write_text("{{ key 3 }}" + " " * 100 + "\n", encoding="utf-8")

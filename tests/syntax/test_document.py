@@ -4,10 +4,46 @@ from __future__ import annotations
 
 from mfls.syntax.blocks import iter_units
 from mfls.syntax.document import Document
-from mfls.syntax.model import BlockKind
+from mfls.syntax.model import (
+    Block,
+    BlockKind,
+    Interaction,
+    InvalidMarker,
+    Literal,
+    Marker,
+    ScanResult,
+)
 from mfls.syntax.scanner import scan
 
 LESSON = "".join(f"Paragraph {k} uses {{{{ key{k} }}}}.\n\n" for k in range(200))
+
+
+def _near(doc: Document, offset: int) -> ScanResult:
+    """The scan of the units around `offset`, as features read it."""
+    return doc.scan_between(max(0, offset - 1), offset + 1)
+
+
+def marker_at(doc: Document, offset: int, inclusive_end: bool = False) -> Marker | None:
+    for m in _near(doc, offset).markers:
+        if m.start <= offset < m.end or (inclusive_end and offset == m.end):
+            return m
+    return None
+
+
+def invalid_at(doc: Document, offset: int) -> InvalidMarker | None:
+    return next((i for i in _near(doc, offset).invalid if i.start <= offset < i.end), None)
+
+
+def interaction_at(doc: Document, offset: int) -> Interaction | None:
+    return next((x for x in _near(doc, offset).interactions if x.start <= offset < x.end), None)
+
+
+def literal_at(doc: Document, offset: int) -> Literal | None:
+    return next((lit for lit in _near(doc, offset).literals if lit.start <= offset < lit.end), None)
+
+
+def block_at(doc: Document, offset: int) -> Block | None:
+    return next((b for b in _near(doc, offset).blocks if b.start <= offset <= b.end), None)
 
 
 def records(doc: Document) -> list[object]:
@@ -35,7 +71,7 @@ def test_small_edit_reparses_only_nearby_units() -> None:
     assert new.result() == scan(new.text)
     assert reused(doc, new) >= 197
     # Units after the edit keep their stored scan; only their position moved.
-    marker = new.marker_at(new.text.index("key150"))
+    marker = marker_at(new, new.text.index("key150"))
     assert marker is not None and marker.key == "key150"
     assert new.text[marker.start : marker.end] == "{{ key150 }}"
 
@@ -96,16 +132,16 @@ def test_lookups_at_offsets() -> None:
     doc = Document(text).edited(0, 0, "# T\n\n")
     text = doc.text
     a = text.index("{{ a }}")
-    assert doc.marker_at(a).key == "a"
-    assert doc.marker_at(a + 7) is None
-    assert doc.marker_at(a + 7, inclusive_end=True).key == "a"
-    assert doc.invalid_at(text.index("{{ }}") + 1).reason.value == "empty"
-    interaction = doc.interaction_at(text.index("X|Y"))
+    assert marker_at(doc, a).key == "a"
+    assert marker_at(doc, a + 7) is None
+    assert marker_at(doc, a + 7, inclusive_end=True).key == "a"
+    assert invalid_at(doc, text.index("{{ }}") + 1).reason.value == "empty"
+    interaction = interaction_at(doc, text.index("X|Y"))
     assert interaction is not None and interaction.binding == "b"
-    literal = doc.literal_at(text.index("{{ c }}"))
+    literal = literal_at(doc, text.index("{{ c }}"))
     assert literal is not None and literal.kind.value == "code_span"
-    block = doc.block_at(text.index("?["))
+    block = block_at(doc, text.index("?["))
     assert block is not None and block.kind is BlockKind.PARAGRAPH
-    assert doc.block_at(0).kind is BlockKind.HEADING
+    assert block_at(doc, 0).kind is BlockKind.HEADING
     part = doc.scan_between(text.index("?["), text.index("?[") + 1)
     assert [m.key for m in part.markers] == ["b"]

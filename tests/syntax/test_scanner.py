@@ -21,7 +21,7 @@ def invalid(text: str) -> list[tuple[str, Reason]]:
     return [(text[i.start : i.end], i.reason) for i in scan(text).invalid]
 
 
-# -- the JSON contract (decisions section 6) ----------------------------------------------
+# -- the JSON contract (the scan contract in docs/syntax.md) ----------------------------
 
 
 def test_to_json_shape_and_key_order() -> None:
@@ -29,11 +29,27 @@ def test_to_json_shape_and_key_order() -> None:
     data: dict[str, Any] = scan(text).to_json()
     assert list(data) == ["markers", "invalid", "interactions"]
     assert data["markers"] == [
-        {"start": 2, "end": 9, "key": "q", "role": "binding", "legacy": False, "literal": False},
-        {"start": 40, "end": 45, "key": "k", "role": "reference", "legacy": False, "literal": True},
+        {
+            "start": 2,
+            "end": 9,
+            "key": "q",
+            "role": "binding",
+            "legacy": False,
+            "literal": False,
+            "context": None,
+        },
+        {
+            "start": 40,
+            "end": 45,
+            "key": "k",
+            "role": "reference",
+            "legacy": False,
+            "literal": True,
+            "context": "code-span",
+        },
     ]
     assert [list(m) for m in data["markers"]] == [
-        ["start", "end", "key", "role", "legacy", "literal"]
+        ["start", "end", "key", "role", "legacy", "literal", "context"]
     ] * 2
     assert data["invalid"] == [{"start": 29, "end": 34, "reason": "empty"}]
     assert data["interactions"] == [
@@ -347,3 +363,60 @@ def test_scan_blocks_skips_blocks_without_inline_text() -> None:
         Block(kind=BlockKind.THEMATIC_BREAK, start=0, end=5, inline=((0, 5),)),
     ]
     assert scan_blocks(text, blocks).markers == ()
+
+
+# -- what features read instead of re-parsing ---------------------------------------------
+
+
+def test_interaction_operators() -> None:
+    text = "?[%{{ q }} A//a | B|| C ...hint] and ?[X||Y {{ r|s }}]"
+    first, second = scan(text).interactions
+    assert [(text[o.start : o.end], o.kind) for o in first.operators] == [
+        ("?[", "?["),
+        ("//", "//"),
+        ("|", "|"),
+        ("...", "..."),
+        ("]", "]"),
+    ]
+    assert [o.kind for o in second.operators] == ["?[", "||", "]"]
+
+
+def test_operators_follow_container_offsets() -> None:
+    text = "> ?[A\n> | B]\n"
+    (x,) = scan(text).interactions
+    assert [(text[o.start : o.end], o.kind) for o in x.operators] == [
+        ("?[", "?["),
+        ("|", "|"),
+        ("]", "]"),
+    ]
+
+
+def test_brace_spans() -> None:
+    text = "?[%{{ q }} A] {{ r }} {{ }} {{ open"
+    result = scan(text)
+    legacy, plain = result.markers
+    assert text[slice(*legacy.opening)] == "%{{" and text[slice(*legacy.closing)] == "}}"
+    assert text[slice(*plain.opening)] == "{{" and text[slice(*plain.closing)] == "}}"
+    empty, unclosed = result.invalid
+    assert empty.closing is not None and text[slice(*empty.closing)] == "}}"
+    assert text[slice(*unclosed.opening)] == "{{" and unclosed.closing is None
+
+
+def test_raw_html_blocks() -> None:
+    blocks = scan("<pre>\n{{ a }}\n</pre>\n\n<div>\n{{ b }}\n</div>\n").blocks
+    assert [b.is_raw_html for b in blocks] == [True, False]
+
+
+def test_literal_contexts_of_markers() -> None:
+    def contexts(text: str) -> list[tuple[str, str | None]]:
+        return [(m.key, None if m.context is None else m.context.value) for m in scan(text).markers]
+
+    # A marker is in the part of a link resource where it starts.
+    assert contexts('[l](x{{y "z}}")') == [('y "z', "link-destination")]
+    assert contexts("<div>\n<b title='{{ t }}'> {{ s }} <!-- {{ c }} -->\n</div>\n") == [
+        ("t", "html-tag"),
+        ("s", None),
+        ("c", "html-comment"),
+    ]
+    assert contexts("x <?php {{ p }} ?> `` {{ q }} ``\n") == [("p", "html-tag"), ("q", "code-span")]
+    assert all(m.literal == (m.context is not None) for m in scan("`{{a}}` {{b}}").markers)

@@ -255,6 +255,51 @@ def test_bad_files_are_skipped_without_losing_the_rest(
     assert any("bad.md" in m and "UTF-8" in m for m in messages)
     assert any("big.md" in m and "limit" in m for m in messages)
     assert any("loop" in m for m in messages)
+    problems = {p.path: p.reason for p in workspace.disk_problems}
+    assert problems == {
+        str(tmp_path / "bad.md"): "not valid UTF-8 (byte 0)",
+        str(tmp_path / "big.md"): "64 bytes is over the 32-byte limit",
+        str(tmp_path / "loop"): "directory loop through a symbolic link",
+    }
+    assert messages == [f"skipped {p.path}: {p.reason}" for p in workspace.disk_problems]
+    assert workspace.disk_problems_of(str(tmp_path / "sub")) == ()
+
+
+def test_disk_problems_follow_the_files(tmp_path: Path) -> None:
+    write(tmp_path, {"a.md": "x", "b.md": b"\xff", "sub/mfcourse.toml": "", "sub/c.md": b"\xfe"})
+    workspace, _ = indexed(tmp_path)
+    assert sorted(p.path for p in workspace.disk_problems) == [
+        str(tmp_path / "b.md"),
+        str(tmp_path / "sub/c.md"),
+    ]
+    assert [p.path for p in workspace.disk_problems_of(str(tmp_path / "sub"))] == [
+        str(tmp_path / "sub/c.md")
+    ]
+    (tmp_path / "b.md").write_text("fixed")
+    workspace.files_changed([(str(tmp_path / "b.md"), "changed")])
+    (tmp_path / "sub/c.md").unlink()
+    workspace.files_changed([(str(tmp_path / "sub/c.md"), "deleted")])
+    assert workspace.disk_problems == ()
+    (tmp_path / "a.md").write_bytes(b"\xff")
+    workspace.files_changed([(str(tmp_path / "a.md"), "changed")])
+    assert [p.reason for p in workspace.disk_problems] == ["not valid UTF-8 (byte 0)"]
+    workspace.index_all()
+    assert [p.path for p in workspace.disk_problems] == [str(tmp_path / "a.md")]
+
+
+def test_a_course_file_that_is_a_fifo_is_a_problem(tmp_path: Path) -> None:
+    import os
+
+    write(tmp_path, {"a.md": "{{ k }}"})
+    os.mkfifo(tmp_path / "mfcourse.toml")
+    workspace, _ = indexed(tmp_path)
+    course = workspace.snapshot.courses[str(tmp_path)]
+    assert course.problems[0].fatal and len(course.docs) == 1
+    [problem] = workspace.disk_problems
+    assert (problem.path, problem.reason) == (
+        str(tmp_path / "mfcourse.toml"),
+        "not a regular file (a FIFO)",
+    )
 
 
 def test_index_all_reports_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -390,15 +435,15 @@ def test_closed_documents_keep_only_what_memory_needs(tmp_path: Path) -> None:
     entry = workspace.snapshot.entry(a)[1]
     assert isinstance(entry.document, DiskDocument)
     full = scan(text)
-    assert entry.memory.markers == full.markers
-    assert entry.memory.invalid == full.invalid
-    assert entry.memory.interactions == full.interactions
-    assert entry.memory.blocks == () and entry.memory.literals == ()
+    assert entry.marker_scan.markers == full.markers
+    assert entry.marker_scan.invalid == full.invalid
+    assert entry.marker_scan.interactions == full.interactions
+    assert entry.marker_scan.blocks == () and entry.marker_scan.literals == ()
     assert entry.result == full
     workspace.open(a, text, 1)
     opened = workspace.snapshot.entry(a)[1]
     assert not isinstance(opened.document, DiskDocument)
-    assert opened.memory == opened.result == full
+    assert opened.marker_scan == opened.result == full
 
 
 def test_a_buffer_closed_during_indexing_keeps_its_disk_copy(tmp_path: Path) -> None:
@@ -415,3 +460,23 @@ def test_a_buffer_closed_during_indexing_keeps_its_disk_copy(tmp_path: Path) -> 
     workspace.index_all(progress)
     course = workspace.snapshot.course_for(a)
     assert set(course.bindings) == {"disk"} and not course.docs[a].is_open
+
+
+def test_a_file_name_that_is_not_utf8_is_indexed_under_a_uri_that_round_trips(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    from mfls.workspace.uris import uri_to_path
+
+    raw = os.fsencode(str(tmp_path)) + b"/caf\xe9.md"
+    with open(raw, "wb") as handle:
+        handle.write(b"?[{{ k }} A]\n")
+    write(tmp_path, {"a.md": "Use {{ k }}.\n"})
+    workspace, _ = indexed(tmp_path)
+    course = workspace.snapshot.courses[str(tmp_path)]
+    odd = uri(Path(os.fsdecode(raw)))
+    assert odd.endswith("/caf%E9.md")
+    assert sorted(course.docs) == sorted([odd, uri(tmp_path / "a.md")])
+    assert uri_to_path(odd) == os.fsdecode(raw)
+    assert workspace.disk_problems == ()

@@ -4,25 +4,25 @@ from __future__ import annotations
 
 from casegen import CaseBook, I, M, X
 
-INLINE_LIT = 'Seed: "document memory extraction still collects complete markers supported in '
+INLINE_LIT = 'Spec: "document memory extraction still collects complete markers supported in '
 INLINE_LIT += "literal examples, including inline code, HTML tags and fenced-code info "
-INLINE_LIT += 'strings"; decisions rules 9 and 10 (`literal: true`).'
-NOT_HIDE = 'Seed: "A marker-like example inside one of those literal contexts must not continue '
+INLINE_LIT += 'strings"; syntax.md rules 9 and 10 (`literal: true`).'
+NOT_HIDE = 'Spec: "A marker-like example inside one of those literal contexts must not continue '
 NOT_HIDE += 'beyond that context and hide later memory markers or controls."'
-BLOCK_LIT = "Decisions rule 10: markers inside block literal contexts are not reported at all."
-PAIRING = 'Seed: "Code and math delimiters pair within their native paragraph or heading '
+BLOCK_LIT = "syntax.md rule 10: markers inside block literal contexts are not reported at all."
+PAIRING = 'Spec: "Code and math delimiters pair within their native paragraph or heading '
 PAIRING += "context. They cannot pair across a blank paragraph or a native block boundary, "
 PAIRING += 'including fenced blocks and ATX or Setext headings."'
-MATH = "Decisions rule 11: `$...$` where the opening `$` is not followed by whitespace and the "
+MATH = "syntax.md rule 11: `$...$` where the opening `$` is not followed by whitespace and the "
 MATH += "closing `$` is neither preceded by whitespace nor followed by a digit."
-RAW_BLOCK = 'Seed: "the four raw HTML block types above instead end after their closing-tag '
-RAW_BLOCK += 'line"; decisions rules 9 and 16.'
-ORDINARY_HTML = "Decisions rules 9 and 17: in an ordinary HTML block (type 6 or 7) the text "
+RAW_BLOCK = 'Spec: "the four raw HTML block types above instead end after their closing-tag '
+RAW_BLOCK += 'line"; syntax.md rules 9 and 16.'
+ORDINARY_HTML = "syntax.md rules 9 and 17: in an ordinary HTML block (type 6 or 7) the text "
 ORDINARY_HTML += "between complete tags is surrounding text; Markdown inline syntax does not apply."
-CONTAINER = "Decisions rule 8: keys are read with container markers removed; offsets stay "
+CONTAINER = "syntax.md rule 8: keys are read with container markers removed; offsets stay "
 CONTAINER += "original."
-BOUNDARY = "Decisions rule 7: a marker never crosses a blank line or any other block boundary."
-ENDINGS = 'Seed: "LF, CRLF and CR are physical line endings"; decisions rule 1.'
+BOUNDARY = "syntax.md rule 7: a marker never crosses a blank line or any other block boundary."
+ENDINGS = 'Spec: "LF, CRLF and CR are physical line endings"; syntax.md rule 1.'
 
 
 def build() -> CaseBook:
@@ -69,13 +69,13 @@ def _code_spans(book: CaseBook) -> None:
     book.doc("code-span-incomplete-marker", NOT_HIDE, "Text `{{ a` and {{ b }}", M("{{ b }}", "b"))
     book.doc(
         "code-span-invalid-not-reported",
-        "Decisions rule 10: invalid markers inside a literal context are not reported.",
+        "syntax.md rule 10: invalid markers inside a literal context are not reported.",
         "`{{ }}` {{ b }}",
         M("{{ b }}", "b"),
     )
     book.doc(
         "code-span-interaction-text",
-        "Decisions rule 10: literal markers never open an "
+        "syntax.md rule 10: literal markers never open an "
         "interaction; `?[` inside a code span is literal.",
         "`?[{{ q }} A|B]`",
         M("{{ q }}", "q", literal=True),
@@ -98,13 +98,13 @@ def _code_spans(book: CaseBook) -> None:
     book.doc("code-span-not-across-fence", PAIRING, "`a\n```\nx\n```\n{{ b }}`", M("{{ b }}", "b"))
     book.doc(
         "code-span-hides-math",
-        "Decisions rule 3: the code spans start first, so the dollars inside them cannot pair.",
+        "syntax.md rule 3: the code spans start first, so the dollars inside them cannot pair.",
         "`$` {{ a }} `$`",
         M("{{ a }}", "a"),
     )
     book.doc(
         "code-span-escaped-opener-literal",
-        "Decisions rule 18: no backslash escapes in code spans, so the marker after the "
+        "syntax.md rule 18: no backslash escapes in code spans, so the marker after the "
         "backslash is complete.",
         "`\\{{ a }}`",
         M("{{ a }}", "a", literal=True),
@@ -119,13 +119,13 @@ def _math(book: CaseBook) -> None:
     book.doc("math-closing-letter", MATH, "${{ a }}$x", M("{{ a }}", "a", literal=True))
     book.doc(
         "math-closing-non-ascii-digit",
-        MATH + " Decisions rule 20: a digit is ASCII 0-9.",
+        MATH + " syntax.md rule 20: a digit is ASCII 0-9.",
         "${{ a }}$\u0663",
         M("{{ a }}", "a", literal=True),
     )
     book.doc(
         "math-closing-nbsp",
-        MATH + " Decisions rule 20: whitespace includes Unicode space separators.",
+        MATH + " syntax.md rule 20: whitespace includes Unicode space separators.",
         "$x {{ a }}\u00a0$",
         M("{{ a }}", "a"),
     )
@@ -144,31 +144,31 @@ def _math(book: CaseBook) -> None:
     )
     book.doc(
         "math-double",
-        "Decisions rule 20: `$$` pairs with the next unescaped `$$`.",
+        "syntax.md rule 20: `$$` pairs with the next unescaped `$$`.",
         "$$ {{ a }} $$",
         M("{{ a }}", "a", literal=True),
     )
     book.doc(
         "math-double-unmatched",
-        "Decisions rule 20: an unmatched `$$` is plain text (no fallback to single `$`).",
+        "syntax.md rule 20: an unmatched `$$` is plain text (no fallback to single `$`).",
         "$${{ a }}$",
         M("{{ a }}", "a"),
     )
     book.doc(
         "math-double-over-lines",
-        "Decisions rules 11 and 20: math pairs within one inline text.",
+        "syntax.md rules 11 and 20: math pairs within one inline text.",
         "$$\n{{ a }}\n$$",
         M("{{ a }}", "a", literal=True),
     )
     book.doc(
         "math-escaped-dollar",
-        "Decisions rules 11 and 20: `\\$` is not a delimiter.",
+        "syntax.md rules 11 and 20: `\\$` is not a delimiter.",
         "\\$x {{ a }}$",
         M("{{ a }}", "a"),
     )
     book.doc(
         "math-even-backslashes",
-        "Decisions rule 20: a `$` after an odd run of "
+        "syntax.md rule 20: a `$` after an odd run of "
         "backslashes is escaped; after an even run it is not.",
         "\\\\$x {{ a }}$",
         M("{{ a }}", "a", literal=True),
@@ -239,7 +239,7 @@ def _links_and_autolinks(book: CaseBook) -> None:
     book.doc("image-title", INLINE_LIT, '![alt](/i.png "{{ a }}")', M("{{ a }}", "a", literal=True))
     book.doc(
         "image-description-surrounding",
-        "Decisions rule 9 lists only the destination and title of an image as literal.",
+        "syntax.md rule 9 lists only the destination and title of an image as literal.",
         "![{{ a }}](/i.png)",
         M("{{ a }}", "a"),
     )
@@ -263,13 +263,13 @@ def _links_and_autolinks(book: CaseBook) -> None:
     )
     book.doc(
         "reference-label-without-definition",
-        "Decisions rule 24: a reference link label (`[x][{{a}}]`) is a literal context.",
+        "syntax.md rule 24: a reference link label (`[x][{{a}}]`) is a literal context.",
         "[x][{{a}}]",
         M("{{a}}", "a", literal=True),
     )
     book.doc(
         "reference-link-label",
-        "Decisions rule 24: a reference link label is a literal "
+        "syntax.md rule 24: a reference link label is a literal "
         "context; a link reference definition is one too.",
         "[x][{{a}}]\n\n[{{a}}]: /url",
         M("{{a}}", "a", literal=True, nth=1),
@@ -286,7 +286,7 @@ def _inline_html(book: CaseBook) -> None:
     )
     book.doc(
         "inline-tag-attribute-seed",
-        'Seed: "putting a marker inside an HTML attribute does not guarantee that the '
+        'Spec: "putting a marker inside an HTML attribute does not guarantee that the '
         'host will interpolate an answer there."',
         'An image <img alt="{{ a }}"> here',
         M("{{ a }}", "a", literal=True),
@@ -330,13 +330,13 @@ def _inline_html(book: CaseBook) -> None:
     )
     book.doc(
         "inline-incomplete-tag",
-        'Seed: "complete HTML tags"; an incomplete tag is text.',
+        'Spec: "complete HTML tags"; an incomplete tag is text.',
         'Text <span title="{{ a }}" more',
         M("{{ a }}", "a"),
     )
     book.doc(
         "inline-incomplete-comment",
-        'Seed: "complete HTML tags"; an unterminated comment is text.',
+        'Spec: "complete HTML tags"; an unterminated comment is text.',
         "Text <!-- {{ a }} more",
         M("{{ a }}", "a"),
     )
@@ -348,12 +348,12 @@ def _inline_html(book: CaseBook) -> None:
     )
     book.doc(
         "inline-tag-hides-interaction",
-        "Decisions rule 10: literal contexts never open an interaction.",
+        "syntax.md rule 10: literal contexts never open an interaction.",
         'Text <span title="?[A|B]">x</span>',
     )
     book.doc(
         "inline-tag-after-marker",
-        "Decisions rule 3: a complete tag after a marker is its own literal context.",
+        "syntax.md rule 3: a complete tag after a marker is its own literal context.",
         'Text {{ a }}<b title="{{ b }}">',
         M("{{ a }}", "a"),
         M("{{ b }}", "b", literal=True),
@@ -361,7 +361,7 @@ def _inline_html(book: CaseBook) -> None:
 
 
 def _reference_definitions(book: CaseBook) -> None:
-    lrd = "Decisions rule 9: link reference definitions are inline literal contexts."
+    lrd = "syntax.md rule 9: link reference definitions are inline literal contexts."
     book.doc("definition-destination", lrd, "[ref]: /url/{{a}}", M("{{a}}", "a", literal=True))
     book.doc("definition-title", lrd, '[ref]: /url "{{ a }}"', M("{{ a }}", "a", literal=True))
     book.doc(
@@ -373,11 +373,11 @@ def _reference_definitions(book: CaseBook) -> None:
     book.doc("definition-label", lrd, "[{{a}}]: /url", M("{{a}}", "a", literal=True))
     book.doc(
         "definition-no-interaction",
-        lrd + " Decisions rule 10.",
+        lrd + " syntax.md rule 10.",
         '[ref]: /url "?[{{ q }} A|B]"',
         M("{{ q }}", "q", literal=True),
     )
-    book.doc("definition-invalid-not-reported", lrd + " Decisions rule 10.", '[ref]: /url "{{ }}"')
+    book.doc("definition-invalid-not-reported", lrd + " syntax.md rule 10.", '[ref]: /url "{{ }}"')
     book.doc(
         "definition-then-paragraph",
         lrd,
@@ -459,19 +459,19 @@ def _raw_html_blocks(book: CaseBook) -> None:
     )
     book.doc(
         "html1-closing-line-included",
-        'Seed: "Raw HTML blocks include the whole line containing their closing tag."',
+        'Spec: "Raw HTML blocks include the whole line containing their closing tag."',
         "<script>\nx\n</script> {{ a }}\n{{ b }}",
         M("{{ b }}", "b"),
     )
     book.doc("html1-one-line", RAW_BLOCK, "<style>p { color: red; }</style> {{ a }}")
     book.doc(
         "html1-opening-tag-excluded",
-        'Decisions rule 16: `<pre title="{{a}}">` on its own line reports nothing.',
+        'syntax.md rule 16: `<pre title="{{a}}">` on its own line reports nothing.',
         '<pre title="{{a}}">\ntext\n</pre>',
     )
     book.doc(
         "html1-incomplete-opening",
-        'Seed: "Raw HTML blocks and recognized block tags '
+        'Spec: "Raw HTML blocks and recognized block tags '
         'follow native block-start rules even when their opening tag is incomplete."',
         "<script\n{{ a }}\n</script>",
     )
@@ -487,7 +487,7 @@ def _raw_html_blocks(book: CaseBook) -> None:
     book.doc("html2-comment", RAW_BLOCK, "<!--\n{{ a }}\n-->\n{{ b }}", M("{{ b }}", "b"))
     book.doc(
         "html2-comment-closing-line",
-        'Seed: "HTML comments ... include their entire terminating line."',
+        'Spec: "HTML comments ... include their entire terminating line."',
         "<!-- x -->{{ a }}\n{{ b }}",
         M("{{ b }}", "b"),
     )
@@ -501,13 +501,13 @@ def _raw_html_blocks(book: CaseBook) -> None:
     book.doc("html5-cdata", RAW_BLOCK, "<![CDATA[\n{{ a }}\n]]>\n{{ b }}", M("{{ b }}", "b"))
     book.doc(
         "html1-in-quote-closed-by-container",
-        'Seed: "A confirmed container end also bounds an HTML block."',
+        'Spec: "A confirmed container end also bounds an HTML block."',
         "> <pre>\n> {{ a }}\n{{ b }}",
         M("{{ b }}", "b"),
     )
     book.doc(
         "html2-in-list-closed-by-container",
-        'Seed: "A confirmed container end also bounds an HTML block."',
+        'Spec: "A confirmed container end also bounds an HTML block."',
         "- <!--\n  {{ a }}\n\n{{ b }}",
         M("{{ b }}", "b"),
     )
@@ -517,7 +517,7 @@ def _ordinary_html_blocks(book: CaseBook) -> None:
     book.doc("html6-text-counts", ORDINARY_HTML, "<div>\n{{ a }}\n</div>", M("{{ a }}", "a"))
     book.doc(
         "html6-tag-literal",
-        ORDINARY_HTML + " Decisions rule 16: the complete tag is a "
+        ORDINARY_HTML + " syntax.md rule 16: the complete tag is a "
         "literal context whose markers count.",
         '<div title="{{ a }}">\n{{ b }}\n</div>',
         M("{{ a }}", "a", literal=True),
@@ -525,7 +525,7 @@ def _ordinary_html_blocks(book: CaseBook) -> None:
     )
     book.doc(
         "html6-ends-at-blank-line",
-        'Seed: "Ordinary HTML blocks such as <div> end at the next blank line"',
+        'Spec: "Ordinary HTML blocks such as <div> end at the next blank line"',
         "<div>\n{{ a }}\n\n{{ b }}\n</div>",
         M("{{ a }}", "a"),
         M("{{ b }}", "b"),
@@ -548,14 +548,14 @@ def _ordinary_html_blocks(book: CaseBook) -> None:
     )
     book.doc(
         "html6-unclosed-marker",
-        ORDINARY_HTML + " Decisions rule 6: an unclosed marker owns the rest of the block's text.",
+        ORDINARY_HTML + " syntax.md rule 6: an unclosed marker owns the rest of the block's text.",
         "<div>\n{{ a\n</div>\n\n{{ b }}",
         I("{{ a\n</div>", "unclosed"),
         M("{{ b }}", "b"),
     )
     book.doc(
         "html6-incomplete-opening",
-        'Seed: "recognized block tags follow native '
+        'Spec: "recognized block tags follow native '
         'block-start rules even when their opening tag is incomplete."; so no code span.',
         "<div\n`{{ a }}`",
         M("{{ a }}", "a"),
@@ -598,26 +598,26 @@ def _ordinary_html_blocks(book: CaseBook) -> None:
 def _headings_and_boundaries(book: CaseBook) -> None:
     book.doc(
         "atx-heading",
-        "Decisions rule 2: headings have inline text.",
+        "syntax.md rule 2: headings have inline text.",
         "# {{ a }}",
         M("{{ a }}", "a"),
     )
     book.doc(
-        "atx-heading-closing-sequence", "Decisions rule 19.", "## {{ a }} ##", M("{{ a }}", "a")
+        "atx-heading-closing-sequence", "syntax.md rule 19.", "## {{ a }} ##", M("{{ a }}", "a")
     )
-    book.doc("atx-heading-interaction", "Decisions rule 12.", "## ?[A|B]", X("?[A|B]", ["A", "B"]))
+    book.doc("atx-heading-interaction", "syntax.md rule 12.", "## ?[A|B]", X("?[A|B]", ["A", "B"]))
     book.doc(
         "atx-unclosed-before-closing-sequence",
-        "Decisions rules 6 and 19: the heading's inline text ends before the closing `#` sequence.",
+        "syntax.md rules 6 and 19: the heading's inline text ends before the closing `#` sequence.",
         "# {{ a #",
         I("{{ a", "unclosed"),
     )
     book.doc("atx-ends-marker", BOUNDARY, "# {{ a\nb }}", I("{{ a", "unclosed"))
-    book.doc("setext-heading", "Decisions rule 2.", "{{ a }}\n===", M("{{ a }}", "a"))
+    book.doc("setext-heading", "syntax.md rule 2.", "{{ a }}\n===", M("{{ a }}", "a"))
     book.doc("setext-ends-marker", BOUNDARY, "{{ a\n===\n}}", I("{{ a", "unclosed"))
     book.doc(
         "thematic-break-between",
-        "Decisions rule 2.",
+        "syntax.md rule 2.",
         "{{ a }}\n***\n{{ b }}",
         M("{{ a }}", "a"),
         M("{{ b }}", "b"),
@@ -634,7 +634,7 @@ def _headings_and_boundaries(book: CaseBook) -> None:
     book.doc("fence-interrupts-marker", BOUNDARY, "{{ a\n```\n}}", I("{{ a", "unclosed"))
     book.doc(
         "indented-line-continues-marker",
-        "Decisions rules 7 and 19: an indented line "
+        "syntax.md rules 7 and 19: an indented line "
         "continues the paragraph and its indentation is not inline text.",
         "{{ a\n    }}",
         M("{{ a\n    }}", "a"),
@@ -687,13 +687,13 @@ def _containers(book: CaseBook) -> None:
     book.doc("nested-list-quote", CONTAINER, "- > {{\n  > key }}", M("{{\n  > key }}", "key"))
     book.doc(
         "fence-in-quote-closed",
-        'Seed: "Keep native Markdown boundaries for fences inside list or quote containers"',
+        'Spec: "Keep native Markdown boundaries for fences inside list or quote containers"',
         "> ```\n> {{ a }}\n{{ b }}",
         M("{{ b }}", "b"),
     )
     book.doc(
         "fence-in-list-closed",
-        'Seed: "Keep native Markdown boundaries for fences inside list or quote containers"',
+        'Spec: "Keep native Markdown boundaries for fences inside list or quote containers"',
         "- ```\n  {{ a }}\n- {{ b }}",
         M("{{ b }}", "b"),
     )
@@ -702,13 +702,13 @@ def _containers(book: CaseBook) -> None:
     )
     book.doc(
         "quote-hint-over-lines",
-        CONTAINER + " Decisions rule 19.",
+        CONTAINER + " syntax.md rule 19.",
         "> ?[...first\n> second]",
         X("?[...first\n> second]", input="first\nsecond"),
     )
     book.doc(
         "quote-choice-over-lines",
-        CONTAINER + " Decisions rule 19.",
+        CONTAINER + " syntax.md rule 19.",
         "> ?[One\n> two|B]",
         X("?[One\n> two|B]", ["One\ntwo", "B"]),
     )
@@ -748,7 +748,7 @@ def _line_endings(book: CaseBook) -> None:
     )
     book.doc(
         "seed-lesson-document",
-        "The seed's memory lesson as one document.",
+        "The spec's memory lesson as one document.",
         "Ask which topic the user wants to learn, and save the answer for later lessons.\r\n"
         "?[{{ What would you like to learn? }} Python | JavaScript | ...Another topic]\r\n"
         "\r\n"
@@ -781,7 +781,7 @@ def build_more(book: CaseBook) -> None:
 
 
 def _escapes_by_context(book: CaseBook) -> None:
-    escapes = "Decisions rule 18: backslash escapes work in surrounding text, link "
+    escapes = "syntax.md rule 18: backslash escapes work in surrounding text, link "
     escapes += "destinations and titles, link reference definitions and info strings; not in "
     escapes += "code spans, math, autolinks or raw HTML."
     book.doc(
@@ -810,21 +810,21 @@ def _escapes_by_context(book: CaseBook) -> None:
     )
     book.doc(
         "hard-break-backslash-in-body",
-        "Decisions rule 5: a marker body is not scanned for escapes, so a backslash "
+        "syntax.md rule 5: a marker body is not scanned for escapes, so a backslash "
         "before a line ending is key text.",
         "{{ a\\\n}}",
         M("{{ a\\\n}}", "a\\"),
     )
     book.doc(
         "entity-is-not-brace",
-        "Decisions rule 1: offsets and markers refer to the "
+        "syntax.md rule 1: offsets and markers refer to the "
         "original source; `&#123;` is not a brace there.",
         "&#123;{ a }} and &#123;&#123;b}}",
     )
 
 
 def _native_block_rules(book: CaseBook) -> None:
-    native = 'Decisions rule 2: "Nothing in MarkdownFlow changes where a block starts or ends."'
+    native = "syntax.md rule 2: MarkdownFlow never moves where a block starts or ends."
     book.doc(
         "list-wide-gap-is-code",
         native + " CommonMark: five spaces after a list marker make the rest indented code.",
@@ -860,15 +860,15 @@ def _native_block_rules(book: CaseBook) -> None:
     book.doc("quote-blank-line-inside", BOUNDARY, "> {{ a\n>\n> }}", I("{{ a", "unclosed"))
     book.doc(
         "quote-unclosed-over-lines",
-        "Decisions rule 6: an unclosed marker owns the rest "
+        "syntax.md rule 6: an unclosed marker owns the rest "
         "of the inline text; its end maps back to the source.",
         "> {{ a\n> b",
         I("{{ a\n> b", "unclosed"),
     )
-    book.doc("list-unclosed-lazy", "Decisions rule 6.", "- {{ a\nb", I("{{ a\nb", "unclosed"))
+    book.doc("list-unclosed-lazy", "syntax.md rule 6.", "- {{ a\nb", I("{{ a\nb", "unclosed"))
     book.doc(
         "fence-in-quote-lazy-line-not-fence",
-        'Seed: "Keep native Markdown boundaries for fences inside list or quote '
+        'Spec: "Keep native Markdown boundaries for fences inside list or quote '
         'containers"; a fence takes no lazy lines.',
         "> ```\n{{ a }}",
         M("{{ a }}", "a"),
@@ -892,13 +892,13 @@ def _native_block_rules(book: CaseBook) -> None:
     book.doc("html4-lowercase", RAW_BLOCK, "<!doctype {{ a }}>\n{{ b }}", M("{{ b }}", "b"))
     book.doc(
         "html1-in-list-closed",
-        'Seed: "A confirmed container end also bounds an HTML block."',
+        'Spec: "A confirmed container end also bounds an HTML block."',
         "- <script>\n  {{ a }}\n- {{ b }}",
         M("{{ b }}", "b"),
     )
     book.doc(
         "html6-in-quote-closed",
-        'Seed: "A confirmed container end also bounds an HTML '
+        'Spec: "A confirmed container end also bounds an HTML '
         'block."; after it the backticks are a code span again.',
         "> <div>\n> `{{ a }}`\n`{{ b }}`",
         M("{{ a }}", "a"),
@@ -920,7 +920,7 @@ def _native_block_rules(book: CaseBook) -> None:
     )
     book.doc(
         "html7-ends-at-blank",
-        'Seed: "Ordinary HTML blocks ... end at the next blank line"',
+        'Spec: "Ordinary HTML blocks ... end at the next blank line"',
         "<span>\n`{{ a }}`\n\n`{{ b }}`",
         M("{{ a }}", "a"),
         M("{{ b }}", "b", literal=True),
@@ -934,20 +934,20 @@ def _native_block_rules(book: CaseBook) -> None:
     )
     book.doc(
         "definition-in-quote",
-        "Decisions rule 9.",
+        "syntax.md rule 9.",
         "> [ref]: /u/{{a}}",
         M("{{a}}", "a", literal=True),
     )
     book.doc(
         "definition-title-over-lines",
-        "Decisions rules 7 and 9: a title may span lines; the marker in it is complete.",
+        "syntax.md rules 7 and 9: a title may span lines; the marker in it is complete.",
         '[ref]: /url "{{ a\n}}"',
         M("{{ a\n}}", "a", literal=True),
     )
     book.doc("interaction-cut-by-setext", BOUNDARY, "?[A|\n===\nB]")
     book.doc(
         "interaction-in-setext-heading",
-        "Decisions rule 12.",
+        "syntax.md rule 12.",
         "?[A|B]\n---",
         X("?[A|B]", ["A", "B"]),
     )
@@ -961,25 +961,25 @@ def _native_block_rules(book: CaseBook) -> None:
     book.doc("cr-quote-key", ENDINGS + " " + CONTAINER, "> {{\r> key }}", M("{{\r> key }}", "key"))
     book.doc(
         "crlf-unclosed-trailing-spaces",
-        ENDINGS + " Decisions rule 19.",
+        ENDINGS + " syntax.md rule 19.",
         "{{ a  \r\n\r\nb",
         I("{{ a", "unclosed"),
     )
     book.doc(
         "atx-unclosed-trailing-spaces",
-        "Decisions rules 6 and 19.",
+        "syntax.md rules 6 and 19.",
         "# {{ a   ",
         I("{{ a", "unclosed"),
     )
     book.doc(
         "setext-unclosed-trailing-spaces",
-        "Decisions rules 6 and 19.",
+        "syntax.md rules 6 and 19.",
         "{{ a  \n===",
         I("{{ a", "unclosed"),
     )
     book.doc(
         "setext-line-break-key",
-        "Decisions rule 6: a setext heading's inline text keeps its interior line ending.",
+        "syntax.md rule 6: a setext heading's inline text keeps its interior line ending.",
         "{{ a\nb }}\n===",
         I("{{ a\nb }}", "line-break"),
     )
@@ -1031,10 +1031,10 @@ def _commonmark_details(book: CaseBook) -> None:
     book.doc(
         "code-span-marker-over-lines", INLINE_LIT, "`{{ a\n}}`", M("{{ a\n}}", "a", literal=True)
     )
-    book.doc("code-span-invalid-over-lines", "Decisions rule 10.", "`{{ a\nb }}`")
+    book.doc("code-span-invalid-over-lines", "syntax.md rule 10.", "`{{ a\nb }}`")
     book.doc(
         "two-code-spans-independent",
-        'Seed: "Read those spans independently."',
+        'Spec: "Read those spans independently."',
         "`{{ a }}` `{{ b }}`",
         M("{{ a }}", "a", literal=True),
         M("{{ b }}", "b", literal=True),
@@ -1044,7 +1044,7 @@ def _commonmark_details(book: CaseBook) -> None:
         NOT_HIDE + " The math span starts first and ends at its first qualifying `$`.",
         "${{ a$b }}$",
     )
-    book.doc("math-hides-interaction", "Decisions rule 10.", "$?[A|B]$")
+    book.doc("math-hides-interaction", "syntax.md rule 10.", "$?[A|B]$")
     book.doc("heading-code-span", INLINE_LIT, "# `{{ a }}`", M("{{ a }}", "a", literal=True))
     book.doc(
         "heading-inline-tag",
@@ -1061,7 +1061,7 @@ def build_lazy_and_type7(book: CaseBook) -> None:
     book.doc(
         "html7-closing-pre-tag",
         type7 + "So `</pre>` starts an ordinary HTML block and "
-        "the backticks are no code span (decisions rule 17).",
+        "the backticks are no code span (syntax.md rule 17).",
         "</pre>\n`{{ a }}`",
         M("{{ a }}", "a"),
     )
@@ -1145,7 +1145,7 @@ Escaped: \\{{ not a marker }} and broken {{ }} and {{ open
 def build_lesson(book: CaseBook) -> None:
     book.doc(
         "lesson-mixed-document",
-        "Decisions rules 2-22 together: headings, interactions "
+        "syntax.md rules 2-22 together: headings, interactions "
         "with bindings and values, quotes, lists, code spans, link resources, a fence with "
         "an info string, an ordinary and a raw HTML block, escapes, invalid and unclosed "
         "markers, with offsets across all blocks.",
@@ -1185,7 +1185,7 @@ def build_lesson(book: CaseBook) -> None:
 
 
 def build_inline_fidelity(book: CaseBook) -> None:
-    link = "CommonMark 0.31.2 links; decisions rule 9: the resource of an inline link is literal."
+    link = "CommonMark 0.31.2 links; syntax.md rule 9: the resource of an inline link is literal."
     book.doc(
         "link-destination-balanced-parens",
         link + " Balanced parentheses belong to the destination.",
@@ -1241,7 +1241,7 @@ def build_inline_fidelity(book: CaseBook) -> None:
         M("{{a}}", "a", literal=True),
         M("{{b}}", "b", literal=True),
     )
-    tag = "CommonMark 0.31.2 raw HTML; decisions rule 9: complete tags are literal."
+    tag = "CommonMark 0.31.2 raw HTML; syntax.md rule 9: complete tags are literal."
     book.doc("tag-self-closing", tag, "x <a href='{{a}}'/>", M("{{a}}", "a", literal=True))
     book.doc("tag-uppercase", tag, 'x <A HREF="{{a}}">', M("{{a}}", "a", literal=True))
     book.doc(
@@ -1273,7 +1273,7 @@ def build_inline_fidelity(book: CaseBook) -> None:
     )
     book.doc(
         "code-span-beats-link",
-        "Decisions rule 3 and CommonMark: the code span starts "
+        "syntax.md rule 3 and CommonMark: the code span starts "
         "before the link resource, so there is no link.",
         "[`x](/u/{{a}})`",
         M("{{a}}", "a", literal=True),

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from casegen import CaseBook, I, M
 
-ATOMIC = 'Seed: "Read from {{ through the first literal }}. Do not recursively parse {{ inside '
-ATOMIC += 'that marker."; decisions rule 5.'
-ESCAPE = "Seed: \"Escaping an opening brace with Markdown's backslash escape prevents it from "
-ESCAPE += 'starting a marker."; decisions rule 4.'
-UNCLOSED = 'Seed: "An unfinished marker in that text owns its remaining tail."; decisions rules '
+ATOMIC = 'Spec: "Read from {{ through the first literal }}. Do not recursively parse {{ inside '
+ATOMIC += 'that marker."; syntax.md rule 5.'
+ESCAPE = "Spec: \"Escaping an opening brace with Markdown's backslash escape prevents it from "
+ESCAPE += 'starting a marker."; syntax.md rule 4.'
+UNCLOSED = 'Spec: "An unfinished marker in that text owns its remaining tail."; syntax.md rules '
 UNCLOSED += "6 and 7."
-OFFSETS = "Decisions section 6: offsets are Unicode code point offsets into the original text."
-ENDINGS = "Seed: \"LF, CRLF and CR are physical line endings, without rewriting the marker's "
-ENDINGS += 'original text or source offsets."; decisions rule 1.'
+OFFSETS = "Scan contract: offsets are Unicode code point offsets into the original text."
+ENDINGS = "Spec: \"LF, CRLF and CR are physical line endings, without rewriting the marker's "
+ENDINGS += 'original text or source offsets."; syntax.md rule 1.'
 
 
 def build() -> CaseBook:
@@ -30,7 +30,7 @@ def build() -> CaseBook:
 def _basics(book: CaseBook) -> None:
     book.doc(
         "seed-reference-paragraph",
-        'Seed: "Refer to that same question in a later prompt: Use the answer to '
+        'Spec: "Refer to that same question in a later prompt: Use the answer to '
         '{{ What would you like to learn? }} ..."',
         "Use the answer to {{ What would you like to learn? }} to choose a relevant\n"
         "example and explain it at an introductory level.",
@@ -38,14 +38,14 @@ def _basics(book: CaseBook) -> None:
     )
     book.doc(
         "seed-heading-instruction",
-        'Seed: "Use {{ What would you like to learn? }} to generate a chapter heading"',
+        'Spec: "Use {{ What would you like to learn? }} to generate a chapter heading"',
         "Use {{ What would you like to learn? }} to generate a chapter heading and a\n"
         "short explanation. Choose examples that match the user's selected topic.",
         M("{{ What would you like to learn? }}", "What would you like to learn?"),
     )
     book.doc(
         "seed-table-instruction",
-        'Seed: "Use {{ Which skills would you like to practice? }} to generate a table"',
+        'Spec: "Use {{ Which skills would you like to practice? }} to generate a table"',
         "Use {{ Which skills would you like to practice? }} to generate a table with one\n"
         "row per selected skill. Include a suitable first exercise for each skill.",
         M(
@@ -55,40 +55,40 @@ def _basics(book: CaseBook) -> None:
     )
     book.doc(
         "seed-unavailable-answer",
-        'Seed: "If the needed answer is unavailable, provide an instruction to ask for it"',
+        'Spec: "If the needed answer is unavailable, provide an instruction to ask for it"',
         "Use the answer to {{ What would you like to learn? }} to choose the topic.\n"
         "If that answer is unavailable, ask the user to choose a topic before continuing.",
         M("{{ What would you like to learn? }}", "What would you like to learn?"),
     )
     book.doc(
         "whole-document-is-marker",
-        "Decisions rule 4: `{{` in surrounding inline text starts a marker.",
+        "syntax.md rule 4: `{{` in surrounding inline text starts a marker.",
         "{{user_name}}",
         M("{{user_name}}", "user_name"),
     )
     book.doc(
         "marker-mid-sentence",
-        "Decisions rule 4.",
+        "syntax.md rule 4.",
         "Hello {{ name }}, welcome back.",
         M("{{ name }}", "name"),
     )
     book.doc(
         "two-markers",
-        "Decisions rule 4, each marker read independently.",
+        "syntax.md rule 4, each marker read independently.",
         "{{ first }} and {{ second }}",
         M("{{ first }}", "first"),
         M("{{ second }}", "second"),
     )
     book.doc(
         "same-key-twice",
-        "Decisions section 6: every valid marker is reported.",
+        "Scan contract: every valid marker is reported.",
         "{{ a }} then {{ a }} again",
         M("{{ a }}", "a", nth=1),
         M("{{ a }}", "a", nth=2),
     )
     book.doc(
         "equivalent-spellings",
-        'Seed: "{{name}}, {{ name}} and {{ name }} are equivalent."',
+        'Spec: "{{name}}, {{ name}} and {{ name }} are equivalent."',
         "{{name}}, {{ name}} and {{ name }}",
         M("{{name}}", "name"),
         M("{{ name}}", "name"),
@@ -96,7 +96,7 @@ def _basics(book: CaseBook) -> None:
     )
     book.doc(
         "case-sensitive-keys",
-        'Seed: "Names are case-sensitive"',
+        'Spec: "Names are case-sensitive"',
         "{{Name}} {{name}}",
         M("{{Name}}", "Name"),
         M("{{name}}", "name"),
@@ -104,27 +104,27 @@ def _basics(book: CaseBook) -> None:
     book.doc("adjacent-markers", ATOMIC, "{{a}}{{b}}", M("{{a}}", "a"), M("{{b}}", "b"))
     book.doc(
         "user-two-spaces-in-text",
-        "Decisions rule 27.",
+        "syntax.md rule 27.",
         "Dear {{user  name}},",
         M("{{user  name}}", "user  name"),
     )
     book.doc(
         "emphasis-around-marker",
-        "Emphasis is not a literal context (decisions rule 9).",
+        "Emphasis is not a literal context (syntax.md rule 9).",
         "*{{ a }}* and **{{ b }}**",
         M("{{ a }}", "a"),
         M("{{ b }}", "b"),
     )
     book.doc(
         "link-text-is-surrounding",
-        "Decisions rule 9: only the resource (destination and title) of an inline link "
+        "syntax.md rule 9: only the resource (destination and title) of an inline link "
         "is literal; its text is surrounding text.",
         "[{{ a }}](/url)",
         M("{{ a }}", "a"),
     )
     book.doc(
         "percent-outside-interaction",
-        "Decisions rule 14 and section 6: `%{{` is a legacy *binding* only at the start "
+        "syntax.md rule 14 and section 6: `%{{` is a legacy *binding* only at the start "
         "of an interaction; elsewhere `%` is text and the marker a plain reference.",
         "Save 100%{{ rate }} now",
         M("{{ rate }}", "rate"),
@@ -138,7 +138,7 @@ def _basics(book: CaseBook) -> None:
     )
     book.doc(
         "nel-edges-trimmed-in-text",
-        "Seed: the whitespace set includes U+0085, so it pads a key like a space.",
+        "Spec: the whitespace set includes U+0085, so it pads a key like a space.",
         "x {{\u0085key\u0085}} y",
         M("{{\u0085key\u0085}}", "key"),
     )
@@ -154,24 +154,24 @@ def _basics(book: CaseBook) -> None:
 def _atomic_reading(book: CaseBook) -> None:
     book.doc(
         "no-nesting",
-        'Seed table: "{{outer{{inner}} | outer{{inner (no nesting)"',
+        'Spec table: "{{outer{{inner}} | outer{{inner (no nesting)"',
         "{{outer{{inner}}",
         M("{{outer{{inner}}", "outer{{inner"),
     )
     book.doc(
         "first-closing-wins",
-        'Seed: "{{a}}b}} reads key a followed by text b}}."',
+        'Spec: "{{a}}b}} reads key a followed by text b}}."',
         "{{a}}b}}",
         M("{{a}}", "a"),
     )
     book.doc(
         "triple-braces",
-        "Decisions rule 5: `{{{a}}}` is key `{a` then text `}`.",
+        "syntax.md rule 5: `{{{a}}}` is key `{a` then text `}`.",
         "{{{a}}}",
         M("{{{a}}", "{a"),
     )
     book.doc(
-        "brace-before-padding", 'Seed table: "{{ a} }} | a}"', "x {{ a} }} y", M("{{ a} }}", "a}")
+        "brace-before-padding", 'Spec table: "{{ a} }} | a}"', "x {{ a} }} y", M("{{ a} }}", "a}")
     )
     book.doc("extra-closing-brace", ATOMIC, "{{a}}}", M("{{a}}", "a"))
     book.doc("double-closing-after", ATOMIC, "{{ a }}}} tail", M("{{ a }}", "a"))
@@ -179,83 +179,83 @@ def _atomic_reading(book: CaseBook) -> None:
         "closer-before-opener", ATOMIC + " A lone `}}` is text.", "}} {{ a }}", M("{{ a }}", "a")
     )
     book.doc(
-        "inner-braces", 'Seed table: "{{a{b}c}} | a{b}c"', "{{a{b}c}}", M("{{a{b}c}}", "a{b}c")
+        "inner-braces", 'Spec table: "{{a{b}c}} | a{b}c"', "{{a{b}c}}", M("{{a{b}c}}", "a{b}c")
     )
     book.doc("marker-holding-opener", ATOMIC, "{{ {{ a }} }}", M("{{ {{ a }}", "{{ a"))
     book.doc(
         "interaction-text-in-marker",
-        'Seed: "{{ key ?[A|B] }} is one memory marker, not an interaction."',
+        'Spec: "{{ key ?[A|B] }} is one memory marker, not an interaction."',
         "{{ key ?[A|B] }}",
         M("{{ key ?[A|B] }}", "key ?[A|B]"),
     )
     book.doc(
         "which-path-reference",
-        'Seed: "Use {{ Which [path] | level//hint...? }} when adapting the next document."',
+        'Spec: "Use {{ Which [path] | level//hint...? }} when adapting the next document."',
         "Use {{ Which [path] | level//hint...? }} when adapting the next document.",
         M("{{ Which [path] | level//hint...? }}", "Which [path] | level//hint...?"),
     )
     book.doc(
         "backtick-in-body",
-        'Seed: "a recognized marker takes priority over Markdown-looking characters '
+        'Spec: "a recognized marker takes priority over Markdown-looking characters '
         'inside its own body, including backticks"',
         "{{ a`b }} and `c`",
         M("{{ a`b }}", "a`b"),
     )
     book.doc(
         "backtick-pair-split-by-marker",
-        "Decisions rule 3: the marker starts first and owns its extent; the backtick "
+        "syntax.md rule 3: the marker starts first and owns its extent; the backtick "
         "after it has no partner.",
         "{{ `a }} b`",
         M("{{ `a }}", "`a"),
     )
     book.doc(
         "html-in-body",
-        'Seed: "a recognized marker takes priority over ... HTML"',
+        'Spec: "a recognized marker takes priority over ... HTML"',
         "x {{ <b> }} y",
         M("{{ <b> }}", "<b>"),
     )
     book.doc(
         "tag-split-by-marker",
-        "Decisions rule 3: the marker starts before the tag, so the tag is cut and the "
+        "syntax.md rule 3: the marker starts before the tag, so the tag is cut and the "
         "key ends at the first `}}`.",
         'Text {{ a <span title="}}"> b',
         M('{{ a <span title="}}', 'a <span title="'),
     )
     book.doc(
         "link-split-by-marker",
-        "Decisions rule 3: a marker that starts inside a link's text owns its whole "
+        "syntax.md rule 3: a marker that starts inside a link's text owns its whole "
         "extent, so the link resource after it is part of the key.",
         "[{{ a ](/u) }}",
         M("{{ a ](/u) }}", "a ](/u)"),
     )
     book.doc(
         "backslash-before-closer",
-        'Seed: "backslashes do not introduce escapes inside a name"; decisions rule 5.',
+        'Spec: "backslashes do not introduce escapes inside a name"; syntax.md rule 5.',
         "{{ a \\}}",
         M("{{ a \\}}", "a \\"),
     )
     book.doc(
         "quoted-key-in-text",
-        'Seed: "{{"name"}} reads the key "name", including its quotes"',
+        'Spec: "{{"name"}} reads the key "name", including its quotes"',
         'Hi {{"name"}}!',
         M('{{"name"}}', '"name"'),
     )
     book.doc(
         "path-backslash-in-text",
-        'Seed: "{{path\\}} reads the key ending in a backslash"',
+        'Spec: "{{path\\}} reads the key ending in a backslash"',
         "Open {{path\\}} now",
         M("{{path\\}}", "path\\"),
     )
     book.doc(
         "index-and-property-in-text",
-        'Seed: "{{name[0]}} and {{user.name}} read literal keys"',
+        'Spec: "{{name[0]}} and {{user.name}} read literal keys"',
         "{{name[0]}} and {{user.name}}",
         M("{{name[0]}}", "name[0]"),
         M("{{user.name}}", "user.name"),
     )
     book.doc(
         "single-brace-not-opener",
-        "Decisions rule 4: only `{{` starts a marker.",
+        "syntax.md rule 4: only `{{` starts a marker.",
         "{ {a}} and {a}",
     )
 
@@ -278,7 +278,7 @@ def _escapes(book: CaseBook) -> None:
         M("{{ a }}", "a"),
     )
     book.doc(
-        "escaped-second-brace", "Decisions rule 4: `{{` needs two unescaped braces.", "{\\{ a }}"
+        "escaped-second-brace", "syntax.md rule 4: `{{` needs two unescaped braces.", "{\\{ a }}"
     )
     book.doc("escaped-then-real-marker", ESCAPE, "\\{{ a }} and {{ b }}", M("{{ b }}", "b"))
     book.doc("escaped-in-mid-text", ESCAPE, "Type \\{{name}} to write a marker.")
@@ -287,69 +287,69 @@ def _escapes(book: CaseBook) -> None:
 def _invalid(book: CaseBook) -> None:
     book.doc(
         "invalid-empty",
-        'Seed: "{{}} and {{ }} are invalid"; decisions rule 6.',
+        'Spec: "{{}} and {{ }} are invalid"; syntax.md rule 6.',
         "Text {{}} here",
         I("{{}}", "empty"),
     )
     book.doc(
         "invalid-blank",
-        'Seed: "{{}} and {{ }} are invalid"; decisions rule 6.',
+        'Spec: "{{}} and {{ }} are invalid"; syntax.md rule 6.',
         "Text {{ }} here",
         I("{{ }}", "empty"),
     )
     book.doc(
         "invalid-line-break",
-        'Seed: "Interior line breaks and control characters are invalid."',
+        'Spec: "Interior line breaks and control characters are invalid."',
         "{{ first\nsecond }}",
         I("{{ first\nsecond }}", "line-break"),
     )
     book.doc(
         "invalid-control",
-        'Seed: "Interior line breaks and control characters are invalid."',
+        'Spec: "Interior line breaks and control characters are invalid."',
         "A {{a\u0001b}} B",
         I("{{a\u0001b}}", "control-character"),
     )
     book.doc(
         "invalid-u2028",
-        "Decisions rule 6: U+2028 is a line break.",
+        "syntax.md rule 6: U+2028 is a line break.",
         "{{a\u2028b}}",
         I("{{a\u2028b}}", "line-break"),
     )
     book.doc(
         "invalid-nul",
-        "Decisions rule 26: `{{a\\0b}}` is `control-character`.",
+        "syntax.md rule 26: `{{a\\0b}}` is `control-character`.",
         "x {{a\u0000b}} y",
         I("{{a\u0000b}}", "control-character"),
     )
     book.doc(
         "invalid-then-valid",
-        'Seed: "Invalid or empty markers remain literal text"; the next marker is read normally.',
+        'Spec: "Invalid or empty markers remain literal text"; the next marker is read normally.',
         "{{ }} {{ a }}",
         I("{{ }}", "empty"),
         M("{{ a }}", "a"),
     )
     book.doc(
         "invalid-hides-no-nested",
-        'Seed: "scanning their bodies must not discover nested memory markers."',
+        'Spec: "scanning their bodies must not discover nested memory markers."',
         "{{ {{\u0001}} }}",
         I("{{ {{\u0001}}", "control-character"),
     )
     book.doc("invalid-empty-then-closers", ATOMIC, "{{}}}}", I("{{}}", "empty"))
     book.doc(
         "invalid-legacy-outside",
-        "Decisions rule 22: the span of `%{{}}` excludes the `%`.",
+        "syntax.md rule 22: the span of `%{{}}` excludes the `%`.",
         "%{{}}",
         I("{{}}", "empty"),
     )
     book.doc(
         "invalid-control-with-padding",
-        'Seed: "Trim before checking for forbidden control characters"',
+        'Spec: "Trim before checking for forbidden control characters"',
         "{{ a\u007fb }}",
         I("{{ a\u007fb }}", "control-character"),
     )
     book.doc(
         "invalid-both-reasons",
-        "Decisions rule 23.",
+        "syntax.md rule 23.",
         "{{a\u0002\nb}}",
         I("{{a\u0002\nb}}", "line-break"),
     )
@@ -366,7 +366,7 @@ def _unclosed(book: CaseBook) -> None:
     )
     book.doc(
         "unclosed-hides-interaction",
-        UNCLOSED + ' Seed: "do not discover controls inside it."',
+        UNCLOSED + ' Spec: "do not discover controls inside it."',
         "Text {{ oops ?[A|B] `code`",
         I("{{ oops ?[A|B] `code`", "unclosed"),
     )
@@ -385,31 +385,31 @@ def _unclosed(book: CaseBook) -> None:
     )
     book.doc(
         "unclosed-stops-at-blank-line",
-        "Decisions rule 7: a marker never crosses a blank line.",
+        "syntax.md rule 7: a marker never crosses a blank line.",
         "{{ a\n\n{{ b }}",
         I("{{ a", "unclosed"),
         M("{{ b }}", "b"),
     )
     book.doc(
         "unclosed-not-closed-by-next-paragraph",
-        "Decisions rule 7: a `}}` in a later block does not close it.",
+        "syntax.md rule 7: a `}}` in a later block does not close it.",
         "{{ a\n\nb }}",
         I("{{ a", "unclosed"),
     )
     book.doc(
         "unclosed-trailing-spaces-excluded",
-        "Decisions rules 6 and 19: `end` is the end of the inline text, which excludes "
+        "syntax.md rules 6 and 19: `end` is the end of the inline text, which excludes "
         "the paragraph's trailing spaces and final line ending.",
         "x {{ a   \n\nnext",
         I("{{ a", "unclosed"),
     )
     book.doc(
         "unclosed-trailing-tab-at-end",
-        "Decisions rules 6 and 19.",
+        "syntax.md rules 6 and 19.",
         "x {{ a\t",
         I("{{ a", "unclosed"),
     )
-    book.doc("unclosed-final-newline", "Decisions rules 6 and 19.", "{{ a\n", I("{{ a", "unclosed"))
+    book.doc("unclosed-final-newline", "syntax.md rules 6 and 19.", "{{ a\n", I("{{ a", "unclosed"))
     book.doc(
         "unclosed-after-valid",
         UNCLOSED,
@@ -444,19 +444,19 @@ def _offsets_and_line_endings(book: CaseBook) -> None:
     )
     book.doc(
         "leading-bom-is-text",
-        "Decisions rule 26: a leading BOM is kept as text.",
+        "syntax.md rule 26: a leading BOM is kept as text.",
         "\ufeff{{ a }}",
         M("{{ a }}", "a"),
     )
     book.doc(
         "edge-padding-lines",
-        "Decisions rule 7: `{{\\n key \\n}}` is key `key`.",
+        "syntax.md rule 7: `{{\\n key \\n}}` is key `key`.",
         "{{\n key \n}}",
         M("{{\n key \n}}", "key"),
     )
     book.doc(
         "edge-padding-indented",
-        "Decisions rules 7 and 19: continuation-line indentation is not inline text.",
+        "syntax.md rules 7 and 19: continuation-line indentation is not inline text.",
         "{{\n   key\n   }}",
         M("{{\n   key\n   }}", "key"),
     )
@@ -466,35 +466,35 @@ def _offsets_and_line_endings(book: CaseBook) -> None:
     book.doc("cr-two-markers", ENDINGS, "{{ a }}\r{{ b }}", M("{{ a }}", "a"), M("{{ b }}", "b"))
     book.doc(
         "crlf-edge-padding",
-        ENDINGS + " Decisions rule 7.",
+        ENDINGS + " syntax.md rule 7.",
         "{{\r\nkey\r\n}}",
         M("{{\r\nkey\r\n}}", "key"),
     )
     book.doc(
         "cr-edge-padding",
-        ENDINGS + " Decisions rule 7.",
+        ENDINGS + " syntax.md rule 7.",
         "x {{\rkey\r}} y",
         M("{{\rkey\r}}", "key"),
     )
     book.doc(
         "crlf-interior-break",
-        ENDINGS + " Decisions rule 6.",
+        ENDINGS + " syntax.md rule 6.",
         "{{a\r\nb}}",
         I("{{a\r\nb}}", "line-break"),
     )
     book.doc(
-        "cr-interior-break", ENDINGS + " Decisions rule 6.", "{{a\rb}}", I("{{a\rb}}", "line-break")
+        "cr-interior-break", ENDINGS + " syntax.md rule 6.", "{{a\rb}}", I("{{a\rb}}", "line-break")
     )
     book.doc(
         "crlf-blank-line-bounds",
-        ENDINGS + " Decisions rule 7.",
+        ENDINGS + " syntax.md rule 7.",
         "{{ a\r\n\r\n{{ b }}",
         I("{{ a", "unclosed"),
         M("{{ b }}", "b"),
     )
     book.doc(
         "cr-blank-line-bounds",
-        ENDINGS + " Decisions rule 7.",
+        ENDINGS + " syntax.md rule 7.",
         "{{ a\r\r{{ b }}",
         I("{{ a", "unclosed"),
         M("{{ b }}", "b"),
@@ -510,7 +510,7 @@ def _offsets_and_line_endings(book: CaseBook) -> None:
     )
     book.doc(
         "nul-in-text-before",
-        "Decisions rule 26: NUL is U+FFFD for structure; offsets still count it as one code point.",
+        "syntax.md rule 26: NUL is U+FFFD for structure; offsets still count it as one code point.",
         "x\u0000 {{ a }}",
         M("{{ a }}", "a"),
     )
@@ -525,7 +525,7 @@ def _offsets_and_line_endings(book: CaseBook) -> None:
 
 
 def build_priority(book: CaseBook) -> None:
-    first = "Decisions rule 3: the construct that starts first wins and owns its whole extent."
+    first = "syntax.md rule 3: the construct that starts first wins and owns its whole extent."
     book.doc(
         "marker-before-backtick-closer",
         first + " The marker ends at the first `}}`, inside what would have been a code span.",

@@ -4,22 +4,22 @@ from __future__ import annotations
 
 from casegen import CaseBook, I, M, X
 
-OPEN = "Decisions rule 12: `?[` starts an interaction; it closes at the first `]` outside "
+OPEN = "syntax.md rule 12: `?[` starts an interaction; it closes at the first `]` outside "
 OPEN += "markers, within the same inline text."
-SPLIT = "Decisions rule 15: the first separator decides the mode; each choice is trimmed; "
+SPLIT = "syntax.md rule 15: the first separator decides the mode; each choice is trimmed; "
 SPLIT += "empty choices are dropped."
-VALUE = "Decisions rule 15: `label//value` splits at the first `//`, the label trimmed, the "
+VALUE = "syntax.md rule 15: `label//value` splits at the first `//`, the label trimmed, the "
 VALUE += "value kept as written."
-INPUT = "Decisions rule 15: at the first `...` the rest splits into choices and an input "
+INPUT = "syntax.md rule 15: at the first `...` the rest splits into choices and an input "
 INPUT += "hint (the trimmed remainder)."
-BIND = 'Seed: "Only a leading answer binding, after optional whitespace padding, identifies '
-BIND += 'the question for the current interaction."; decisions rule 14.'
-IN_OPTION = 'Seed: "A marker within an option does not bind that answer."; decisions rule 14.'
-ATOMIC = 'Seed: "Inside a marker, ] does not close the interaction, | does not split options, '
+BIND = 'Spec: "Only a leading answer binding, after optional whitespace padding, identifies '
+BIND += 'the question for the current interaction."; syntax.md rule 14.'
+IN_OPTION = 'Spec: "A marker within an option does not bind that answer."; syntax.md rule 14.'
+ATOMIC = 'Spec: "Inside a marker, ] does not close the interaction, | does not split options, '
 ATOMIC += '// does not introduce an option value, and ... does not introduce an input field."'
-LEGACY = 'Seed: "The legacy leading binding %{{name}} remains supported for compatibility."; '
-LEGACY += "decisions section 6: the legacy span includes the `%`."
-UNCLOSED_AFTER = "Decisions rule 6: the unclosed marker after the interaction owns only the rest."
+LEGACY = 'Spec: "The legacy leading binding %{{name}} remains supported for compatibility."; '
+LEGACY += "scan contract: the legacy span includes the `%`."
+UNCLOSED_AFTER = "syntax.md rule 6: the unclosed marker after the interaction owns only the rest."
 
 
 def build() -> CaseBook:
@@ -39,19 +39,19 @@ def build() -> CaseBook:
 def _seed_examples(book: CaseBook) -> None:
     book.doc(
         "seed-plain-options",
-        'Seed: "ordinary interactions can simply use ?[Option A | Option B]"',
+        'Spec: "ordinary interactions can simply use ?[Option A | Option B]"',
         "?[Option A | Option B]",
         X("?[Option A | Option B]", ["Option A", "Option B"]),
     )
     book.doc(
         "seed-input-hint",
-        'Seed: "or ?[...input hint]"',
+        'Spec: "or ?[...input hint]"',
         "?[...input hint]",
         X("?[...input hint]", input="input hint"),
     )
     book.doc(
         "seed-collect-binding",
-        'Seed: "?[{{ What would you like to learn? }} Python | JavaScript | ...Another topic]"',
+        'Spec: "?[{{ What would you like to learn? }} Python | JavaScript | ...Another topic]"',
         "Ask which topic the user wants to learn, and save the answer for later lessons.\n"
         "?[{{ What would you like to learn? }} Python | JavaScript | ...Another topic]",
         M("{{ What would you like to learn? }}", "What would you like to learn?", role="binding"),
@@ -66,7 +66,7 @@ def _seed_examples(book: CaseBook) -> None:
     key = "Which [path] | level//hint...?"
     book.doc(
         "seed-which-path",
-        'Seed: "Both markers use the exact key Which [path] | level//hint...?. Only the '
+        'Spec: "Both markers use the exact key Which [path] | level//hint...?. Only the '
         'operators after the answer binding describe the buttons."',
         "Ask which learning path and level the user prefers.\n\n"
         f"?[{which} Concepts//concepts | Examples//examples]\n\n"
@@ -81,7 +81,7 @@ def _seed_examples(book: CaseBook) -> None:
     )
     book.doc(
         "seed-which-path-one-paragraph",
-        "The seed's example with its three lines in one paragraph (decisions rule 12).",
+        "The spec's example with its three lines in one paragraph (syntax.md rule 12).",
         "Ask which learning path and level the user prefers.\n"
         f"?[{which} Concepts//concepts | Examples//examples]\n"
         f"Use {which} when adapting the next document.",
@@ -95,14 +95,14 @@ def _seed_examples(book: CaseBook) -> None:
     )
     book.doc(
         "seed-show-code-span",
-        'Seed: "Show `{{` then ?[{{ q }} A|B] declares q and contains one interaction."',
+        'Spec: "Show `{{` then ?[{{ q }} A|B] declares q and contains one interaction."',
         "Show `{{` then ?[{{ q }} A|B]",
         M("{{ q }}", "q", role="binding"),
         X("?[{{ q }} A|B]", ["A", "B"], binding="q"),
     )
     book.doc(
         "seed-key-not-interaction",
-        'Seed: "{{ key ?[A|B] }} is one memory marker, not an interaction."',
+        'Spec: "{{ key ?[A|B] }} is one memory marker, not an interaction."',
         "Before {{ key ?[A|B] }} after",
         M("{{ key ?[A|B] }}", "key ?[A|B]"),
     )
@@ -130,35 +130,35 @@ def _choices(book: CaseBook) -> None:
     )
     book.doc(
         "multiple-triple-pipe",
-        "Decisions rule 21: `A|||B` gives `A` and `|B`.",
+        "syntax.md rule 21: `A|||B` gives `A` and `|B`.",
         "?[A|||B]",
         X("?[A|||B]", ["A", "|B"], multiple=True),
     )
     book.doc(
         "multiple-four-pipes",
-        "Decisions rule 21: split at each `||` from the left; the empty choice between is dropped.",
+        "syntax.md rule 21: split at each `||` from the left; the empty choice between is dropped.",
         "?[A||||B]",
         X("?[A||||B]", ["A", "B"], multiple=True),
     )
     book.doc(
         "single-then-double-is-text",
-        "Decisions rule 21: in single-choice mode a run of two or more `|` is text.",
+        "syntax.md rule 21: in single-choice mode a run of two or more `|` is text.",
         "?[A|B||C]",
         X("?[A|B||C]", ["A", "B||C"]),
     )
     book.doc(
         "multiple-then-single-is-text",
-        "Decisions rule 15: in `||` mode only `||` splits.",
+        "syntax.md rule 15: in `||` mode only `||` splits.",
         "?[A||B|C]",
         X("?[A||B|C]", ["A", "B|C"], multiple=True),
     )
     book.doc(
         "single-with-triple-run",
-        "Decisions rule 21.",
+        "syntax.md rule 21.",
         "?[A|B|||C]",
         X("?[A|B|||C]", ["A", "B|||C"]),
     )
-    book.doc("empty-interaction", "Decisions section 6: `choices` may be empty.", "?[]", X("?[]"))
+    book.doc("empty-interaction", "Scan contract: `choices` may be empty.", "?[]", X("?[]"))
     book.doc("blank-interaction", SPLIT, "?[   ]", X("?[   ]"))
     book.doc("empty-choices-dropped", SPLIT, "?[A| |B|]", X("?[A| |B|]", ["A", "B"]))
     book.doc("leading-separator", SPLIT, "?[|A|B]", X("?[|A|B]", ["A", "B"]))
@@ -171,7 +171,7 @@ def _choices(book: CaseBook) -> None:
     )
     book.doc(
         "choice-trim-unicode-space",
-        "Decisions rule 21: trimming uses the seed's whitespace set.",
+        "syntax.md rule 21: trimming uses the spec's whitespace set.",
         "?[\u3000A\u3000|\u00a0B\u2003]",
         X("?[\u3000A\u3000|\u00a0B\u2003]", ["A", "B"]),
     )
@@ -189,7 +189,7 @@ def _choices(book: CaseBook) -> None:
     )
     book.doc(
         "choice-with-line-break",
-        "Decisions rule 19: line endings inside choices are kept as written.",
+        "syntax.md rule 19: line endings inside choices are kept as written.",
         "?[First line\nsecond line|B]",
         X("?[First line\nsecond line|B]", ["First line\nsecond line", "B"]),
     )
@@ -201,12 +201,12 @@ def _choices(book: CaseBook) -> None:
     )
     book.doc(
         "choices-over-indented-lines",
-        "Decisions rule 19: continuation-line indentation is not part of the inline text.",
+        "syntax.md rule 19: continuation-line indentation is not part of the inline text.",
         "?[A |\n   B]",
         X("?[A |\n   B]", ["A", "B"]),
     )
     book.doc(
-        "choices-crlf", "Decisions rules 1 and 12.", "?[A |\r\nB]", X("?[A |\r\nB]", ["A", "B"])
+        "choices-crlf", "syntax.md rules 1 and 12.", "?[A |\r\nB]", X("?[A |\r\nB]", ["A", "B"])
     )
 
 
@@ -216,13 +216,13 @@ def _values(book: CaseBook) -> None:
     )
     book.doc(
         "value-empty-label",
-        "Decisions rule 21: `//v` keeps a choice with an empty label.",
+        "syntax.md rule 21: `//v` keeps a choice with an empty label.",
         "?[//v]",
         X("?[//v]", [("", "v")]),
     )
     book.doc(
         "value-empty",
-        "Decisions rule 21: `A//` has an empty value.",
+        "syntax.md rule 21: `A//` has an empty value.",
         "?[A//]",
         X("?[A//]", [("A", "")]),
     )
@@ -306,19 +306,19 @@ def _input(book: CaseBook) -> None:
     )
     book.doc(
         "input-hint-line-break",
-        "Decisions rule 19: line endings inside hints are kept as written.",
+        "syntax.md rule 19: line endings inside hints are kept as written.",
         "?[...Tell us\nmore]",
         X("?[...Tell us\nmore]", input="Tell us\nmore"),
     )
     book.doc(
         "input-hint-crlf",
-        "Decisions rules 1 and 19.",
+        "syntax.md rules 1 and 19.",
         "?[...a\r\nb]",
         X("?[...a\r\nb]", input="a\r\nb"),
     )
     book.doc(
         "input-hint-unicode-trim",
-        "Decisions rule 21.",
+        "syntax.md rule 21.",
         "?[...\u00a0hint\u3000]",
         X("?[...\u00a0hint\u3000]", input="hint"),
     )
@@ -473,7 +473,7 @@ def _bindings(book: CaseBook) -> None:
     )
     book.doc(
         "percent-not-leading",
-        "Decisions rule 14: `%{{key}}` binds only at the very "
+        "syntax.md rule 14: `%{{key}}` binds only at the very "
         "start; elsewhere `%` is choice text and the marker a reference.",
         "?[A|%{{q}}]",
         M("{{q}}", "q"),
@@ -481,14 +481,14 @@ def _bindings(book: CaseBook) -> None:
     )
     book.doc(
         "percent-space-not-legacy",
-        "Decisions rule 14: `% {{` is neither `{{key}}` nor `%{{key}}` at the very start.",
+        "syntax.md rule 14: `% {{` is neither `{{key}}` nor `%{{key}}` at the very start.",
         "?[% {{ q }} A]",
         M("{{ q }}", "q"),
         X("?[% {{ q }} A]", ["% {{ q }} A"]),
     )
     book.doc(
         "invalid-legacy-binding",
-        "Decisions rule 22: an invalid legacy `%{{}}` binds nothing, and its span "
+        "syntax.md rule 22: an invalid legacy `%{{}}` binds nothing, and its span "
         "excludes the `%`; invalid markers are literal text (rule 6), so it stays in the "
         "choice.",
         "?[%{{}} A|B]",
@@ -497,7 +497,7 @@ def _bindings(book: CaseBook) -> None:
     )
     book.doc(
         "invalid-leading-marker",
-        "Decisions rules 14 and 22: only a valid marker binds; the invalid one is "
+        "syntax.md rules 14 and 22: only a valid marker binds; the invalid one is "
         "reported and stays literal choice text.",
         "?[{{ }} A|B]",
         I("{{ }}", "empty"),
@@ -505,28 +505,28 @@ def _bindings(book: CaseBook) -> None:
     )
     book.doc(
         "invalid-line-break-binding",
-        "Decisions rules 6 and 22.",
+        "syntax.md rules 6 and 22.",
         "?[{{a\nb}} X]",
         I("{{a\nb}}", "line-break"),
         X("?[{{a\nb}} X]", ["{{a\nb}} X"]),
     )
     book.doc(
         "invalid-legacy-control",
-        "Decisions rules 6 and 22.",
+        "syntax.md rules 6 and 22.",
         "?[%{{a\u0001}} X]",
         I("{{a\u0001}}", "control-character"),
         X("?[%{{a\u0001}} X]", ["%{{a\u0001}} X"]),
     )
     book.doc(
         "invalid-in-option",
-        "Decisions rule 22.",
+        "syntax.md rule 22.",
         "?[A|{{ }}|B]",
         I("{{ }}", "empty"),
         X("?[A|{{ }}|B]", ["A", "{{ }}", "B"]),
     )
     book.doc(
         "escaped-brace-no-binding",
-        "Decisions rule 18: inside an interaction an escaped `{` still prevents a marker; "
+        "syntax.md rule 18: inside an interaction an escaped `{` still prevents a marker; "
         "the choice keeps its text as written.",
         "?[\\{{ a }} X|Y]",
         X("?[\\{{ a }} X|Y]", ["\\{{ a }} X", "Y"]),
@@ -534,62 +534,62 @@ def _bindings(book: CaseBook) -> None:
 
 
 def _boundaries(book: CaseBook) -> None:
-    book.doc("no-closing-bracket", "Decisions rule 12: no `]`, no interaction.", "?[A|B")
+    book.doc("no-closing-bracket", "syntax.md rule 12: no `]`, no interaction.", "?[A|B")
     book.doc(
         "no-closing-bracket-marker",
-        "Decisions rule 12: no `]`, no interaction; the marker is a reference.",
+        "syntax.md rule 12: no `]`, no interaction; the marker is a reference.",
         "?[{{ q }} A|B",
         M("{{ q }}", "q"),
     )
     book.doc(
         "unclosed-marker-in-interaction",
-        "Decisions rule 13: an unclosed marker consumes the rest of the inline text, so "
+        "syntax.md rule 13: an unclosed marker consumes the rest of the inline text, so "
         "the interaction has no `]`.",
         "?[{{ q A|B]",
         I("{{ q A|B]", "unclosed"),
     )
     book.doc(
         "unclosed-marker-in-option",
-        "Decisions rule 13.",
+        "syntax.md rule 13.",
         "Pick ?[A|{{ b] now",
         I("{{ b] now", "unclosed"),
     )
     book.doc(
         "link-after-question-mark",
-        "Decisions rules 12 and 25: `]` followed by `(` is a link after a literal `?`.",
+        "syntax.md rules 12 and 25: `]` followed by `(` is a link after a literal `?`.",
         "?[A|B](https://example.com)",
     )
     book.doc(
         "link-cancel-keeps-marker",
-        "Decisions rule 25: the cancelled interaction binds nothing; the marker in the "
+        "syntax.md rule 25: the cancelled interaction binds nothing; the marker in the "
         "link text is a reference.",
         "?[{{ q }} A|B](https://example.com)",
         M("{{ q }}", "q"),
     )
     book.doc(
         "paren-cancels-invalid-link",
-        "Decisions rule 25: `]` followed directly by `(` always cancels, even when what "
+        "syntax.md rule 25: `]` followed directly by `(` always cancels, even when what "
         "follows is not a valid link.",
         "?[{{ q }} A|B](not a link",
         M("{{ q }}", "q"),
     )
     book.doc(
         "space-before-paren",
-        "Decisions rule 25 applies only to `(` directly after.",
+        "syntax.md rule 25 applies only to `(` directly after.",
         "?[A|B] (note)",
         X("?[A|B]", ["A", "B"]),
     )
-    book.doc("escaped-question-mark", "Decisions rule 12: the `?` must not be escaped.", "\\?[A|B]")
+    book.doc("escaped-question-mark", "syntax.md rule 12: the `?` must not be escaped.", "\\?[A|B]")
     book.doc(
         "escaped-backslash-question",
-        "Decisions rules 12 and 18: `\\\\` is an escaped "
+        "syntax.md rules 12 and 18: `\\\\` is an escaped "
         "backslash, so the `?` after it is not escaped.",
         "\\\\?[A|B]",
         X("?[A|B]", ["A", "B"]),
     )
     book.doc(
         "escaped-bracket-closes",
-        "Decisions rule 18: `\\]` closes the interaction like any `]`.",
+        "syntax.md rule 18: `\\]` closes the interaction like any `]`.",
         "?[A\\]|B]",
         X("?[A\\]", ["A\\"]),
     )
@@ -606,7 +606,7 @@ def _boundaries(book: CaseBook) -> None:
     book.doc("space-after-question", OPEN + " `? [` is not `?[`.", "? [A|B]")
     book.doc(
         "code-span-inside-not-special",
-        "Decisions rules 3 and 13: inside an interaction only markers are special, so a "
+        "syntax.md rules 3 and 13: inside an interaction only markers are special, so a "
         "backtick does not protect `]`.",
         "?[`a]` | B]",
         X("?[`a]", ["`a"]),
@@ -628,7 +628,7 @@ def _boundaries(book: CaseBook) -> None:
     book.doc("interaction-in-sentence", OPEN, "Pick one: ?[A|B], please.", X("?[A|B]", ["A", "B"]))
     book.doc(
         "interaction-across-blank-line",
-        "Decisions rule 12: within the same inline text; a blank line ends it.",
+        "syntax.md rule 12: within the same inline text; a blank line ends it.",
         "?[A|\n\nB]",
     )
     book.doc(
@@ -640,14 +640,14 @@ def _boundaries(book: CaseBook) -> None:
     )
     book.doc(
         "unclosed-before-interaction",
-        'Seed: "An unclosed marker consumes the remaining text as literal source; do not '
+        'Spec: "An unclosed marker consumes the remaining text as literal source; do not '
         'discover controls inside it."',
         "{{ a ?[A|B]",
         I("{{ a ?[A|B]", "unclosed"),
     )
     book.doc(
         "interaction-after-marker",
-        "Decisions rule 3.",
+        "syntax.md rule 3.",
         "{{ a }} ?[{{ b }} X]",
         M("{{ a }}", "a"),
         M("{{ b }}", "b", role="binding"),
@@ -655,14 +655,14 @@ def _boundaries(book: CaseBook) -> None:
     )
     book.doc(
         "interaction-cjk-offsets",
-        "Decisions section 6: code point offsets.",
+        "Scan contract: code point offsets.",
         "选择：?[{{ 语言 }} 中文 | English]",
         M("{{ 语言 }}", "语言", role="binding"),
         X("?[{{ 语言 }} 中文 | English]", ["中文", "English"], binding="语言"),
     )
     book.doc(
         "interaction-astral-offsets",
-        "Decisions section 6: code point offsets.",
+        "Scan contract: code point offsets.",
         "🚀🚀 ?[{{ q }} 🅰|🅱]",
         M("{{ q }}", "q", role="binding"),
         X("?[{{ q }} 🅰|🅱]", ["🅰", "🅱"], binding="q"),
@@ -672,7 +672,7 @@ def _boundaries(book: CaseBook) -> None:
 def build_more(book: CaseBook) -> None:
     book.doc(
         "double-percent-not-legacy",
-        "Decisions rule 14: `%%{{` is not `%{{` at the very start.",
+        "syntax.md rule 14: `%%{{` is not `%{{` at the very start.",
         "?[%%{{ q }} A]",
         M("{{ q }}", "q"),
         X("?[%%{{ q }} A]", ["%%{{ q }} A"]),
@@ -710,10 +710,10 @@ def build_more(book: CaseBook) -> None:
         M("{{ a]b }}", "a]b"),
         X("?[...See {{ a]b }}]", input="See {{ a]b }}"),
     )
-    book.doc("bracket-paren-in-choice", "Decisions rule 25.", "?[A](B)]")
+    book.doc("bracket-paren-in-choice", "syntax.md rule 25.", "?[A](B)]")
     book.doc(
         "bracket-then-newline-paren",
-        "Decisions rule 25 needs `(` directly after `]`.",
+        "syntax.md rule 25 needs `(` directly after `]`.",
         "?[A|B]\n(x)",
         X("?[A|B]", ["A", "B"]),
     )
@@ -725,7 +725,7 @@ def build_more(book: CaseBook) -> None:
     )
     book.doc(
         "interaction-in-code-span-only",
-        "Decisions rule 3: the code span starts first.",
+        "syntax.md rule 3: the code span starts first.",
         "`?[A|B]` ?[C]",
         X("?[C]", ["C"]),
     )
@@ -740,7 +740,7 @@ def build_more(book: CaseBook) -> None:
     )
     book.doc(
         "escaped-opener-before-binding",
-        "Decisions rule 18: the escaped `{` is text, so "
+        "syntax.md rule 18: the escaped `{` is text, so "
         "the marker after it is not at the very start.",
         "?[\\{{{ q }} A]",
         M("{{ q }}", "q"),
@@ -751,29 +751,29 @@ def build_more(book: CaseBook) -> None:
 def build_priority(book: CaseBook) -> None:
     book.doc(
         "bracket-then-label",
-        "Decisions rules 12 and 25: only `(` directly after `]` "
+        "syntax.md rules 12 and 25: only `(` directly after `]` "
         "cancels; a following `[x]` is a reference label after the interaction.",
         "?[A|B][x]\n\n[x]: /u",
         X("?[A|B]", ["A", "B"]),
     )
     book.doc(
         "escaped-pipe-still-splits",
-        "Decisions rules 13 and 18: inside an interaction "
+        "syntax.md rules 13 and 18: inside an interaction "
         "only markers are special; escapes matter only for `{` (and `\\]` still closes).",
         "?[\\|A|B]",
         X("?[\\|A|B]", ["\\", "A", "B"]),
     )
     book.doc(
         "interaction-in-link-text",
-        "Decisions rule 3: the interaction starts first; its "
+        "syntax.md rule 3: the interaction starts first; its "
         "`]` is followed by `]`, not `(`, so rule 25 does not cancel it.",
         "[?[A|B]](url)",
         X("?[A|B]", ["A", "B"]),
     )
     book.doc(
         "binding-after-ideographic-space",
-        BIND + " The padding is the seed's whitespace "
-        "set, as for all trimming (decisions rule 21).",
+        BIND + " The padding is the spec's whitespace "
+        "set, as for all trimming (syntax.md rule 21).",
         "?[\u3000{{ q }} A]",
         M("{{ q }}", "q", role="binding"),
         X("?[\u3000{{ q }} A]", ["A"], binding="q"),
@@ -781,7 +781,7 @@ def build_priority(book: CaseBook) -> None:
 
 
 def build_lookalikes(book: CaseBook) -> None:
-    literal = "Decisions rules 3 and 10: a literal context that starts first holds the `?[`, and "
+    literal = "syntax.md rules 3 and 10: a literal context that starts first holds the `?[`, and "
     literal += "literal contexts never open an interaction."
     book.doc("interaction-in-link-destination", literal, "[x](?[A|B])")
     book.doc("interaction-in-autolink", literal, "<https://x.org/?[A]>")

@@ -5,18 +5,18 @@ from __future__ import annotations
 from casegen import CaseBook
 
 TRIM_SENTENCE = (
-    'Seed: "Trimming uses this explicit cross-language whitespace set: U+0009-U+000D, '
+    'Spec: "Trimming uses this explicit cross-language whitespace set: U+0009-U+000D, '
     "U+001C-U+0020, U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028-U+2029, U+202F, U+205F "
     'and U+3000."'
 )
 PRESERVE_SENTENCE = (
-    'Seed: "Preserve the remaining text exactly, including internal spaces, repeated spaces, '
+    'Spec: "Preserve the remaining text exactly, including internal spaces, repeated spaces, '
     'punctuation, Unicode, emoji, brackets, quotes and backslashes." and "never collapse '
     'interior whitespace."'
 )
 CONTROL_SENTENCE = (
-    'Seed: "The normalized name must not contain control characters (U+0000-U+001F or '
-    'U+007F-U+009F), U+2028, U+2029"; decisions rule 6 gives the reason codes.'
+    'Spec: "The normalized name must not contain control characters (U+0000-U+001F or '
+    'U+007F-U+009F), U+2028, U+2029"; syntax.md rule 6 gives the reason codes.'
 )
 
 WHITESPACE = [
@@ -51,7 +51,7 @@ def build() -> CaseBook:
 
 
 def _seed_table(book: CaseBook) -> None:
-    table = 'Seed examples table: "'
+    table = 'Spec examples table: "'
     book.norm(
         "table-user-name-underscore",
         table + '{{user_name}} | user_name"',
@@ -64,7 +64,7 @@ def _seed_table(book: CaseBook) -> None:
     )
     book.norm(
         "table-two-internal-spaces",
-        table + '{{user  name}} | user  name (two internal spaces)"; decisions rule 27.',
+        table + '{{user  name}} | user  name (two internal spaces)"; syntax.md rule 27.',
         "user  name",
         key="user  name",
     )
@@ -85,13 +85,13 @@ def _seed_table(book: CaseBook) -> None:
     )
     book.norm(
         "empty-body",
-        'Seed: "{{}} and {{ }} are invalid because the normalized name is empty."',
+        'Spec: "{{}} and {{ }} are invalid because the normalized name is empty."',
         "",
         reason="empty",
     )
     book.norm(
         "space-only-body",
-        'Seed: "{{}} and {{ }} are invalid because the normalized name is empty."',
+        'Spec: "{{}} and {{ }} are invalid because the normalized name is empty."',
         " ",
         reason="empty",
     )
@@ -100,151 +100,151 @@ def _seed_table(book: CaseBook) -> None:
 def _seed_sentences(book: CaseBook) -> None:
     book.norm(
         "quoted-name-keeps-quotes",
-        'Seed: "{{"name"}} reads the key "name", including its quotes"',
+        'Spec: "{{"name"}} reads the key "name", including its quotes"',
         '"name"',
         key='"name"',
     )
     book.norm(
         "single-quotes-kept",
-        'Seed: "Quotes do not introduce a quoted-name syntax"',
+        'Spec: "Quotes do not introduce a quoted-name syntax"',
         " 'name' ",
         key="'name'",
     )
     book.norm(
         "trailing-backslash-kept",
-        'Seed: "{{path\\}} reads the key ending in a backslash"; decisions rule 5.',
+        'Spec: "{{path\\}} reads the key ending in a backslash"; syntax.md rule 5.',
         "path\\",
         key="path\\",
     )
     book.norm(
         "backslash-escape-not-decoded",
-        'Seed: "backslashes do not introduce escapes inside a name"',
+        'Spec: "backslashes do not introduce escapes inside a name"',
         "a\\{b\\}\\n",
         key="a\\{b\\}\\n",
     )
     book.norm(
         "index-not-evaluated",
-        'Seed: "{{name[0]}} and {{user.name}} read literal keys"',
+        'Spec: "{{name[0]}} and {{user.name}} read literal keys"',
         "name[0]",
         key="name[0]",
     )
     book.norm(
         "property-not-evaluated",
-        'Seed: "{{name[0]}} and {{user.name}} read literal keys"',
+        'Spec: "{{name[0]}} and {{user.name}} read literal keys"',
         "user.name",
         key="user.name",
     )
     book.norm(
         "seed-memory-question",
-        'Seed: "{{ What would you like to learn? }}"',
+        'Spec: "{{ What would you like to learn? }}"',
         " What would you like to learn? ",
         key="What would you like to learn?",
     )
     book.norm(
         "seed-which-path-key",
-        'Seed: "Both markers use the exact key Which [path] | level//hint...?"',
+        'Spec: "Both markers use the exact key Which [path] | level//hint...?"',
         " Which [path] | level//hint...? ",
         key="Which [path] | level//hint...?",
     )
     book.norm(
         "seed-key-with-interaction-text",
-        'Seed: "{{ key ?[A|B] }} is one memory marker, not an interaction."',
+        'Spec: "{{ key ?[A|B] }} is one memory marker, not an interaction."',
         " key ?[A|B] ",
         key="key ?[A|B]",
     )
     book.norm(
         "seed-practice-skills",
-        'Seed: "{{ Which skills would you like to practice? }}"',
+        'Spec: "{{ Which skills would you like to practice? }}"',
         " Which skills would you like to practice? ",
         key="Which skills would you like to practice?",
     )
-    book.norm("case-sensitive-upper", 'Seed: "Names are case-sensitive"', "Name", key="Name")
+    book.norm("case-sensitive-upper", 'Spec: "Names are case-sensitive"', "Name", key="Name")
     book.norm(
-        "case-sensitive-mixed", 'Seed: "Names are case-sensitive"', "uSeR_NaMe", key="uSeR_NaMe"
+        "case-sensitive-mixed", 'Spec: "Names are case-sensitive"', "uSeR_NaMe", key="uSeR_NaMe"
     )
     book.norm(
         "name-left-padded",
-        'Seed: "{{name}}, {{ name}} and {{ name }} are equivalent."',
+        'Spec: "{{name}}, {{ name}} and {{ name }} are equivalent."',
         " name",
         key="name",
     )
     book.norm(
         "name-right-padded",
-        'Seed: "{{name}}, {{ name}} and {{ name }} are equivalent."',
+        'Spec: "{{name}}, {{ name}} and {{ name }} are equivalent."',
         "name ",
         key="name",
     )
     book.norm(
         "sys-prefix-is-ordinary-key",
-        'Seed: the sys_ reservation is a host rule ("rejects question bindings beginning '
+        'Spec: the sys_ reservation is a host rule ("rejects question bindings beginning '
         'with it"), not a grammar rule.',
         "sys_name",
         key="sys_name",
     )
     book.norm(
         "punctuation-kept",
-        'Seed: "Existing punctuation, quote and backslash keys are not decoded or renamed."',
+        'Spec: "Existing punctuation, quote and backslash keys are not decoded or renamed."',
         " a-b.c,d;e:f!g ",
         key="a-b.c,d;e:f!g",
     )
     book.norm(
         "html-in-key",
-        'Seed: "a recognized marker takes priority over Markdown-looking '
+        'Spec: "a recognized marker takes priority over Markdown-looking '
         'characters inside its own body, including backticks, HTML"',
         " <b>bold</b> ",
         key="<b>bold</b>",
     )
     book.norm(
         "backticks-in-key",
-        'Seed: "a recognized marker takes priority over '
+        'Spec: "a recognized marker takes priority over '
         'Markdown-looking characters inside its own body, including backticks"',
         " `code` ",
         key="`code`",
     )
     book.norm(
         "single-closing-brace-only",
-        'Seed: "This also preserves a name ending in a single } without introducing escapes."',
+        'Spec: "This also preserves a name ending in a single } without introducing escapes."',
         " } ",
         key="}",
     )
     book.norm(
         "opening-brace-leading",
-        "Decisions rule 5: `{{{a}}}` is key `{a` then text `}`.",
+        "syntax.md rule 5: `{{{a}}}` is key `{a` then text `}`.",
         "{a",
         key="{a",
     )
     book.norm(
         "percent-in-key",
-        "Decisions rule 14: only `%{{` before a binding is legacy; a "
+        "syntax.md rule 14: only `%{{` before a binding is legacy; a "
         "`%` inside the body is key text.",
         "%name",
         key="%name",
     )
     book.norm(
         "markdown-emphasis-kept",
-        'Seed: "Preserve the remaining text exactly"',
+        'Spec: "Preserve the remaining text exactly"',
         " *emphasis* _and_ [link](x) ",
         key="*emphasis* _and_ [link](x)",
     )
     book.norm(
-        "dollar-signs-kept", 'Seed: "Preserve the remaining text exactly"', " $x$ ", key="$x$"
+        "dollar-signs-kept", 'Spec: "Preserve the remaining text exactly"', " $x$ ", key="$x$"
     )
     book.norm(
         "interior-tab-is-control",
-        "Decisions rule 6: U+0009 is trimmed at the edges but is a control character "
+        "syntax.md rule 6: U+0009 is trimmed at the edges but is a control character "
         "in the interior.",
         "a\tb",
         reason="control-character",
     )
     book.norm(
         "edge-line-breaks-padding",
-        "Decisions rule 7: line breaks inside a marker are fine as edge padding.",
+        "syntax.md rule 7: line breaks inside a marker are fine as edge padding.",
         "\n key \n",
         key="key",
     )
     book.norm(
         "edge-crlf-padding",
-        "Decisions rule 7 with decisions rule 1: CRLF is a line ending, fine as edge padding.",
+        "syntax.md rule 7 with syntax.md rule 1: CRLF is a line ending, fine as edge padding.",
         "\r\n key \r\n",
         key="key",
     )
@@ -327,20 +327,20 @@ def _control_characters(book: CaseBook) -> None:
     )
     book.norm(
         "nul-interior",
-        "Decisions rule 26: `{{a\\0b}}` is `control-character`.",
+        "syntax.md rule 26: `{{a\\0b}}` is `control-character`.",
         "a\u0000b",
         reason="control-character",
     )
     book.norm(
         "trim-before-check",
-        'Seed: "Trim before checking for forbidden control characters"',
+        'Spec: "Trim before checking for forbidden control characters"',
         "\u001c\u001d key \u001e\u001f",
         key="key",
     )
 
 
 def _reason_precedence(book: CaseBook) -> None:
-    rule = "Decisions rule 23: a line break and another control character give `line-break`."
+    rule = "syntax.md rule 23: a line break and another control character give `line-break`."
     book.norm("precedence-break-then-control", rule, "a\nb\u0001c", reason="line-break")
     book.norm("precedence-control-then-break", rule, "a\u0001b\nc", reason="line-break")
     book.norm("precedence-del-and-u2028", rule, "a\u007f\u2028b", reason="line-break")
@@ -361,34 +361,34 @@ def _reason_precedence(book: CaseBook) -> None:
 
 
 def _unicode_and_lengths(book: CaseBook) -> None:
-    no_norm = 'Seed: "do not normalize Unicode or punctuation."'
+    no_norm = 'Spec: "do not normalize Unicode or punctuation."'
     book.norm(
         "feff-interior-retained",
-        'Seed: "U+FEFF is retained as key content."',
+        'Spec: "U+FEFF is retained as key content."',
         "a\ufeffb",
         key="a\ufeffb",
     )
     book.norm(
         "feff-leading-retained",
-        'Seed: "U+FEFF is retained as key content."',
+        'Spec: "U+FEFF is retained as key content."',
         "\ufeffkey",
         key="\ufeffkey",
     )
     book.norm(
         "feff-trailing-retained",
-        'Seed: "U+FEFF is retained as key content."',
+        'Spec: "U+FEFF is retained as key content."',
         " key\ufeff ",
         key="key\ufeff",
     )
     book.norm(
         "feff-alone-not-empty",
-        'Seed: "U+FEFF is retained as key content."',
+        'Spec: "U+FEFF is retained as key content."',
         " \ufeff ",
         key="\ufeff",
     )
     book.norm(
         "feff-shields-space",
-        'Seed: "U+FEFF is retained as key content."; the space after it is interior.',
+        'Spec: "U+FEFF is retained as key content."; the space after it is interior.',
         "\ufeff key",
         key="\ufeff key",
     )
@@ -417,18 +417,18 @@ def _unicode_and_lengths(book: CaseBook) -> None:
     book.norm(
         "ideographic-space-interior-kept", PRESERVE_SENTENCE, "学习\u3000目标", key="学习\u3000目标"
     )
-    book.norm("emoji-only", 'Seed: "Preserve ... Unicode, emoji"', " 🎯 ", key="🎯")
+    book.norm("emoji-only", 'Spec: "Preserve ... Unicode, emoji"', " 🎯 ", key="🎯")
     book.norm(
         "emoji-zwj-sequence",
-        'Seed: "Preserve ... Unicode, emoji"',
+        'Spec: "Preserve ... Unicode, emoji"',
         "👩\u200d💻 role",
         key="👩\u200d💻 role",
     )
-    book.norm("astral-math-letter", 'Seed: "Preserve ... Unicode"', "𝒳 value", key="𝒳 value")
-    book.norm("right-to-left-text", 'Seed: "Preserve ... Unicode"', " ما اسمك؟ ", key="ما اسمك؟")
+    book.norm("astral-math-letter", 'Spec: "Preserve ... Unicode"', "𝒳 value", key="𝒳 value")
+    book.norm("right-to-left-text", 'Spec: "Preserve ... Unicode"', " ما اسمك؟ ", key="ما اسمك؟")
     book.norm(
         "long-key-not-truncated",
-        'Seed: "The grammar sets no fixed name length. ... they must not silently truncate a key."',
+        'Spec: "The grammar sets no fixed name length. ... they must not silently truncate a key."',
         " " + "long " * 60 + "key ",
         key="long " * 60 + "key",
     )

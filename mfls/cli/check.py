@@ -1,0 +1,186 @@
+"""`mfls check [--format text|json] PATH...`: course diagnostics, as the editor shows them.
+
+Text output is one `path:line:column: severity code message` line per diagnostic
+(1-based lines, code point columns). Exit status: 0 no errors, 1 errors found, 2 a path
+could not be read (the others are still checked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mfls.cli.output import configure_stderr, place, write_stdout
+from mfls.cli.sources import Unusable, classify, markdown_files, read_source
+from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
+from mfls.text.line_index import LineIndex
+from mfls.workspace.course_root import nearest_course_root
+from mfls.workspace.uris import path_to_uri
+from mfls.workspace.workspace import Workspace
+
+HELP = "report diagnostics for files and folders"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One diagnostic, placed for a terminal: 1-based lines and code point columns."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    severity: str
+    code: str
+    message: str
+
+    def as_text(self) -> str:
+        message = " ".join(self.message.split())
+        return f"{self.path}:{self.line}:{self.column}: {self.severity} {self.code} {message}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "endLine": self.end_line,
+            "endColumn": self.end_column,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+        }
+
+
+@dataclass
+class CheckReport:
+    findings: list[Finding] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+    checked: int = 0
+
+    @property
+    def has_errors(self) -> bool:
+        return any(f.severity == "error" for f in self.findings)
+
+
+def _display(path: str, given: dict[str, str]) -> str:
+    return given.get(path) or os.path.relpath(path)
+
+
+def check_paths(paths: Sequence[str]) -> CheckReport:
+    """Course diagnostics for files and folders, exactly as the editor computes them.
+
+    Folders count as workspace folders (each course file inside starts a course); a
+    course file above a path makes its whole course part of the check. A file outside
+    every course is a course of its own, as when the editor opens it alone.
+    """
+    report = CheckReport()
+    folders: list[str] = []
+    targets: list[str] = []
+    given: dict[str, str] = {}
+    for raw in paths:
+        path = os.path.abspath(raw)
+        kind = classify(path)
+        if isinstance(kind, Unusable):
+            report.unreadable.append(f"cannot read {raw}: {kind.reason}")
+        elif kind == "folder":
+            root = nearest_course_root(path)
+            folders.append(root if root is not None else path)
+            found = markdown_files(path)
+            for file in found:
+                given.setdefault(
+                    file, os.path.normpath(os.path.join(raw, os.path.relpath(file, path)))
+                )
+            targets.extend(found)
+        else:
+            root = nearest_course_root(os.path.dirname(path))
+            if root is not None:
+                folders.append(root)
+            given.setdefault(path, raw)
+            targets.append(path)
+    targets = list(dict.fromkeys(targets))
+    workspace = Workspace()
+    workspace.set_folders(folders)
+    workspace.index_all()
+    for path in targets:
+        uri = path_to_uri(path)
+        if workspace.snapshot.entry(uri) is None:
+            text = read_source(path)
+            if isinstance(text, Unusable):
+                report.unreadable.append(f"cannot read {given.get(path, path)}: {text.reason}")
+                continue
+            workspace.open(uri, text, None)
+    snapshot = workspace.snapshot
+    courses: dict[str, str] = {}
+    for path in targets:
+        entered = snapshot.entry(path_to_uri(path))
+        if entered is None:
+            continue
+        course, entry = entered
+        report.checked += 1
+        items = document_diagnostics(snapshot, entry.uri)
+        _add_findings(report, _display(path, given), entry.text, items)
+        if course.config_path is not None:
+            courses[course.id] = course.config_path
+    for course_id, course_file in sorted(courses.items(), key=lambda pair: pair[1]):
+        items = course_file_diagnostics(snapshot, course_id)
+        if items:
+            text = read_source(course_file, os.path.dirname(course_file))
+            shown = "" if isinstance(text, Unusable) else text
+            _add_findings(report, _display(course_file, given), shown, items)
+    return report
+
+
+def _add_findings(report: CheckReport, shown: str, text: str, items: Sequence[Diagnostic]) -> None:
+    index = LineIndex(text)
+    placed = []
+    for item in items:
+        line, column = place(index, item.start)
+        end_line, end_column = place(index, item.end)
+        placed.append(
+            Finding(
+                shown, line, column, end_line, end_column, item.severity, item.code, item.message
+            )
+        )
+    placed.sort(key=lambda f: (f.line, f.column, f.code))
+    report.findings.extend(placed)
+
+
+def report_text(report: CheckReport) -> str:
+    lines = [finding.as_text() for finding in report.findings]
+    return "".join(line + "\n" for line in lines)
+
+
+def report_json(report: CheckReport) -> str:
+    payload = {
+        "diagnostics": [finding.as_json() for finding in report.findings],
+        "unreadable": list(report.unreadable),
+        "checked": report.checked,
+    }
+    return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (text)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    configure_stderr(logging.WARNING)
+    report = check_paths(args.paths)
+    for problem in report.unreadable:
+        print(f"mfls check: {problem}", file=sys.stderr)
+    if args.format == "json":
+        write_stdout(report_json(report))
+    else:
+        write_stdout(report_text(report))
+    if report.unreadable:
+        return 2
+    return 1 if report.has_errors else 0

@@ -1,0 +1,37 @@
+"""What the command line writes: standard output as UTF-8, log lines on stderr, and
+places in a text as a terminal shows them (1-based lines, code point columns)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from mfls.text.line_index import Encoding, LineIndex
+
+
+class _StderrHandler(logging.StreamHandler):
+    """The one handler `configure_stderr` adds, however often it is called."""
+
+
+def write_stdout(text: str) -> None:
+    """`text` on standard output in UTF-8; a lone surrogate is written as it came in."""
+    sys.stdout.buffer.write(text.encode("utf-8", errors="surrogatepass"))
+    sys.stdout.buffer.flush()
+
+
+def configure_stderr(level: int) -> None:
+    """stderr for mfls at `level`; pygls's own chatter at WARNING. Never stdout."""
+    root = logging.getLogger()
+    if not any(isinstance(h, _StderrHandler) for h in root.handlers):
+        handler = _StderrHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        root.addHandler(handler)
+    root.setLevel(logging.WARNING)
+    logging.getLogger("mfls").setLevel(level)
+    logging.getLogger("pygls").setLevel(logging.WARNING)
+
+
+def place(index: LineIndex, offset: int) -> tuple[int, int]:
+    """The 1-based line and 1-based code point column of `offset`."""
+    line, column = index.position(offset, Encoding.UTF32)
+    return line + 1, column + 1

@@ -1,0 +1,54 @@
+"""Every disk access of the command line: what a given path is, the documents under a
+folder, the text of a file or of standard input. No other module of `mfls.cli` reads
+the file system."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Literal
+
+from mfls import disk
+from mfls.workspace.config import MARKDOWN_SUFFIXES
+
+
+@dataclass(frozen=True, slots=True)
+class Unusable:
+    """A path the command line cannot use, and why (the reason a message shows)."""
+
+    reason: str
+
+
+def classify(path: str) -> Literal["folder", "file"] | Unusable:
+    """Whether `path` (absolute) is a readable folder, a file, or unusable (and why)."""
+    if disk.is_directory(path):
+        if not disk.can_list(path):
+            return Unusable("permission denied")
+        return "folder"
+    if disk.is_regular_file(path):
+        return "file"
+    return Unusable("no such file or folder" if not disk.lexists(path) else "not a file")
+
+
+def markdown_files(folder: str) -> list[str]:
+    """The MarkdownFlow documents under `folder`, walked as the workspace walks it."""
+    listing, _ = disk.walk(folder)
+    return [p for p in listing.files if p.lower().endswith(MARKDOWN_SUFFIXES)]
+
+
+def decode_source(data: bytes) -> str:
+    """UTF-8 as given: invalid bytes become U+FFFD, a BOM stays text, line ends stay."""
+    return data.decode("utf-8", errors="replace")
+
+
+def read_source(path: str, root: str | None = None) -> str | Unusable:
+    """The text of the file at `path` (see `decode_source`), or why it cannot be read.
+
+    `-` is standard input. With `root`, a path resolving outside it is not read.
+    """
+    if path == "-":
+        return decode_source(sys.stdin.buffer.read())
+    data, problems = disk.read_bytes(path, root)
+    if data is None:
+        return Unusable(problems[0].reason if problems else "unreadable")
+    return decode_source(data)

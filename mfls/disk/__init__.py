@@ -1,0 +1,49 @@
+"""The disk gateway: every file-system read, listing and write of every layer.
+
+Nothing here blocks on a FIFO or device, raises for a bad file, or logs: each function
+returns its value with the problems met, `DiskProblem`s naming each skipped path and
+why. Callers decide what to log or show. Modules: `problems` (the data), `reading`
+(one file), `listing` (`walk`), `replacing` (all-or-nothing replacement of files).
+"""
+
+from mfls.disk.listing import MAX_DOCUMENTS, SKIPPED_DIRECTORIES, Listing, walk
+from mfls.disk.problems import DiskProblem, printable
+from mfls.disk.reading import (
+    MAX_FILE_BYTES,
+    can_list,
+    contains,
+    exists,
+    inside,
+    is_directory,
+    is_regular_file,
+    lexists,
+    nearest_holding,
+    read_bytes,
+    read_prefix,
+    read_text,
+)
+from mfls.disk.replacing import FileChange, ReplaceFailure, apply_file_changes
+
+__all__ = [
+    "MAX_DOCUMENTS",
+    "MAX_FILE_BYTES",
+    "SKIPPED_DIRECTORIES",
+    "DiskProblem",
+    "FileChange",
+    "Listing",
+    "ReplaceFailure",
+    "apply_file_changes",
+    "can_list",
+    "contains",
+    "exists",
+    "inside",
+    "is_directory",
+    "is_regular_file",
+    "lexists",
+    "nearest_holding",
+    "printable",
+    "read_bytes",
+    "read_prefix",
+    "read_text",
+    "walk",
+]

@@ -1,0 +1,90 @@
+"""Renaming a key in a whole course, as `mfls rename` does: pure planning from an
+indexed course to file changes, a unified diff of them, and refusals as data."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from mfls.disk.replacing import FileChange
+from mfls.features import rename as rn
+from mfls.features.refusal import Refusal
+from mfls.syntax.keys import NOT_UTF8, check_new_key
+from mfls.text.diff import diff_of_changes
+from mfls.text.edits import apply_changes
+from mfls.workspace.index import CourseSnapshot, relative_path
+
+
+@dataclass(frozen=True, slots=True)
+class Unusable:
+    """The request cannot be considered at all: an argument or a file that cannot be
+    used (where a `Refusal` is a request understood and declined)."""
+
+    message: str
+
+
+def old_key_of(old: str) -> str | Unusable:
+    """The key `old` names, as a marker holds it."""
+    old_key, problem = check_new_key(old)
+    if problem == NOT_UTF8:
+        return Unusable("OLD is not valid UTF-8 text, so no marker can hold it")
+    if old_key is None:
+        return Unusable(f"OLD is not a key a marker can hold ({problem})")
+    return old_key
+
+
+def keys_of_interest(old_key: str, new: str) -> tuple[str, ...]:
+    """The keys whose documents the rename and its conflict check read."""
+    new_key, _ = check_new_key(new)
+    return (old_key,) if new_key is None else (old_key, new_key)
+
+
+def plan_course_rename(
+    course: CourseSnapshot, old_key: str, new: str, unreadable: Sequence[str] = ()
+) -> rn.WorkspaceChange | Refusal:
+    """The validated rename of `old_key` to `new` in `course`.
+
+    `unreadable` lists course files that could not be read but may use the key: renaming
+    would leave the course half-renamed, so they make the rename refuse.
+    """
+    change = rn.rename_key(course, old_key, new)
+    if isinstance(change, Refusal):
+        return change
+    if unreadable:
+        return Refusal(
+            "these course files could not be read but may use the key, so renaming would "
+            "leave the course half-renamed: " + ", ".join(unreadable),
+            old_key=old_key,
+        )
+    return change
+
+
+def relative_name(path: str | None, root: str | None, uri: str) -> str:
+    if path is None:
+        return uri
+    if root is not None:
+        return relative_path(path, root)
+    return path
+
+
+def render_diff(course: CourseSnapshot, change: rn.WorkspaceChange) -> str:
+    parts = []
+    for doc in change.documents:
+        label = relative_name(doc.path, course.root, doc.uri)
+        parts.append(diff_of_changes(label, doc.text, doc.changes))
+    return "".join(parts)
+
+
+def file_changes(change: rn.WorkspaceChange) -> list[FileChange] | Unusable:
+    """The change as whole-file replacements, each checked against the text it was
+    computed from."""
+    changes = []
+    for doc in change.documents:
+        if doc.path is None:
+            return Unusable(f"{doc.uri} is not a local file")
+        new_text = apply_changes(doc.text, doc.changes)
+        changes.append(
+            FileChange(Path(doc.path), doc.text.encode("utf-8"), new_text.encode("utf-8"))
+        )
+    return changes

@@ -1,0 +1,211 @@
+"""Near-miss search over a course's keys: loose buckets plus a bounded edit distance.
+
+Two keys are near when their loose forms (NFKC, case folded, without whitespace,
+punctuation or invisible format characters) are equal, or within a small edit distance
+of each other. The distance search uses the pigeonhole principle: cut a loose form into
+three pieces; within distance 2 one piece appears unchanged, shifted by at most 2.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, TypeVar
+
+_Keys = TypeVar("_Keys", set[str], frozenset[str])
+
+PIECES = 3
+MIN_FUZZY_LENGTH = 4
+MEMO_SIZE = 50_000
+"""Answers remembered per index (an index never changes, so they stay true)."""
+MAX_CANDIDATES = 400
+"""At most this many keys are compared by edit distance per lookup, rarest pieces first."""
+
+
+def _dropped(char: str) -> bool:
+    """Whitespace, punctuation and invisible format or control characters."""
+    category = unicodedata.category(char)
+    return char.isspace() or category[0] in "PZ" or category in ("Cf", "Cc")
+
+
+_ASCII_DROP = str.maketrans("", "", "".join(c for c in map(chr, range(128)) if _dropped(c)))
+
+
+@lru_cache(maxsize=65536)
+def loose(key: str) -> str:
+    """NFKC, case folded, without whitespace, punctuation or invisible characters."""
+    if key.isascii():
+        return key.lower().translate(_ASCII_DROP)
+    folded = unicodedata.normalize("NFKC", key).casefold()
+    return "".join(c for c in folded if not _dropped(c))
+
+
+def threshold(length: int) -> int:
+    if length < MIN_FUZZY_LENGTH:
+        return 0
+    return 1 if length < 10 else 2
+
+
+def _cuts(length: int) -> list[tuple[int, int]]:
+    bounds = [length * i // PIECES for i in range(PIECES + 1)]
+    return [(bounds[i], bounds[i + 1]) for i in range(PIECES)]
+
+
+def bounded_distance(a: str, b: str, limit: int) -> int | None:
+    """Levenshtein distance of `a` and `b` if it is at most `limit`, else None."""
+    if abs(len(a) - len(b)) > limit:
+        return None
+    head = 0
+    while head < len(a) and head < len(b) and a[head] == b[head]:
+        head += 1
+    a, b = a[head:], b[head:]
+    tail = 0
+    while tail < len(a) and tail < len(b) and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    if tail:
+        a, b = a[:-tail], b[:-tail]
+    if not a or not b:
+        return len(a) + len(b) if len(a) + len(b) <= limit else None
+    over = limit + 1
+    previous = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        low = max(1, i - limit)
+        high = min(len(b), i + limit)
+        current = [over] * (len(b) + 1)
+        if low == 1:
+            current[0] = i
+        best = current[low - 1]
+        for j in range(low, high + 1):
+            value = previous[j - 1] if char == b[j - 1] else previous[j - 1] + 1
+            up = previous[j] + 1
+            if up < value:
+                value = up
+            left = current[j - 1] + 1
+            if left < value:
+                value = left
+            current[j] = value
+            if value < best:
+                best = value
+        if best > limit:
+            return None
+        previous = current
+    return previous[len(b)] if previous[len(b)] <= limit else None
+
+
+@dataclass(frozen=True)
+class Near:
+    key: str
+    distance: int  # 0: equal loose forms
+
+
+class NearMissIndex:
+    """Immutable once built; `updated` returns a new index sharing untouched buckets."""
+
+    def __init__(
+        self,
+        keys: frozenset[str],
+        buckets: dict[str, frozenset[str]],
+        pieces: dict[tuple[int, int, str], frozenset[str]],
+    ) -> None:
+        self.keys = keys
+        self._buckets = buckets
+        self._pieces = pieces
+        self._memo: dict[str, Near | None] = {}
+
+    @staticmethod
+    def build(keys: Iterable[str]) -> NearMissIndex:
+        buckets: dict[str, set[str]] = {}
+        pieces: dict[tuple[int, int, str], set[str]] = {}
+        unique = frozenset(keys)
+        for key in unique:
+            for table, slot in NearMissIndex._slots(key, buckets, pieces):
+                table.setdefault(slot, set()).add(key)
+        return NearMissIndex(
+            unique,
+            {slot: frozenset(found) for slot, found in buckets.items()},
+            {slot: frozenset(found) for slot, found in pieces.items()},
+        )
+
+    def updated(self, added: Iterable[str], removed: Iterable[str]) -> NearMissIndex:
+        buckets = dict(self._buckets)
+        pieces = dict(self._pieces)
+        keys = set(self.keys)
+        for key in removed:
+            if key in keys:
+                keys.discard(key)
+                for table, slot in self._slots(key, buckets, pieces):
+                    remaining = table[slot] - {key}
+                    if remaining:
+                        table[slot] = remaining
+                    else:
+                        del table[slot]
+        for key in added:
+            if key not in keys:
+                keys.add(key)
+                for table, slot in self._slots(key, buckets, pieces):
+                    table[slot] = table.get(slot, frozenset()) | {key}
+        return NearMissIndex(frozenset(keys), buckets, pieces)
+
+    @staticmethod
+    def _slots(
+        key: str, buckets: dict[str, _Keys], pieces: dict[tuple[int, int, str], _Keys]
+    ) -> list[tuple[dict[Any, _Keys], object]]:
+        """The tables (of `buckets` and `pieces`) and slots that hold `key`."""
+        form = loose(key)
+        if not form:
+            return []
+        slots: list[tuple[dict[Any, _Keys], object]] = [(buckets, form)]
+        if len(form) >= MIN_FUZZY_LENGTH:
+            for index, (start, end) in enumerate(_cuts(len(form))):
+                slots.append((pieces, (len(form), index, form[start:end])))
+        return slots
+
+    def nearest(self, key: str) -> Near | None:
+        """The best other key near `key`: equal loose form first, then the smallest edit."""
+        if key in self._memo:
+            return self._memo[key]
+        found = self._nearest(key)
+        if len(self._memo) < MEMO_SIZE:
+            self._memo[key] = found
+        return found
+
+    def _nearest(self, key: str) -> Near | None:
+        form = loose(key)
+        if not form:
+            return None
+        same = sorted(k for k in self._buckets.get(form, ()) if k != key)
+        if same:
+            return Near(same[0], 0)
+        limit = threshold(len(form))
+        if limit == 0:
+            return None
+        groups: list[frozenset[str]] = []
+        for length in range(len(form) - limit, len(form) + limit + 1):
+            if length < MIN_FUZZY_LENGTH:
+                continue
+            for index, (start, end) in enumerate(_cuts(length)):
+                size = end - start
+                for shift in range(-limit, limit + 1):
+                    at = start + shift
+                    if at >= 0 and at + size <= len(form):
+                        group = self._pieces.get((length, index, form[at : at + size]))
+                        if group:
+                            groups.append(group)
+        found: set[str] = set()
+        for group in sorted(groups, key=len):
+            if found and len(found) + len(group) > MAX_CANDIDATES:
+                break
+            found |= group
+        best: Near | None = None
+        for candidate in sorted(found):
+            if candidate == key:
+                continue
+            other = loose(candidate)
+            distance = bounded_distance(form, other, min(limit, threshold(len(other))))
+            if distance is not None and (best is None or distance < best.distance):
+                best = Near(candidate, distance)
+                if distance == 1:
+                    break
+        return best

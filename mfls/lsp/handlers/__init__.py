@@ -1,0 +1,2 @@
+"""Request and notification handlers, one module per concern (`mfls.lsp.routes`
+registers them)."""

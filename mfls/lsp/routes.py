@@ -1,0 +1,156 @@
+"""The front end as a table: LSP method -> handler and options, and the one failure policy.
+
+`create_server()` builds an `MflsServer` and registers every route of `ROUTES` in one
+loop (`install`). A route with `when` depends on the client: it is installed by the same
+loop once `initialize` has read the client's capabilities (pygls computes the server's
+capabilities after the `initialize` handler returns).
+
+The failure policy, the same for every handler:
+- a fault (an unexpected exception) is logged once, with its traceback, and the request
+  gets its empty answer (`Route.empty`: None, no tokens, an empty report, the item
+  unchanged); a notification gets nothing;
+- a refusal (a `Refusal` returned by the handler) becomes an error answer with its
+  reason: RequestFailed, or ContentModified when stale (see `MflsProtocol`).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lsprotocol import types as t
+
+from mfls.lsp.capabilities import Capabilities
+from mfls.lsp.handlers import (
+    assistance,
+    diagnostics,
+    documents,
+    editing,
+    lifecycle,
+    navigation,
+)
+from mfls.lsp.logs import LOGGER_NAME
+from mfls.lsp.server import MflsServer
+
+log = logging.getLogger(LOGGER_NAME)
+
+
+def nothing(params: Any) -> None:
+    return None
+
+
+def unchanged(params: Any) -> Any:
+    """The empty answer of a resolve request: the item as the client sent it."""
+    return params
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    handler: Callable[..., Any]  # (server, params) -> answer | Refusal, or a coroutine
+    options: Any = None
+    empty: Callable[[Any], Any] = nothing  # the answer to a fault, from the params
+    when: Callable[[Capabilities], bool] | None = None  # None: offered to every client
+
+
+def _pull_client(caps: Capabilities) -> bool:
+    return caps.pull_diagnostics
+
+
+ROUTES: tuple[Route, ...] = (
+    # lifecycle
+    Route(t.INITIALIZE, lifecycle.initialize),
+    Route(t.INITIALIZED, lifecycle.initialized),
+    Route(t.WORKSPACE_DID_CHANGE_CONFIGURATION, lifecycle.did_change_configuration),
+    Route(t.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, lifecycle.did_change_workspace_folders),
+    Route(t.SHUTDOWN, lifecycle.shutdown),
+    # documents
+    Route(t.TEXT_DOCUMENT_DID_OPEN, documents.did_open),
+    Route(t.TEXT_DOCUMENT_DID_CHANGE, documents.did_change),
+    Route(t.TEXT_DOCUMENT_DID_CLOSE, documents.did_close),
+    Route(t.WORKSPACE_DID_CHANGE_WATCHED_FILES, documents.did_change_watched_files),
+    # assistance
+    Route(
+        t.TEXT_DOCUMENT_COMPLETION,
+        assistance.complete,
+        t.CompletionOptions(trigger_characters=["{"], resolve_provider=True),
+    ),
+    Route(t.COMPLETION_ITEM_RESOLVE, assistance.resolve_completion, empty=unchanged),
+    Route(t.TEXT_DOCUMENT_HOVER, assistance.on_hover),
+    Route(
+        t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+        assistance.tokens_full,
+        assistance.TOKENS_LEGEND,
+        empty=assistance.no_tokens,
+    ),
+    Route(
+        t.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE,
+        assistance.tokens_range,
+        assistance.TOKENS_LEGEND,
+        empty=assistance.no_tokens,
+    ),
+    # navigation
+    Route(t.TEXT_DOCUMENT_DEFINITION, navigation.definition),
+    Route(t.TEXT_DOCUMENT_DECLARATION, navigation.declaration),
+    Route(t.TEXT_DOCUMENT_REFERENCES, navigation.references),
+    Route(t.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlights),
+    Route(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL, navigation.document_symbols),
+    Route(t.WORKSPACE_SYMBOL, navigation.workspace_symbols),
+    # editing
+    Route(t.TEXT_DOCUMENT_PREPARE_RENAME, editing.prepare_rename),
+    Route(t.TEXT_DOCUMENT_RENAME, editing.rename),
+    Route(t.TEXT_DOCUMENT_CODE_ACTION, editing.code_action, editing.CODE_ACTION_OPTIONS),
+    # diagnostics (pull clients only; push clients get `publishDiagnostics`)
+    Route(
+        t.TEXT_DOCUMENT_DIAGNOSTIC,
+        diagnostics.document_diagnostic,
+        diagnostics.OPTIONS,
+        empty=diagnostics.no_report,
+        when=_pull_client,
+    ),
+)
+
+
+def create_server(routes: Sequence[Route] = ROUTES) -> MflsServer:
+    server = MflsServer()
+    server.offer = functools.partial(install, server, routes)
+    install(server, routes)
+    return server
+
+
+def install(server: MflsServer, routes: Sequence[Route], caps: Capabilities | None = None) -> None:
+    """Register the routes every client gets (`caps` None), or those this client's
+    capabilities call for."""
+    for route in routes:
+        wanted = route.when is None if caps is None else route.when is not None and route.when(caps)
+        if wanted:
+            server.feature(route.method, route.options)(answering(server, route))
+
+
+def answering(server: MflsServer, route: Route) -> Callable[[Any], Any]:
+    """`route.handler` bound to `server`, under the failure policy (module notes)."""
+    handler = route.handler
+    method = route.method
+    if inspect.iscoroutinefunction(handler):
+
+        async def run_async(params: Any = None) -> Any:
+            try:
+                return await handler(server, params)
+            except Exception:
+                log.exception("%s failed", method)
+                return route.empty(params)
+
+        return run_async
+
+    def run(params: Any = None) -> Any:
+        try:
+            return handler(server, params)
+        except Exception:
+            log.exception("%s failed", method)
+            return route.empty(params)
+
+    return run

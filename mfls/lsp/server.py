@@ -1,0 +1,338 @@
+"""The language server's state and plumbing: what lives between requests.
+
+No MarkdownFlow logic lives here, and no request handler: those are module-level
+functions in `mfls.lsp.handlers`, registered from the table in `mfls.lsp.routes`.
+
+Threads: the event loop owns the protocol and the open buffers; initial indexing and
+disk changes run on one background worker. The course workspace serializes its own
+updates and swaps immutable snapshots, so requests keep being answered while the
+worker reads files. Messages to the client from the worker go through
+`loop.call_soon_threadsafe`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from lsprotocol import types as t
+from pygls.lsp.server import LanguageServer
+
+from mfls import __version__, disk
+from mfls.features import diagnostics
+from mfls.lsp import to_proto
+from mfls.lsp.capabilities import Capabilities
+from mfls.lsp.documents import Texts, is_course_file
+from mfls.lsp.logs import LOGGER_NAME, apply_levels
+from mfls.lsp.protocol import MflsProtocol
+from mfls.lsp.settings import Settings, merge_settings
+from mfls.text.line_index import LineIndex
+from mfls.workspace.index import WorkspaceSnapshot
+from mfls.workspace.uris import path_to_uri, uri_to_path
+from mfls.workspace.workspace import Workspace
+
+log = logging.getLogger(LOGGER_NAME)
+
+PROGRESS_EVERY = 200  # files between two `$/progress` reports
+CLIENT_TIMEOUT = 10.0  # seconds to wait for the client's answer to a server request
+WATCH_GLOBS = ("**/*.md", "**/*.markdown", "**/*.mdflow", "**/mfcourse.toml")
+
+
+class MflsServer(LanguageServer):
+    def __init__(self) -> None:
+        wire = to_proto.wire_converter()
+        super().__init__(
+            name="mfls",
+            version=__version__,
+            protocol_cls=MflsProtocol,
+            converter_factory=lambda: wire,
+        )
+        self.json_ready = to_proto.sends_json_ready(wire)
+        self.caps = Capabilities()  # replaced once, by `initialize`
+        self.settings = Settings()
+        self.courses = Workspace()
+        self.texts = Texts(self._indexed_text)
+        self.convert = to_proto.Converter(self.texts)
+        self.folders: list[str] = []
+        self.offer: Callable[[Capabilities], None] = lambda caps: None
+        """Registers the routes that depend on the client (set by `routes.create_server`)."""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
+        self._published: dict[str, list[t.Diagnostic]] = {}
+        self._pending: asyncio.TimerHandle | None = None
+        self._edited: dict[str, None] = {}  # open documents edited since the last publish
+        self._watch_registration: str | None = None
+        self._watchers: list[t.FileSystemWatcher] = []
+        self._shown: set[str] = set()
+
+    # ----- plumbing -------------------------------------------------------------
+
+    def _indexed_text(self, uri: str) -> str | None:
+        found = self.courses.snapshot.entry(uri)
+        return None if found is None else found[1].text
+
+    def from_thread(self, callback: Callable[..., Any], *args: Any) -> None:
+        """Run `callback(*args)` on the event loop, from any thread."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        if _running_loop() is loop:
+            callback(*args)
+        else:
+            loop.call_soon_threadsafe(callback, *args)
+
+    def client_log(self, kind: t.MessageType, text: str) -> None:
+        self.from_thread(self.window_log_message, t.LogMessageParams(type=kind, message=text))
+
+    def show_message(self, kind: t.MessageType, text: str) -> None:
+        self.from_thread(self.window_show_message, t.ShowMessageParams(type=kind, message=text))
+
+    def apply_settings(self, value: Any) -> None:
+        settings, problems = merge_settings(self.settings, value)
+        self.settings = settings
+        apply_levels(settings.log_level, settings.trace)
+        for problem in problems:
+            log.warning("ignored setting %s", problem)
+
+    async def ask_client(self, request: Callable[[Any], Any], params: Any) -> Any:
+        """A request to the client that gives up (raising) after CLIENT_TIMEOUT."""
+        return await asyncio.wait_for(request(params), CLIENT_TIMEOUT)
+
+    def stop_worker(self) -> None:
+        self._worker.shutdown(wait=False, cancel_futures=True)
+
+    def edits(self) -> to_proto.EditBuilder:
+        """A builder of workspace edits for this client."""
+        return to_proto.EditBuilder(self.texts, self.caps, json_ready=self.json_ready)
+
+    # ----- the course workspace -----------------------------------------------
+
+    async def run_indexing(
+        self, title: str, job: Callable[[Callable[[int, int], None]], None]
+    ) -> None:
+        """Run `job(progress)` on the worker, reporting work-done progress to the client."""
+        token: str | None = None
+        if self.caps.work_done_progress:
+            token = f"mfls-index-{uuid.uuid4()}"
+            try:
+                await asyncio.wait_for(self.work_done_progress.create_async(token), CLIENT_TIMEOUT)
+            except Exception:
+                log.warning("the client refused a progress token; indexing without progress")
+                token = None
+        if token is not None:
+            self.work_done_progress.begin(
+                token, t.WorkDoneProgressBegin(title=title, percentage=0, cancellable=False)
+            )
+        last = [0]
+
+        def progress(done: int, total: int) -> None:
+            if token is None or (done - last[0] < PROGRESS_EVERY and done < total):
+                return
+            last[0] = done
+            percentage = int(done * 100 / total) if total else 100
+            report = t.WorkDoneProgressReport(
+                message=f"{done}/{total} files", percentage=percentage
+            )
+            self.from_thread(self.work_done_progress.report, token, report)
+
+        def work() -> None:
+            job(progress)
+
+        began = time.perf_counter()
+        try:
+            assert self.loop is not None
+            await self.loop.run_in_executor(self._worker, work)
+            snapshot = self.courses.snapshot
+            log.info(
+                "%s: %d documents in %d courses, %.2f s",
+                title,
+                len(snapshot.course_of),
+                len(snapshot.courses),
+                time.perf_counter() - began,
+            )
+        except Exception:
+            log.exception("indexing failed; the previous index stays in use")
+        finally:
+            if token is not None:
+                self.work_done_progress.end(token, t.WorkDoneProgressEnd(message="indexed"))
+        self.report_course_problems()
+        self.diagnostics_changed()
+        await self.update_watchers()
+
+    def wanted_watchers(self) -> list[t.FileSystemWatcher]:
+        """Markdown files and course files anywhere, plus each course's own globs."""
+        patterns: list[str | t.RelativePattern] = list(WATCH_GLOBS)
+        relative = self.caps.watch_relative_patterns
+        for course in sorted(self.courses.snapshot.courses.values(), key=lambda c: c.id):
+            if course.root is None:
+                continue
+            for glob in (*course.config.lessons, *course.config.references):
+                glob = glob.strip().removeprefix("./").lstrip("/")
+                if relative:
+                    base = path_to_uri(course.root)
+                    patterns.append(t.RelativePattern(base_uri=base, pattern=glob))
+                elif f"**/{glob}" not in patterns and glob not in patterns:
+                    patterns.append(glob if glob.startswith("**/") else f"**/{glob}")
+        return [t.FileSystemWatcher(glob_pattern=pattern) for pattern in patterns]
+
+    async def update_watchers(self) -> None:
+        """(Re-)register `workspace/didChangeWatchedFiles` when the wanted globs change."""
+        if not self.caps.watch_registration:
+            return
+        watchers = self.wanted_watchers()
+        if watchers == self._watchers:
+            return
+        try:
+            if self._watch_registration is not None:
+                await self.ask_client(
+                    self.client_unregister_capability_async,
+                    t.UnregistrationParams(
+                        unregisterations=[
+                            t.Unregistration(
+                                id=self._watch_registration,
+                                method=t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                            )
+                        ]
+                    ),
+                )
+                self._watch_registration = None
+            registration_id = f"mfls-watch-{uuid.uuid4()}"
+            await self.ask_client(
+                self.client_register_capability_async,
+                t.RegistrationParams(
+                    registrations=[
+                        t.Registration(
+                            id=registration_id,
+                            method=t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                            register_options=t.DidChangeWatchedFilesRegistrationOptions(
+                                watchers=watchers
+                            ),
+                        )
+                    ]
+                ),
+            )
+            self._watch_registration = registration_id
+            self._watchers = watchers
+        except Exception:
+            log.warning("the client refused file watching; relying on what it sends")
+
+    def report_course_problems(self) -> None:
+        """Show each course file problem once, while it lasts."""
+        current = {
+            f"{course.config_path or course.id}: {problem.message}"
+            for course in self.courses.snapshot.courses.values()
+            for problem in course.problems
+        }
+        for text in sorted(current - self._shown):
+            self.show_message(t.MessageType.Warning, f"mfls: {text}")
+        self._shown = current
+
+    # ----- diagnostics ----------------------------------------------------------
+
+    def diagnostics_of(self, uri: str) -> list[t.Diagnostic]:
+        snapshot = self.courses.snapshot
+        if is_course_file(uri):
+            return self._course_file_diagnostics(snapshot, uri)
+        index = self.texts.index(uri)
+        if index is None:
+            return []
+        items = diagnostics.document_diagnostics(snapshot, uri)
+        return [to_proto.diagnostic(self.convert, index, item) for item in items]
+
+    def _course_file_diagnostics(self, snapshot: WorkspaceSnapshot, uri: str) -> list[t.Diagnostic]:
+        for course in snapshot.courses.values():
+            if to_proto.course_file_uri(course) != uri:
+                continue
+            items = diagnostics.course_file_diagnostics(snapshot, course.id)
+            path = uri_to_path(uri)
+            if not items or path is None:
+                return []
+            index = LineIndex(read_course_file(path, course.root))
+            return [to_proto.diagnostic(self.convert, index, item) for item in items]
+        return []
+
+    def diagnostics_changed(self, uri: str | None = None) -> None:
+        """Something changed (in `uri`, or anywhere when None).
+
+        Pull clients that allow it are asked to pull again after re-indexing; they pull
+        an edited document themselves. Push clients get one debounced publish of every
+        open document, the edited one first: course diagnostics cross files.
+        """
+        if self.caps.pull_diagnostics:
+            if uri is None and self.caps.diagnostics_refresh:
+                self.from_thread(self._refresh_pull)
+            return
+        self.from_thread(self._schedule_publish, uri)
+
+    def _refresh_pull(self) -> None:
+        self.protocol.send_request(t.WORKSPACE_DIAGNOSTIC_REFRESH, None)
+
+    def _schedule_publish(self, uri: str | None) -> None:
+        assert self.loop is not None
+        if uri is not None:
+            self._edited[uri] = None
+        if self._pending is not None:
+            self._pending.cancel()
+        self._pending = self.loop.call_later(self.settings.diagnostic_delay, self._publish_open)
+
+    def _publish_open(self) -> None:
+        self._pending = None
+        edited, self._edited = list(self._edited), {}
+        first = [uri for uri in edited if uri in self.texts.open]
+        for uri in first + [uri for uri in self.texts.open if uri not in first]:
+            self.publish(uri)
+        for uri in self._course_files():
+            self.publish(uri)
+
+    def _course_files(self) -> list[str]:
+        files = []
+        for course in self.courses.snapshot.courses.values():
+            uri = to_proto.course_file_uri(course)
+            if uri is not None and (course.problems or uri in self._published):
+                files.append(uri)
+        return files
+
+    def publish(self, uri: str) -> None:
+        try:
+            items = self.diagnostics_of(uri)
+        except Exception:
+            log.exception("diagnostics failed for %s", uri)
+            return
+        if self._published.get(uri) == items:
+            return
+        self._published[uri] = items
+        buffer = self.texts.open.get(uri)
+        self.text_document_publish_diagnostics(
+            t.PublishDiagnosticsParams(
+                uri=self.texts.client_uri(uri),
+                diagnostics=items,
+                version=buffer.version if buffer is not None else None,
+            )
+        )
+
+    def clear_published(self, uri: str) -> None:
+        if self._published.pop(uri, None):
+            self.text_document_publish_diagnostics(
+                t.PublishDiagnosticsParams(uri=self.texts.client_uri(uri), diagnostics=[])
+            )
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def read_course_file(path: str, root: str | None) -> str:
+    """The text of a course file for placing its diagnostics ("" when unreadable).
+
+    The one read of the file system in the front end, through the disk gateway (which
+    never blocks on a FIFO or device); bytes that are not UTF-8 show as U+FFFD."""
+    data, _ = disk.read_bytes(path, root)
+    return "" if data is None else data.decode("utf-8", errors="replace")

@@ -1,1 +1,0 @@
-"""Applying refactorings to files: text edits, unified diffs, atomic multi-file writes."""

@@ -1,0 +1,19 @@
+"""Which course a path belongs to: the nearest folder above it holding the course file.
+
+The server asks it for each document of a workspace folder, the command line for each
+path it is given; both find the same course.
+"""
+
+from __future__ import annotations
+
+from mfls import disk
+from mfls.workspace.config import COURSE_FILE
+
+
+def nearest_course_root(directory: str, boundary: str | None = None) -> str | None:
+    """The nearest folder from `directory` itself up to `boundary` holding a course file.
+
+    Without a boundary the search goes up to the file system root. A directory outside
+    the boundary has no course root.
+    """
+    return disk.nearest_holding(directory, COURSE_FILE, boundary)

@@ -1,0 +1,82 @@
+"""Loading one course folder from disk in one go, for the command line.
+
+`load_course` indexes a course folder and returns it with the files the workspace
+skipped (as `DiskProblem`s); `skipped_holding` tells which of those may use a key.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from mfls import disk
+from mfls.disk import DiskProblem
+from mfls.syntax.model import ScanResult
+from mfls.syntax.scanner import scan
+from mfls.workspace.index import CourseSnapshot
+from mfls.workspace.workspace import Workspace
+
+
+class KeyFilteredDocument:
+    """A document scanned only when its text holds one of the keys of interest.
+
+    A marker's key is one contiguous run of its source text, so a document that does not
+    contain a key's text has no marker of that key: the rename and its conflict check
+    read the same markers as a full scan, without scanning the rest of the course."""
+
+    __slots__ = ("_result", "keys", "text")
+
+    def __init__(self, text: str, keys: tuple[str, ...]) -> None:
+        self.text = text
+        self.keys = keys
+        self._result: ScanResult | None = None
+
+    def result(self) -> ScanResult:
+        if self._result is None:
+            if any(key in self.text for key in self.keys):
+                self._result = scan(self.text)
+            else:
+                self._result = ScanResult()
+        return self._result
+
+    def edited(
+        self, start: int, end: int, new_text: str, version: int | None = None
+    ) -> KeyFilteredDocument:
+        return KeyFilteredDocument(self.text[:start] + new_text + self.text[end:], self.keys)
+
+
+@dataclass(frozen=True, slots=True)
+class CourseLoad:
+    """A course folder as loaded: `course` is None when `directory` is no folder
+    (`is_folder` False); `problems` are the paths skipped while indexing it."""
+
+    directory: str
+    course: CourseSnapshot | None
+    problems: tuple[DiskProblem, ...]
+    is_folder: bool = True
+
+
+def load_course(directory: str, keys: tuple[str, ...] | None = None) -> CourseLoad:
+    """Index the course at `directory` (its folder as the one workspace folder).
+
+    With `keys`, only documents holding one of them are scanned (`KeyFilteredDocument`).
+    """
+    root = os.path.abspath(directory)
+    if not disk.is_directory(root):
+        return CourseLoad(directory, None, (), is_folder=False)
+    if keys is None:
+        workspace = Workspace()
+    else:
+        wanted = keys
+        workspace = Workspace(
+            document_factory=lambda text, version: KeyFilteredDocument(text, wanted)
+        )
+    workspace.set_folders([root])
+    workspace.index_all()
+    return CourseLoad(directory, workspace.snapshot.courses.get(root), workspace.disk_problems)
+
+
+def skipped_holding(problems: tuple[DiskProblem, ...], needle: bytes) -> tuple[str, ...]:
+    """The skipped files whose bytes hold `needle` (files that cannot be read at all, and
+    folders, count as not holding it)."""
+    return tuple(dict.fromkeys(p.path for p in problems if disk.contains(p.path, needle)))

@@ -1,0 +1,156 @@
+"""Plain feature results -> LSP types, and the front end's one failure policy."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from lsprotocol import types as t
+
+from mfls.features import rename as rn
+from mfls.features.completion import Completion, CompletionItem
+from mfls.features.diagnostics import DEPRECATED, Diagnostic
+from mfls.features.refusal import Refusal
+from mfls.lsp import to_proto
+from mfls.lsp.capabilities import Capabilities
+from mfls.lsp.documents import OpenBuffer, Texts
+from mfls.lsp.routes import Route, answering, create_server
+from mfls.text.edits import TextChange
+from mfls.text.line_index import Encoding, LineIndex
+
+TEXT = "😀 {{ x }}\nline two\n"
+URI = "file:///c/a.md"
+OTHER = "file:///c/b.md"
+
+
+def converter(encoding: Encoding = Encoding.UTF16) -> to_proto.Converter:
+    texts = Texts(lambda uri: "other\n" if uri == OTHER else None)
+    texts.open[URI] = OpenBuffer("file:///c/A.md", 4, LineIndex(TEXT))
+    return to_proto.Converter(texts, encoding)
+
+
+def test_diagnostic_keeps_code_severity_tags_and_related_places() -> None:
+    convert = converter()
+    item = Diagnostic(
+        "legacy-binding",
+        "hint",
+        2,
+        9,
+        "old form",
+        related=((OTHER, 0, 5, "there"), ("file:///gone.md", 0, 1, "dropped")),
+        tags=(DEPRECATED,),
+    )
+    found = to_proto.diagnostic(convert, LineIndex(TEXT), item)
+    assert found.range == t.Range(
+        start=t.Position(line=0, character=3), end=t.Position(line=0, character=10)
+    )
+    assert (found.code, found.severity, found.source) == (
+        "legacy-binding",
+        t.DiagnosticSeverity.Hint,
+        "mfls",
+    )
+    assert found.tags == [t.DiagnosticTag.Deprecated]
+    [related] = found.related_information or []
+    assert related.location.uri == OTHER and related.message == "there"
+
+
+def test_positions_follow_the_encoding() -> None:
+    for encoding, character in ((Encoding.UTF16, 3), (Encoding.UTF8, 5), (Encoding.UTF32, 2)):
+        assert converter(encoding).position(LineIndex(TEXT), 2).character == character
+
+
+def test_completion_list_defers_documentation_with_data_to_find_it_again() -> None:
+    item = CompletionItem("x", "{{ x }}", "{{ x", "1", "bound in a", "**x**", "bound")
+    result = Completion(2, 9, [item])
+    lazy = to_proto.completion_list(converter(), URI, 5, LineIndex(TEXT), result, True)
+    [sent] = lazy.items
+    assert sent.documentation is None
+    assert sent.data == {"uri": URI, "offset": 5, "key": "x"}
+    assert to_proto.resolve_completion(sent, "**x**").documentation == t.MarkupContent(
+        kind=t.MarkupKind.Markdown, value="**x**"
+    )
+    eager = to_proto.completion_list(converter(), URI, 5, LineIndex(TEXT), result, False)
+    assert eager.items[0].data is None and eager.items[0].documentation is not None
+
+
+def test_tokens_are_split_at_line_ends_and_relative() -> None:
+    text = "ab\ncd\n"
+    data = to_proto.encode_tokens(converter(), LineIndex(text), [(1, 5, 2, 1)])
+    assert data == [0, 1, 1, 2, 1, 1, 0, 2, 2, 1]
+
+
+def test_refusal_error_codes() -> None:
+    assert to_proto.refusal_error(Refusal("no")) == t.ResponseError(code=-32803, message="no")
+    stale = to_proto.refusal_error(Refusal("later", stale=True))
+    assert (stale.code, stale.message) == (-32801, "later")
+
+
+def test_result_id_is_equal_exactly_for_equal_diagnostics() -> None:
+    convert = converter()
+    one = to_proto.diagnostic(convert, LineIndex(TEXT), Diagnostic("c", "error", 0, 1, "m"))
+    same = to_proto.diagnostic(convert, LineIndex(TEXT), Diagnostic("c", "error", 0, 1, "m"))
+    other = to_proto.diagnostic(convert, LineIndex(TEXT), Diagnostic("c", "error", 0, 2, "m"))
+    assert to_proto.result_id([one]) == to_proto.result_id([same])
+    assert to_proto.result_id([one]) != to_proto.result_id([other])
+    assert to_proto.result_id([]) != to_proto.result_id([one])
+
+
+def test_an_edit_of_a_changed_buffer_is_a_stale_refusal() -> None:
+    convert = converter()
+    builder = to_proto.EditBuilder(convert.texts, Capabilities())
+    change = rn.WorkspaceChange(
+        documents=(rn.DocumentChange(URI, None, 4, "an older text", (TextChange(0, 1, "A"),)),)
+    )
+    refusal = builder.edit(change)
+    assert isinstance(refusal, Refusal) and refusal.stale
+    current = rn.WorkspaceChange(
+        documents=(rn.DocumentChange(URI, None, 4, TEXT, (TextChange(0, 1, "A"),)),)
+    )
+    edit = builder.edit(current)
+    assert isinstance(edit, t.WorkspaceEdit) and edit.changes is not None
+    assert list(edit.changes) == ["file:///c/A.md"]  # the client's spelling of the URI
+
+
+def test_capabilities_are_read_once_into_plain_flags() -> None:
+    from pytest_lsp import client_capabilities
+
+    vscode = Capabilities.read(client_capabilities("visual-studio-code"))
+    assert vscode.encoding is Encoding.UTF16
+    assert vscode.lazy_completion_documentation and vscode.document_changes
+    assert vscode.hierarchical_symbols and vscode.definition_links
+    assert Capabilities.read(t.ClientCapabilities()) == Capabilities()
+
+
+def _boom(ls: Any, params: Any) -> Any:
+    raise RuntimeError("broken")
+
+
+async def _async_boom(ls: Any, params: Any) -> Any:
+    raise RuntimeError("broken")
+
+
+def test_a_fault_is_the_empty_answer_and_one_log_line_with_its_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    server = create_server()
+    run = answering(server, Route("textDocument/hover", _boom, empty=lambda params: "empty"))
+    with caplog.at_level(logging.DEBUG, logger="mfls"):
+        assert run("params") == "empty"
+    [record] = [r for r in caplog.records if r.name == "mfls"]
+    assert record.levelno == logging.ERROR and record.exc_info is not None
+    assert "textDocument/hover" in record.getMessage()
+
+
+async def test_an_async_fault_is_the_empty_answer_too(caplog: pytest.LogCaptureFixture) -> None:
+    server = create_server()
+    run = answering(server, Route("workspace/symbol", _async_boom))
+    with caplog.at_level(logging.DEBUG, logger="mfls"):
+        assert await run("params") is None
+    assert len([r for r in caplog.records if r.exc_info is not None]) == 1
+
+
+def test_a_refusal_is_returned_as_it_is() -> None:
+    refusal = Refusal("not here")
+    run = answering(create_server(), Route("textDocument/rename", lambda ls, params: refusal))
+    assert run(None) is refusal
