@@ -29,6 +29,7 @@ from memory_soak import (  # noqa: E402
     rising_steps,
     soak_edits,
     soak_open_close,
+    steady_slope,
     theil_sen,
 )
 from robust_session import RawServer  # noqa: E402
@@ -43,7 +44,8 @@ def report(title: str, samples: list[Sample], seconds: float) -> None:
     for before, sample in zip([samples[0], *samples], samples, strict=False):
         print(f"{sample.ops:>8} {sample.rss_kb:>9} {sample.rss_kb - before.rss_kb:>+7}")
     print(
-        f"slope after warm-up: Theil-Sen {theil_sen(fitted):+.1f} KB per 1,000, "
+        f"slope after warm-up: without one-off jumps {steady_slope(fitted):+.1f}, "
+        f"Theil-Sen {theil_sen(fitted):+.1f} KB per 1,000, "
         f"least squares {least_squares(fitted):+.1f} KB per 1,000; "
         f"{rising_steps(fitted)} of {len(fitted) - 1} steps rise; "
         f"total {samples[-1].rss_kb - samples[0].rss_kb:+d} KB"

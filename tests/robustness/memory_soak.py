@@ -113,6 +113,34 @@ def theil_sen(samples: Sequence[Sample]) -> float:
     return statistics.median(slopes)
 
 
+JUMP_KB = 256  # an increment this large, and 5 times the median one, is a one-off jump
+
+
+def without_jumps(samples: Sequence[Sample], most: int = 2) -> list[Sample]:
+    """`samples` with up to `most` one-off jumps taken out (each replaced by the median
+    increment). The allocator now and then maps or keeps a megabyte at once (a new arena,
+    a dict resized, glibc raising its mmap threshold): a step that a line fit over a short
+    run reads as a slope, though the RSS is flat before and after it. A leak grows at
+    every sample, so its increments are all alike and none is taken out."""
+    steps = [b.rss_kb - a.rss_kb for a, b in itertools.pairwise(samples)]
+    if not steps:
+        return list(samples)
+    typical = statistics.median(steps)
+    bar = max(JUMP_KB, 5 * typical)
+    jumps = sorted((k for k, d in enumerate(steps) if d > bar), key=lambda k: -steps[k])
+    for k in jumps[:most]:
+        steps[k] = int(typical)
+    rebuilt = [samples[0]]
+    for sample, step in zip(samples[1:], steps, strict=True):
+        rebuilt.append(Sample(sample.ops, rebuilt[-1].rss_kb + step))
+    return rebuilt
+
+
+def steady_slope(samples: Sequence[Sample]) -> float:
+    """The Theil-Sen slope once one-off jumps are taken out, KB per 1,000 operations."""
+    return theil_sen(without_jumps(samples))
+
+
 def least_squares(samples: Sequence[Sample]) -> float:
     """The ordinary least-squares slope, in KB per 1,000 operations."""
     xs = [s.ops for s in samples]
