@@ -52,3 +52,13 @@ async def test_rss_stays_flat_over_many_edits() -> None:
 async def test_rss_stays_flat_over_many_open_close_cycles() -> None:
     async with raw_session() as server:
         flat(await soak_open_close(server, SAMPLES, CYCLES_PER_SAMPLE))
+
+
+def test_the_criterion_ignores_one_off_jumps_but_not_a_leak() -> None:
+    flat_with_jump = [
+        Sample(k * 200, 48000 + (944 if k >= 10 else 0) + k % 2 * 8) for k in range(21)
+    ]
+    assert theil_sen(flat_with_jump) > LIMIT_KB  # a plain fit would fail it
+    assert abs(steady_slope(flat_with_jump)) < 20
+    leak = [Sample(k * 200, 48000 + k * 400 + (900 if k == 7 else 0)) for k in range(21)]
+    assert steady_slope(leak) > 1900
