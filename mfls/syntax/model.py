@@ -44,7 +44,7 @@ class LiteralKind(str, Enum):
     AUTOLINK = "autolink"
     RAW_HTML = "raw_html"
     LINK_RESOURCE = "link_resource"  # `(destination "title")` of an inline link or image
-    LINK_LABEL = "link_label"  # `[label]` of a full reference link (rule 24)
+    LINK_LABEL = "link_label"  # `[label]` of a full reference link (docs/syntax.md rule 24)
     LINK_REFERENCE_DEFINITION = "link_reference_definition"
     INFO_STRING = "info_string"
 
