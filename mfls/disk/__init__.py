@@ -3,9 +3,12 @@
 Nothing here blocks on a FIFO or device, raises for a bad file, or logs: each function
 returns its value with the problems met, `DiskProblem`s naming each skipped path and
 why. Callers decide what to log or show. Modules: `problems` (the data), `reading`
-(one file), `listing` (`walk`), `replacing` (all-or-nothing replacement of files).
+(one file), `listing` (`walk`), `replacing` (all-or-nothing replacement of files),
+`gateway` (`Disk`, the reads as an object: `REAL_DISK`) and `memory` (`MemoryDisk`, a
+file tree in memory read the same way).
 """
 
+from mfls.disk.gateway import REAL_DISK, Disk, RealDisk
 from mfls.disk.listing import MAX_DOCUMENTS, SKIPPED_DIRECTORIES, Listing, walk
 from mfls.disk.problems import DiskProblem, printable
 from mfls.disk.reading import (
@@ -27,10 +30,13 @@ from mfls.disk.replacing import FileChange, ReplaceFailure, apply_file_changes
 __all__ = [
     "MAX_DOCUMENTS",
     "MAX_FILE_BYTES",
+    "REAL_DISK",
     "SKIPPED_DIRECTORIES",
+    "Disk",
     "DiskProblem",
     "FileChange",
     "Listing",
+    "RealDisk",
     "ReplaceFailure",
     "apply_file_changes",
     "can_list",

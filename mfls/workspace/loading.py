@@ -1,4 +1,5 @@
-"""Loading one course folder from disk in one go, for the command line.
+"""Loading one course folder in one go (from disk, or from another `Disk`), for the
+command line.
 
 `load_course` indexes a course folder and returns it with the files the workspace
 skipped (as `DiskProblem`s); `skipped_holding` tells which of those may use a key.
@@ -9,8 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from mfls import disk
-from mfls.disk import DiskProblem
+from mfls.disk import REAL_DISK, Disk, DiskProblem
 from mfls.syntax.model import ScanResult
 from mfls.syntax.scanner import scan
 from mfls.workspace.index import CourseSnapshot
@@ -56,7 +56,9 @@ class CourseLoad:
     is_folder: bool = True
 
 
-def load_course(directory: str, keys: tuple[str, ...] | None = None) -> CourseLoad:
+def load_course(
+    directory: str, keys: tuple[str, ...] | None = None, disk: Disk = REAL_DISK
+) -> CourseLoad:
     """Index the course at `directory` (its folder as the one workspace folder).
 
     With `keys`, only documents holding one of them are scanned (`KeyFilteredDocument`).
@@ -65,18 +67,20 @@ def load_course(directory: str, keys: tuple[str, ...] | None = None) -> CourseLo
     if not disk.is_directory(root):
         return CourseLoad(directory, None, (), is_folder=False)
     if keys is None:
-        workspace = Workspace()
+        workspace = Workspace(disk=disk)
     else:
         wanted = keys
         workspace = Workspace(
-            document_factory=lambda text, version: KeyFilteredDocument(text, wanted)
+            document_factory=lambda text, version: KeyFilteredDocument(text, wanted), disk=disk
         )
     workspace.set_folders([root])
     workspace.index_all()
     return CourseLoad(directory, workspace.snapshot.courses.get(root), workspace.disk_problems)
 
 
-def skipped_holding(problems: tuple[DiskProblem, ...], needle: bytes) -> tuple[str, ...]:
+def skipped_holding(
+    problems: tuple[DiskProblem, ...], needle: bytes, disk: Disk = REAL_DISK
+) -> tuple[str, ...]:
     """The skipped files whose bytes hold `needle` (files that cannot be read at all, and
     folders, count as not holding it)."""
     return tuple(dict.fromkeys(p.path for p in problems if disk.contains(p.path, needle)))
