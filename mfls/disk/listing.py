@@ -41,6 +41,8 @@ def walk(
     files: list[str] = []
     found: list[str] = []
     problems: list[DiskProblem] = []
+    if "\0" in root:
+        return Listing(), (DiskProblem(root, "cannot list it (embedded null byte)"),)
     real_root = os.path.realpath(root)
     seen: set[str] = set()
     pending = [root]
