@@ -2,12 +2,14 @@
 command line.
 
 `load_course` indexes a course folder and returns it with the files the workspace
-skipped (as `DiskProblem`s); `skipped_holding` tells which of those may use a key.
+skipped (as `DiskProblem`s); `unusable_members` tells which of those belong to the
+course (so a rename must refuse), `skipped_holding` which may use a key.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mfls.disk import REAL_DISK, Disk, DiskProblem
@@ -48,12 +50,14 @@ class KeyFilteredDocument:
 @dataclass(frozen=True, slots=True)
 class CourseLoad:
     """A course folder as loaded: `course` is None when `directory` is no folder
-    (`is_folder` False); `problems` are the paths skipped while indexing it."""
+    (`is_folder` False); `problems` are the paths skipped while indexing it; `nested`
+    the roots of the courses inside it (their files are not its members)."""
 
     directory: str
     course: CourseSnapshot | None
     problems: tuple[DiskProblem, ...]
     is_folder: bool = True
+    nested: tuple[str, ...] = ()
 
 
 def load_course(
@@ -75,7 +79,30 @@ def load_course(
         )
     workspace.set_folders([root])
     workspace.index_all()
-    return CourseLoad(directory, workspace.snapshot.courses.get(root), workspace.disk_problems)
+    nested = tuple(
+        other.root
+        for other in workspace.snapshot.courses.values()
+        if other.root is not None and other.root != root and disk.inside(other.root, root)
+    )
+    return CourseLoad(
+        directory, workspace.snapshot.courses.get(root), workspace.disk_problems, nested=nested
+    )
+
+
+def unusable_members(loaded: CourseLoad) -> tuple[DiskProblem, ...]:
+    """The skipped files and folders that belong to the course: ones that could not be
+    read, listed or decoded, not links out of its root, loops, vanished files, or the
+    files of a course nested in it."""
+    return tuple(
+        p
+        for p in loaded.problems
+        if p.member and not any(disk.inside(p.path, other) for other in loaded.nested)
+    )
+
+
+def real_paths(paths: Iterable[str]) -> dict[str, str]:
+    """Each of `paths` with every link resolved (what a rename writes, and where)."""
+    return {path: disk.real_path(path) for path in paths}
 
 
 def skipped_holding(
