@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import errno
 import os
 import platform
@@ -107,7 +106,9 @@ _Exchange = Callable[[bytes, bytes], int]
 def _load() -> _Exchange | None:
     try:
         if sys.platform.startswith("linux"):
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+            # The symbols the process already has: `ctypes.util.find_library` would start
+            # `ldconfig` (a process) just to find the C library.
+            libc = ctypes.CDLL(None, use_errno=True)
             renameat2 = getattr(libc, "renameat2", None)
             if renameat2 is not None:
                 renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int]

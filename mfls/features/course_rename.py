@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mfls.disk.reading import inside
 from mfls.disk.replacing import FileChange
 from mfls.features import rename as rn
 from mfls.features.refusal import Refusal
@@ -119,7 +118,7 @@ def file_changes(
         if doc.path is None:
             return Unusable(f"{doc.uri} is not a local file")
         target = doc.path if real is None else real.get(doc.path, doc.path)
-        if real_root is not None and not inside(target, real_root):
+        if real_root is not None and not _inside(target, real_root):
             return Unusable(f"{doc.path} resolves outside the course root {real_root}")
         new_text = apply_changes(doc.text, doc.changes)
         found = FileChange(Path(target), doc.text.encode("utf-8"), new_text.encode("utf-8"))
@@ -127,3 +126,7 @@ def file_changes(
         if earlier != found:
             return Unusable(f"{doc.path} was read twice with different contents; try again")
     return list(changes.values())
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
