@@ -9,6 +9,7 @@ once, at its target, and nothing resolving outside the course root is written.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
