@@ -19,13 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mfls.disk import exchange
-from mfls.disk.exchange import TEMP_SUFFIX
+from mfls.disk.exchange import TEMP_SUFFIX, Change
 from mfls.disk.exchange import Applied as Replaced
 from mfls.disk.problems import ReplaceFailure
 from mfls.disk.reading import read_prefix
 
 __all__ = [
     "TEMP_SUFFIX",
+    "Change",
     "FileChange",
     "ReplaceFailure",
     "Replaced",
@@ -36,6 +37,8 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class FileChange:
+    """One file's change; any object with these three attributes (`Change`) will do."""
+
     path: Path
     original: bytes  # what the file must still hold when the change is applied
     new: bytes
@@ -62,7 +65,7 @@ def replace(temp: Path, path: Path) -> bool:
     return exchange.swap(temp, path)
 
 
-def unchanged(changes: Sequence[FileChange]) -> ReplaceFailure | None:
+def unchanged(changes: Sequence[Change]) -> ReplaceFailure | None:
     """None when every file still holds its `original` bytes, else the first that does not."""
     for change in changes:
         current, problems = read_prefix(str(change.path), None, len(change.original))
@@ -77,7 +80,7 @@ def unchanged(changes: Sequence[FileChange]) -> ReplaceFailure | None:
 
 
 def replace_files(
-    changes: Sequence[FileChange], journal: exchange.Recorder | None = None
+    changes: Sequence[Change], journal: exchange.Recorder | None = None
 ) -> Replaced | ReplaceFailure:
     """Apply every change or none: `Replaced` (how many files, how many of them put in
     place by the non-atomic fallback) when done, else a `ReplaceFailure` after restoring
@@ -91,7 +94,7 @@ def replace_files(
 
 
 def apply_file_changes(
-    changes: Sequence[FileChange], journal: exchange.Recorder | None = None
+    changes: Sequence[Change], journal: exchange.Recorder | None = None
 ) -> ReplaceFailure | None:
     """`replace_files`, with None when done."""
     done = replace_files(changes, journal)

@@ -14,13 +14,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mfls.disk.replacing import FileChange
 from mfls.features import rename as rn
 from mfls.features.refusal import Refusal
 from mfls.syntax.keys import NOT_UTF8, check_new_key
 from mfls.text.diff import diff_of_changes
 from mfls.text.edits import apply_changes
 from mfls.workspace.index import CourseSnapshot, relative_path
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """One file's new bytes and the bytes they were computed from (what
+    `mfls.disk.replacing` checks the file still holds before replacing it)."""
+
+    path: Path
+    original: bytes
+    new: bytes
 
 
 @dataclass(frozen=True, slots=True)
