@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Final
 
 from mfls.disk.listing import MAX_DOCUMENTS, SKIPPED_DIRECTORIES, Listing
-from mfls.disk.problems import DiskProblem
+from mfls.disk.problems import GONE, OUTSIDE, DiskProblem
 from mfls.disk.reading import MAX_FILE_BYTES, inside
 
 _DIRECTORY: Final = None
@@ -111,7 +111,7 @@ class MemoryDisk:
         if self._nodes[parent] is not _DIRECTORY:
             return DiskProblem(path, f"unreadable ({os.strerror(errno.ENOTDIR)})")
         if absolute not in self._nodes:
-            return DiskProblem(path, "it no longer exists")
+            return DiskProblem(path, "it no longer exists", GONE)
         return absolute, self._nodes[absolute]
 
     def _file(self, path: str, root: str | None) -> bytes | DiskProblem:
@@ -120,7 +120,7 @@ class MemoryDisk:
             and "\0" not in path
             and not inside(self._absolute(path), self._absolute(root))
         ):
-            return DiskProblem(path, f"it resolves outside the course root {root}")
+            return DiskProblem(path, f"it resolves outside the course root {root}", OUTSIDE)
         found = self._node(path)
         if isinstance(found, DiskProblem):
             return found

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mfls.disk import REAL_DISK, Disk, DiskProblem
+from mfls.disk.reading import inside, real_path
 from mfls.syntax.model import ScanResult
 from mfls.syntax.scanner import scan
 from mfls.workspace.index import CourseSnapshot
@@ -82,7 +83,7 @@ def load_course(
     nested = tuple(
         other.root
         for other in workspace.snapshot.courses.values()
-        if other.root is not None and other.root != root and disk.inside(other.root, root)
+        if other.root is not None and other.root != root and inside(other.root, root)
     )
     return CourseLoad(
         directory, workspace.snapshot.courses.get(root), workspace.disk_problems, nested=nested
@@ -96,13 +97,14 @@ def unusable_members(loaded: CourseLoad) -> tuple[DiskProblem, ...]:
     return tuple(
         p
         for p in loaded.problems
-        if p.member and not any(disk.inside(p.path, other) for other in loaded.nested)
+        if p.member and not any(inside(p.path, other) for other in loaded.nested)
     )
 
 
 def real_paths(paths: Iterable[str]) -> dict[str, str]:
-    """Each of `paths` with every link resolved (what a rename writes, and where)."""
-    return {path: disk.real_path(path) for path in paths}
+    """Each of `paths` with every link resolved on the real disk (what a rename writes,
+    and where)."""
+    return {path: real_path(path) for path in paths}
 
 
 def skipped_holding(
