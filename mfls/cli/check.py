@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mfls.cli.output import configure_stderr, place, write_stdout
-from mfls.cli.sources import Unusable, classify, markdown_files, read_source
+from mfls.cli.sources import (
+    Unusable,
+    classify,
+    markdown_files,
+    read_source,
+    warn_pending_renames,
+)
 from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
 from mfls.text.line_index import LineIndex
 from mfls.workspace.course_root import nearest_course_root
@@ -174,6 +180,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     configure_stderr(logging.WARNING)
+    warn_pending_renames("check", args.paths)
     report = check_paths(args.paths)
     for problem in report.unreadable:
         print(f"mfls check: {problem}", file=sys.stderr)

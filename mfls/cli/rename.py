@@ -2,8 +2,13 @@
 
 The same edit and the same validation as the editor's rename. `--dry-run` prints a
 unified diff and writes nothing. A real run writes every file or none
-(`mfls.disk.replacing`); line endings and the UTF-8 encoding (a BOM included) are
-kept byte for byte outside the edited markers.
+(`mfls.disk.replacing`), never over a save made meanwhile; line endings and the UTF-8
+encoding (a BOM included) are kept byte for byte outside the edited markers. A link
+inside the course is edited at its target and stays a link. Any course file or folder
+that cannot be read, listed or decoded makes the rename refuse. A run keeps a journal
+in DIR/.mfls (`mfls.disk.journal`); after a crash, `mfls rename --resume --course DIR`
+finishes the rename and `mfls rename --undo --course DIR` rolls it back, and until then
+every other rename of the course is refused.
 
 Exit status: 0 renamed (or would rename), 1 refused (the message says why), 2 the
 command line or the files could not be used.
@@ -12,6 +17,7 @@ command line or the files could not be used.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -31,13 +37,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--course", required=True, metavar="DIR", help="the course folder (holding mfcourse.toml)"
     )
-    parser.add_argument("old", metavar="OLD", help="the key to rename, as a marker holds it")
-    parser.add_argument("new", metavar="NEW", help="the new key")
+    parser.add_argument(
+        "old", metavar="OLD", nargs="?", help="the key to rename, as a marker holds it"
+    )
+    parser.add_argument("new", metavar="NEW", nargs="?", help="the new key")
     parser.add_argument(
         "--dry-run", action="store_true", help="print a unified diff and change nothing"
     )
+    recovery = parser.add_mutually_exclusive_group()
+    recovery.add_argument(
+        "--resume", action="store_true", help="finish a rename that was interrupted"
+    )
+    recovery.add_argument(
+        "--undo", action="store_true", help="roll back a rename that was interrupted"
+    )
     parser.epilog = (
-        "Every file of the course is written, or none is. Exit status: 0 renamed (or, with "
+        "Every file of the course is written, or none is; --resume or --undo finish or "
+        "roll back an interrupted run. Exit status: 0 renamed (or, with "
         "--dry-run, would rename), 1 refused (the message says why), 2 unusable command "
         "line or files."
     )
@@ -46,15 +62,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def plan_rename(
     directory: str, old: str, new: str
 ) -> tuple[CourseSnapshot, WorkspaceChange] | Refusal | Unusable:
-    """Load the course at `directory` and plan the rename of `old` to `new` in it."""
+    """Load the course at `directory` and plan the rename of `old` to `new` in it: one
+    edit per file (a file reached through links is edited once)."""
+    from mfls.disk import printable
     from mfls.features.course_rename import (
         Unusable,
         keys_of_interest,
         old_key_of,
+        one_per_file,
         plan_course_rename,
+        relative_name,
     )
     from mfls.features.refusal import Refusal
-    from mfls.workspace.loading import load_course, skipped_holding
+    from mfls.workspace.loading import load_course, real_paths, unusable_members
 
     old_key = old_key_of(old)
     if isinstance(old_key, Unusable):
@@ -64,17 +84,43 @@ def plan_rename(
         return Unusable(f"{directory} is not a folder")
     if loaded.course is None:
         return Refusal(f"{directory} holds no MarkdownFlow documents")
-    unsafe = skipped_holding(loaded.problems, old_key.encode("utf-8"))
+    root = loaded.course.root or os.path.abspath(directory)
+    unsafe = [
+        f"{printable(relative_name(p.path, root, p.path))} ({p.reason})"
+        for p in unusable_members(loaded)
+    ]
     change = plan_course_rename(loaded.course, old_key, new, unsafe)
     if isinstance(change, Refusal):
         return change
-    return loaded.course, change
+    paths = [doc.path for doc in change.documents if doc.path is not None]
+    return loaded.course, one_per_file(change, real_paths(paths))
 
 
 def run(args: argparse.Namespace) -> int:
+    from mfls.disk import journal
+
+    if args.resume or args.undo:
+        if args.old is not None or args.new is not None or args.dry_run:
+            print("mfls rename: --resume and --undo take only --course", file=sys.stderr)
+            return 2
+        return _recover(args)
+    if args.old is None or args.new is None:
+        print("mfls rename: OLD and NEW are required (or --resume / --undo)", file=sys.stderr)
+        return 2
+    pending = journal.pending_journal(os.path.abspath(args.course))
+    if pending is not None:
+        print(f"mfls rename: refused: {pending.message()}", file=sys.stderr)
+        return 1
+    return _rename(args)
+
+
+def _rename(args: argparse.Namespace) -> int:
     # Imported here: `mfls` builds this parser for every command, including `serve`.
-    from mfls.disk.replacing import apply_file_changes
+    from mfls.disk import real_path
+    from mfls.disk.journal import JournalWriter
+    from mfls.disk.replacing import ReplaceFailure, replace_files
     from mfls.features.course_rename import Unusable, file_changes, relative_name, render_diff
+    from mfls.workspace.loading import real_paths
 
     planned = plan_rename(args.course, args.old, args.new)
     if not isinstance(planned, tuple):
@@ -94,14 +140,16 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 0
-    writes = file_changes(change)
+    root = os.path.abspath(args.course)
+    paths = [doc.path for doc in change.documents if doc.path is not None]
+    writes = file_changes(change, real_paths(paths), real_path(root))
     if isinstance(writes, Unusable):
         print(f"mfls rename: {writes.message}", file=sys.stderr)
         return 2
-    failure = apply_file_changes(writes)
-    if failure is not None:
-        print(f"mfls rename: {failure.message}", file=sys.stderr)
-        return 1 if failure.changed_on_disk else 2
+    done = replace_files(writes, JournalWriter(root, args.old, args.new))
+    if isinstance(done, ReplaceFailure):
+        print(f"mfls rename: {done.message}", file=sys.stderr)
+        return 1 if done.changed_on_disk else 2
     lines = [f"renamed {_count(markers, 'marker')} in {_count(len(change.documents), 'file')}"]
     for doc in change.documents:
         name = relative_name(doc.path, course.root, doc.uri)
@@ -109,7 +157,35 @@ def run(args: argparse.Namespace) -> int:
     write_stdout("\n".join(lines) + "\n")
     if change.annotation is not None:
         print(f"mfls rename: note: {change.annotation.description}", file=sys.stderr)
+    if done.replaced:
+        print(
+            f"mfls rename: note: {_count(done.replaced, 'file')} could not be swapped "
+            "atomically here and were replaced after a check instead (a save by another "
+            "program in that instant could be overwritten)",
+            file=sys.stderr,
+        )
     return 0
+
+
+def _recover(args: argparse.Namespace) -> int:
+    from mfls.disk import journal
+
+    pending = journal.pending_journal(os.path.abspath(args.course))
+    if pending is None:
+        print(f"mfls rename: no interrupted rename is pending in {args.course}", file=sys.stderr)
+        return 1
+    outcome = journal.settle(pending, undo_it=args.undo)
+    if outcome.failed:
+        print(f"mfls rename: {outcome.message}", file=sys.stderr)
+        return 2
+    if outcome.restart:
+        print(f"mfls rename: {outcome.message}; renaming again", file=sys.stderr)
+        args.old, args.new, args.resume = pending.old_key, pending.new_key, False
+        return _rename(args)
+    print(f"mfls rename: {outcome.message}", file=sys.stderr)
+    for problem in outcome.problems:
+        print(f"mfls rename:   {problem}", file=sys.stderr)
+    return 0 if outcome.ok else 1
 
 
 def _count(count: int, noun: str) -> str:

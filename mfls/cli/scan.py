@@ -11,7 +11,7 @@ import json
 import sys
 
 from mfls.cli.output import place, write_stdout
-from mfls.cli.sources import Unusable, read_source
+from mfls.cli.sources import Unusable, read_source, warn_pending_renames
 from mfls.syntax.model import ScanResult
 from mfls.text.line_index import LineIndex
 
@@ -28,6 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from mfls.syntax.scanner import scan
 
+    warn_pending_renames("scan", [args.path])
     text = read_source(args.path)
     if isinstance(text, Unusable):
         print(f"mfls scan: cannot read {args.path}: {text.reason}", file=sys.stderr)

@@ -5,6 +5,7 @@ the file system."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -52,3 +53,12 @@ def read_source(path: str, root: str | None = None) -> str | Unusable:
     if data is None:
         return Unusable(problems[0].reason if problems else "unreadable")
     return decode_source(data)
+
+
+def warn_pending_renames(command: str, paths: Sequence[str]) -> None:
+    """On stderr, one warning per interrupted rename pending at or above any of `paths`
+    (its journal, `mfls.disk.journal`), saying how to finish or undo it."""
+    from mfls.disk.journal import pending_warnings
+
+    for warning in pending_warnings([p for p in paths if p != "-"]):
+        print(f"mfls {command}: warning: {disk.printable(warning)}", file=sys.stderr)

@@ -3,11 +3,16 @@
 Nothing here blocks on a FIFO or device, raises for a bad file, or logs: each function
 returns its value with the problems met, `DiskProblem`s naming each skipped path and
 why. Callers decide what to log or show. Modules: `problems` (the data), `reading`
-(one file), `listing` (`walk`), `replacing` (all-or-nothing replacement of files).
+(one file), `listing` (`walk`), `replacing` (all-or-nothing replacement of files, never
+over a save made meanwhile), `exchange` (the swap it is built on), `journal` (the rename
+journal, so an interrupted rename can be finished or undone), `gateway` (`Disk`, the
+reads as an object: `REAL_DISK`) and `memory` (`MemoryDisk`, a file tree in memory read
+the same way).
 """
 
+from mfls.disk.gateway import REAL_DISK, Disk, RealDisk
 from mfls.disk.listing import MAX_DOCUMENTS, SKIPPED_DIRECTORIES, Listing, walk
-from mfls.disk.problems import DiskProblem, printable
+from mfls.disk.problems import DiskProblem, ReplaceFailure, printable
 from mfls.disk.reading import (
     MAX_FILE_BYTES,
     can_list,
@@ -21,17 +26,22 @@ from mfls.disk.reading import (
     read_bytes,
     read_prefix,
     read_text,
+    real_path,
 )
-from mfls.disk.replacing import FileChange, ReplaceFailure, apply_file_changes
+from mfls.disk.replacing import FileChange, Replaced, apply_file_changes, replace_files
 
 __all__ = [
     "MAX_DOCUMENTS",
     "MAX_FILE_BYTES",
+    "REAL_DISK",
     "SKIPPED_DIRECTORIES",
+    "Disk",
     "DiskProblem",
     "FileChange",
     "Listing",
+    "RealDisk",
     "ReplaceFailure",
+    "Replaced",
     "apply_file_changes",
     "can_list",
     "contains",
@@ -45,5 +55,7 @@ __all__ = [
     "read_bytes",
     "read_prefix",
     "read_text",
+    "real_path",
+    "replace_files",
     "walk",
 ]

@@ -7,7 +7,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Final
 
-from mfls.disk.problems import DiskProblem
+from mfls.disk.problems import LOOP, OUTSIDE, DiskProblem
 from mfls.disk.reading import inside
 
 MAX_DOCUMENTS: Final = 20_000
@@ -41,6 +41,8 @@ def walk(
     files: list[str] = []
     found: list[str] = []
     problems: list[DiskProblem] = []
+    if "\0" in root:
+        return Listing(), (DiskProblem(root, "cannot list it (embedded null byte)"),)
     real_root = os.path.realpath(root)
     seen: set[str] = set()
     pending = [root]
@@ -49,10 +51,12 @@ def walk(
         directory = pending.pop()
         real = os.path.realpath(directory)
         if real in seen:
-            problems.append(DiskProblem(directory, "directory loop through a symbolic link"))
+            problems.append(DiskProblem(directory, "directory loop through a symbolic link", LOOP))
             continue
         if not inside(real, real_root):
-            problems.append(DiskProblem(directory, f"symbolic link leaves the course root {root}"))
+            problems.append(
+                DiskProblem(directory, f"symbolic link leaves the course root {root}", OUTSIDE)
+            )
             continue
         seen.add(real)
         try:

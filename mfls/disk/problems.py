@@ -1,8 +1,22 @@
-"""`DiskProblem`: a path the gateway could not use, and why, as data."""
+"""`DiskProblem`: a path the gateway could not use, and why, as data; `ReplaceFailure`:
+why a replacement of files did not happen."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Final
+
+UNUSABLE: Final = "unusable"
+"""It is there but could not be read, listed or decoded (or is too large, or not a
+regular file, or the listing stopped at the limit): a course member that is unusable."""
+OUTSIDE: Final = "outside"
+"""A link leads out of the root, or the path resolves outside it: not part of the course."""
+LOOP: Final = "loop"
+"""A directory reached again through a link: already listed, not a second member."""
+GONE: Final = "gone"
+"""It vanished between listing and reading: not a member any more."""
+
+NOT_MEMBER_KINDS: Final = frozenset({OUTSIDE, LOOP, GONE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -10,11 +24,20 @@ class DiskProblem:
     """A path that was skipped, with the reason worded for the author.
 
     `path` is the path as it was given or found (a name that is not valid UTF-8 keeps
-    its undecodable bytes as lone surrogates; `shown` escapes them).
+    its undecodable bytes as lone surrogates; `shown` escapes them). `kind` says what
+    the problem means, for code (`UNUSABLE`, `OUTSIDE`, `LOOP`, `GONE`); it takes no part
+    in comparisons, which the path and the reason settle.
     """
 
     path: str
     reason: str
+    kind: str = field(default=UNUSABLE, compare=False)
+
+    @property
+    def member(self) -> bool:
+        """True when the path is part of the folder it was found in (and was unusable);
+        False for links out of it, loops and vanished files."""
+        return self.kind not in NOT_MEMBER_KINDS
 
     @property
     def shown(self) -> str:
@@ -36,3 +59,16 @@ def printable(path: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaceFailure:
+    """Why files were not replaced. `changed_on_disk`: a file no longer held the content
+    the change was computed from, before or while the change was applied (nothing was
+    touched, or everything was undone, saves made meanwhile kept); otherwise reading or
+    writing failed and every file was restored, except the `unrestored` ones the message
+    names."""
+
+    message: str
+    changed_on_disk: bool = False
+    unrestored: tuple[str, ...] = ()

@@ -10,7 +10,7 @@ import os
 import stat
 from typing import Final
 
-from mfls.disk.problems import DiskProblem
+from mfls.disk.problems import GONE, OUTSIDE, DiskProblem
 
 MAX_FILE_BYTES: Final = 8 * 1024 * 1024
 """Files larger than this (8 MiB) are not read."""
@@ -41,6 +41,14 @@ def inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
+def real_path(path: str) -> str:
+    """`path` with every link resolved (absolute); never raises."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return os.path.abspath(path)
+
+
 def not_regular(mode: int) -> str | None:
     """Why a file of this mode is not read, or None for a regular file."""
     if stat.S_ISREG(mode):
@@ -63,13 +71,13 @@ def _open_regular(path: str, root: str | None) -> tuple[int, int] | DiskProblem:
     try:
         real = os.path.realpath(path)
         if root is not None and not inside(real, os.path.realpath(root)):
-            return DiskProblem(path, f"it resolves outside the course root {root}")
+            return DiskProblem(path, f"it resolves outside the course root {root}", OUTSIDE)
         why = not_regular(os.stat(real).st_mode)
         if why is not None:
             return DiskProblem(path, why)
         descriptor = os.open(real, _READ_FLAGS)
     except FileNotFoundError:
-        return DiskProblem(path, "it no longer exists")
+        return DiskProblem(path, "it no longer exists", GONE)
     except (OSError, ValueError) as error:  # ValueError: a NUL in the name
         reason = _error(error) if isinstance(error, OSError) else "its name holds a NUL"
         return DiskProblem(path, f"unreadable ({reason})")

@@ -1,59 +1,52 @@
-"""Replace several files as one step: all of them change, or none does.
+"""Replace several files as one step: all of them change, or none does, and a save made
+by another program meanwhile is never overwritten.
 
-Every new content is first written to a temporary file beside its original (same
-directory, so the final `os.replace` is an atomic rename on one file system). Only
-when every temporary file is written and flushed to disk are the originals replaced.
-If anything fails, the originals already replaced are written back and the temporary
-files removed. The outcome is data: None, or a `ReplaceFailure` saying what happened.
+Every file is first checked against the bytes its change was computed from. Then every
+new content is written to a temporary file beside its original (same directory, owner
+and mode) and flushed to disk, and only then are they swapped in (`mfls.disk.exchange`:
+an atomic exchange where the system has one, each old file checked after the fact). If
+anything fails, or another program saved a file meanwhile, every swapped file is put
+back. With a journal (`mfls.disk.journal.JournalWriter`) a crash at any instant can be
+finished or undone. The outcome is data: `Replaced`, or a `ReplaceFailure` saying what
+happened (`apply_file_changes`: None or the failure).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import stat
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mfls.disk import exchange
+from mfls.disk.exchange import TEMP_SUFFIX, Change
+from mfls.disk.exchange import Applied as Replaced
+from mfls.disk.problems import ReplaceFailure
 from mfls.disk.reading import read_prefix
 
-TEMP_SUFFIX = ".mfls-tmp"
+__all__ = [
+    "TEMP_SUFFIX",
+    "Change",
+    "FileChange",
+    "ReplaceFailure",
+    "Replaced",
+    "apply_file_changes",
+    "replace_files",
+]
 
 
 @dataclass(frozen=True, slots=True)
 class FileChange:
+    """One file's change; any object with these three attributes (`Change`) will do."""
+
     path: Path
     original: bytes  # what the file must still hold when the change is applied
     new: bytes
 
 
-@dataclass(frozen=True, slots=True)
-class ReplaceFailure:
-    """Why nothing was written. `changed_on_disk`: a file no longer held the content the
-    change was computed from (nothing was touched); otherwise reading or writing failed
-    and every file was restored, except the `unrestored` ones the message names."""
-
-    message: str
-    changed_on_disk: bool = False
-    unrestored: tuple[str, ...] = ()
-
-
 def write_temp(path: Path, data: bytes) -> Path:
-    """Write `data` to a new temporary file beside `path`, with `path`'s permissions."""
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
-    temp = Path(name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        with contextlib.suppress(OSError):
-            os.chmod(temp, stat.S_IMODE(path.stat().st_mode))
-    except BaseException:
-        with contextlib.suppress(OSError):
-            temp.unlink()
-        raise
-    return temp
+    """Write `data` to the temporary name beside `path`, with `path`'s owner and mode."""
+    return exchange.write_temp(path, data)
 
 
 def flush_to_disk(paths: Sequence[Path]) -> None:
@@ -67,11 +60,12 @@ def flush_to_disk(paths: Sequence[Path]) -> None:
             os.fsync(handle.fileno())
 
 
-def replace(temp: Path, path: Path) -> None:
-    os.replace(temp, path)
+def replace(temp: Path, path: Path) -> bool:
+    """Swap `temp` and `path` (the old file ends at `temp`); False when not atomic."""
+    return exchange.swap(temp, path)
 
 
-def unchanged(changes: Sequence[FileChange]) -> ReplaceFailure | None:
+def unchanged(changes: Sequence[Change]) -> ReplaceFailure | None:
     """None when every file still holds its `original` bytes, else the first that does not."""
     for change in changes:
         current, problems = read_prefix(str(change.path), None, len(change.original))
@@ -85,49 +79,23 @@ def unchanged(changes: Sequence[FileChange]) -> ReplaceFailure | None:
     return None
 
 
-def apply_file_changes(changes: Sequence[FileChange]) -> ReplaceFailure | None:
-    """Apply every change or none: None when done, else a `ReplaceFailure` after
-    restoring everything (an interrupt is raised again once restored)."""
+def replace_files(
+    changes: Sequence[Change], journal: exchange.Recorder | None = None
+) -> Replaced | ReplaceFailure:
+    """Apply every change or none: `Replaced` (how many files, how many of them put in
+    place by the non-atomic fallback) when done, else a `ReplaceFailure` after restoring
+    everything (an interrupt is raised again once restored)."""
     stale = unchanged(changes)
     if stale is not None:
         return stale
-    temps: list[Path] = []
-    replaced: list[FileChange] = []
-    try:
-        for change in changes:
-            temps.append(write_temp(change.path, change.new))
-        flush_to_disk(temps)
-        for change, temp in zip(changes, temps, strict=True):
-            replace(temp, change.path)
-            replaced.append(change)
-    except BaseException as error:
-        failures = _restore(replaced)
-        for temp in temps:
-            with contextlib.suppress(OSError):
-                temp.unlink()
-        if not isinstance(error, Exception):
-            raise
-        if failures:
-            message = f"writing failed ({error}); could not restore {', '.join(failures)}"
-        else:
-            message = f"writing failed ({error}); every file was left as it was"
-        return ReplaceFailure(message, unrestored=tuple(failures))
-    return None
+    return exchange.apply(
+        changes, write_temp=write_temp, swap=replace, flush=flush_to_disk, journal=journal
+    )
 
 
-def _restore(replaced: Sequence[FileChange]) -> list[str]:
-    """Put the original bytes back into every already replaced file; list failures."""
-    failures: list[str] = []
-    for change in reversed(replaced):
-        try:
-            temp = write_temp(change.path, change.original)
-            try:
-                flush_to_disk([temp])
-                replace(temp, change.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    temp.unlink()
-                raise
-        except OSError:
-            failures.append(str(change.path))
-    return failures
+def apply_file_changes(
+    changes: Sequence[Change], journal: exchange.Recorder | None = None
+) -> ReplaceFailure | None:
+    """`replace_files`, with None when done."""
+    done = replace_files(changes, journal)
+    return done if isinstance(done, ReplaceFailure) else None

@@ -59,8 +59,7 @@ def parse_reference(s: str, p: int) -> int:
     q = m.end()
     if q >= len(s) or s[q] != ":":
         return -1
-    # `_SPNL` matches the empty string, so its match is never None (twice below).
-    q = _SPNL.match(s, q + 1).end()  # type: ignore[union-attr]
+    q = _skip_spnl(s, q + 1)
     if q < len(s) and s[q] == "<":
         d = _ANGLE_DESTINATION.match(s, q)
         if d is None:
@@ -71,7 +70,7 @@ def parse_reference(s: str, p: int) -> int:
         if q < 0:
             return -1
     before_title = q
-    t = _SPNL.match(s, q).end()  # type: ignore[union-attr]
+    t = _skip_spnl(s, q)
     if t != before_title and t < len(s) and s[t] in "\"'(":
         title = _TITLE.match(s, t)
         if title is not None:
@@ -80,3 +79,9 @@ def parse_reference(s: str, p: int) -> int:
                 return rest.end()
     rest = _LINE_REST.match(s, before_title)
     return rest.end() if rest is not None else -1
+
+
+def _skip_spnl(s: str, q: int) -> int:
+    """The offset after optional spaces and at most one line ending, from `q`."""
+    match = _SPNL.match(s, q)
+    return q if match is None else match.end()

@@ -45,6 +45,7 @@ from mfls.syntax.model import (
     Operator,
     Reason,
     Role,
+    pack_operators,
 )
 
 
@@ -333,10 +334,13 @@ class _Reader:
                 choices=split.choices,
                 input=split.input,
                 binding_marker=binding,
-                operators=(
-                    Operator(q + base, body + base, "?["),
-                    *split.operators,
-                    Operator(close + base, close + 1 + base, "]"),
+                **pack_operators(
+                    q + base,
+                    (
+                        Operator(q + base, body + base, "?["),
+                        *split.operators,
+                        Operator(close + base, close + 1 + base, "]"),
+                    ),
                 ),
             )
         )
@@ -385,28 +389,24 @@ class _Reader:
         s = self.s
         n = self.n
         if i + 1 < n and s[i + 1] == "$":
-            pos = i + 2
-            while True:
-                j = self._find_pattern("$$", DOUBLE_DOLLAR, pos)
-                if j < 0:
-                    return i + 2
-                if backslashes_before(s, j, i + 2) % 2 == 0:
-                    break
-                pos = j + 1
-            self._add_literal(LiteralKind.MATH, i, j + 2, escapes=False, context=Context.MATH)
-            return j + 2
+            return self._math_span(i, 2, "$$", DOUBLE_DOLLAR)
         if i + 1 >= n or s[i + 1] in MATH_SPACE:
             return i + 1
+        return self._math_span(i, 1, "$", SINGLE_DOLLAR_CLOSER)
+
+    def _math_span(self, i: int, width: int, name: str, closer: re.Pattern[str]) -> int:
+        """The math span opened by the `width` dollars at `i`: its end, or `i + width`
+        (plain text) when no unescaped closer follows in this inline text."""
         pos = i + 2
         while True:
-            j = self._find_pattern("$", SINGLE_DOLLAR_CLOSER, pos)
+            j = self._find_pattern(name, closer, pos)
             if j < 0:
-                return i + 1
-            if backslashes_before(s, j, i + 1) % 2 == 0:
+                return i + width
+            if backslashes_before(self.s, j, i + width) % 2 == 0:
                 break
             pos = j + 1
-        self._add_literal(LiteralKind.MATH, i, j + 1, escapes=False, context=Context.MATH)
-        return j + 1
+        self._add_literal(LiteralKind.MATH, i, j + width, escapes=False, context=Context.MATH)
+        return j + width
 
     def _raw_html(self, i: int) -> int:
         """End of a complete inline raw HTML construct at `i`, or -1."""

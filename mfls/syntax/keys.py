@@ -1,4 +1,4 @@
-"""Memory keys: the seed's trimming whitespace set and key normalization.
+"""Memory keys: the trimming whitespace set (docs/syntax.md section B), key normalization.
 
 A key is a marker body trimmed by the explicit whitespace set below, then checked
 (docs/syntax.md rule 6). Interior text is kept exactly as written.
@@ -10,7 +10,8 @@ import re
 
 from mfls.syntax.model import Reason
 
-# The seed's explicit cross-language set. U+FEFF is deliberately absent: it is key content.
+# The explicit cross-language set of docs/syntax.md section B.
+# U+FEFF is deliberately absent: it is key content.
 WHITESPACE: frozenset[str] = frozenset(
     [chr(c) for c in range(0x09, 0x0E)]
     + [chr(c) for c in range(0x1C, 0x21)]
@@ -30,7 +31,7 @@ CLOSING_SEQUENCE = "}}"
 
 
 def trim(s: str, start: int = 0, end: int | None = None) -> tuple[int, int]:
-    """The range of `s[start:end]` left after trimming the seed's whitespace set.
+    """The range of `s[start:end]` left after trimming the whitespace set (section B).
 
     Returns absolute offsets into `s`; an all-whitespace range gives `(end, end)`.
     """
@@ -56,7 +57,7 @@ def trim(s: str, start: int = 0, end: int | None = None) -> tuple[int, int]:
 
 
 def trimmed(s: str) -> str:
-    """`s` with the seed's whitespace set removed from both ends."""
+    """`s` with the whitespace set of docs/syntax.md section B removed from both ends."""
     return s.strip(WHITESPACE_CHARS)
 
 
@@ -117,5 +118,5 @@ def check_new_key(name: str) -> tuple[str | None, str | None]:
 
 
 def marker_text(key: str) -> str:
-    """The marker the seed recommends generating for `key`: one space of padding each side."""
+    """The marker generated for `key`: one space of padding each side (syntax.md section A)."""
     return "{{ " + key + " }}"

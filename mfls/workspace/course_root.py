@@ -6,11 +6,13 @@ path it is given; both find the same course.
 
 from __future__ import annotations
 
-from mfls import disk
+from mfls.disk import REAL_DISK, Disk
 from mfls.workspace.config import COURSE_FILE
 
 
-def nearest_course_root(directory: str, boundary: str | None = None) -> str | None:
+def nearest_course_root(
+    directory: str, boundary: str | None = None, disk: Disk = REAL_DISK
+) -> str | None:
     """The nearest folder from `directory` itself up to `boundary` holding a course file.
 
     Without a boundary the search goes up to the file system root. A directory outside

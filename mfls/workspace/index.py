@@ -412,14 +412,24 @@ def replace_document(course: CourseSnapshot, entry: DocEntry) -> CourseSnapshot:
 
     Only keys that the document gained or lost are touched; the rest is shared.
     """
-    old = course.docs.get(entry.uri)
-    docs = _layered(course.docs).updated({entry.uri: entry})
+    return _with_document(course, entry.uri, entry)
+
+
+def remove_document(course: CourseSnapshot, uri: str) -> CourseSnapshot:
+    if uri not in course.docs:
+        return course
+    return _with_document(course, uri, None)
+
+
+def _with_document(course: CourseSnapshot, uri: str, entry: DocEntry | None) -> CourseSnapshot:
+    """The course with the document at `uri` replaced by `entry`, or removed (None)."""
+    old = course.docs.get(uri)
+    docs = _layered(course.docs).updated({uri: GONE if entry is None else entry})
     old_keys = old.keys if old is not None else EMPTY_KEYS
-    bindings = _moved(
-        course.bindings.key_docs, entry.uri, old_keys.bindings, entry.keys.bindings, docs
-    )
+    new_keys = entry.keys if entry is not None else EMPTY_KEYS
+    bindings = _moved(course.bindings.key_docs, uri, old_keys.bindings, new_keys.bindings, docs)
     references = _moved(
-        course.references.key_docs, entry.uri, old_keys.references, entry.keys.references, docs
+        course.references.key_docs, uri, old_keys.references, new_keys.references, docs
     )
     return CourseSnapshot(
         course.id,
@@ -431,26 +441,6 @@ def replace_document(course: CourseSnapshot, entry: DocEntry) -> CourseSnapshot:
         KeyOccurrences(docs, references, False),
         course.problems,
         course.cache.following(_changed_keys(old, entry)),
-    )
-
-
-def remove_document(course: CourseSnapshot, uri: str) -> CourseSnapshot:
-    old = course.docs.get(uri)
-    if old is None:
-        return course
-    docs = _layered(course.docs).updated({uri: GONE})
-    bindings = _moved(course.bindings.key_docs, uri, old.keys.bindings, (), docs)
-    references = _moved(course.references.key_docs, uri, old.keys.references, (), docs)
-    return CourseSnapshot(
-        course.id,
-        course.root,
-        course.config,
-        course.host,
-        docs,
-        KeyOccurrences(docs, bindings, True),
-        KeyOccurrences(docs, references, False),
-        course.problems,
-        course.cache.following(_changed_keys(old, None)),
     )
 
 

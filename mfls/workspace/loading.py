@@ -1,16 +1,19 @@
-"""Loading one course folder from disk in one go, for the command line.
+"""Loading one course folder in one go (from disk, or from another `Disk`), for the
+command line.
 
 `load_course` indexes a course folder and returns it with the files the workspace
-skipped (as `DiskProblem`s); `skipped_holding` tells which of those may use a key.
+skipped (as `DiskProblem`s); `unusable_members` tells which of those belong to the
+course (so a rename must refuse), `skipped_holding` which may use a key.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from mfls import disk
-from mfls.disk import DiskProblem
+from mfls.disk import REAL_DISK, Disk, DiskProblem
+from mfls.disk.reading import inside, real_path
 from mfls.syntax.model import ScanResult
 from mfls.syntax.scanner import scan
 from mfls.workspace.index import CourseSnapshot
@@ -48,15 +51,19 @@ class KeyFilteredDocument:
 @dataclass(frozen=True, slots=True)
 class CourseLoad:
     """A course folder as loaded: `course` is None when `directory` is no folder
-    (`is_folder` False); `problems` are the paths skipped while indexing it."""
+    (`is_folder` False); `problems` are the paths skipped while indexing it; `nested`
+    the roots of the courses inside it (their files are not its members)."""
 
     directory: str
     course: CourseSnapshot | None
     problems: tuple[DiskProblem, ...]
     is_folder: bool = True
+    nested: tuple[str, ...] = ()
 
 
-def load_course(directory: str, keys: tuple[str, ...] | None = None) -> CourseLoad:
+def load_course(
+    directory: str, keys: tuple[str, ...] | None = None, disk: Disk = REAL_DISK
+) -> CourseLoad:
     """Index the course at `directory` (its folder as the one workspace folder).
 
     With `keys`, only documents holding one of them are scanned (`KeyFilteredDocument`).
@@ -65,18 +72,44 @@ def load_course(directory: str, keys: tuple[str, ...] | None = None) -> CourseLo
     if not disk.is_directory(root):
         return CourseLoad(directory, None, (), is_folder=False)
     if keys is None:
-        workspace = Workspace()
+        workspace = Workspace(disk=disk)
     else:
         wanted = keys
         workspace = Workspace(
-            document_factory=lambda text, version: KeyFilteredDocument(text, wanted)
+            document_factory=lambda text, version: KeyFilteredDocument(text, wanted), disk=disk
         )
     workspace.set_folders([root])
     workspace.index_all()
-    return CourseLoad(directory, workspace.snapshot.courses.get(root), workspace.disk_problems)
+    nested = tuple(
+        other.root
+        for other in workspace.snapshot.courses.values()
+        if other.root is not None and other.root != root and inside(other.root, root)
+    )
+    return CourseLoad(
+        directory, workspace.snapshot.courses.get(root), workspace.disk_problems, nested=nested
+    )
 
 
-def skipped_holding(problems: tuple[DiskProblem, ...], needle: bytes) -> tuple[str, ...]:
+def unusable_members(loaded: CourseLoad) -> tuple[DiskProblem, ...]:
+    """The skipped files and folders that belong to the course: ones that could not be
+    read, listed or decoded, not links out of its root, loops, vanished files, or the
+    files of a course nested in it."""
+    return tuple(
+        p
+        for p in loaded.problems
+        if p.member and not any(inside(p.path, other) for other in loaded.nested)
+    )
+
+
+def real_paths(paths: Iterable[str]) -> dict[str, str]:
+    """Each of `paths` with every link resolved on the real disk (what a rename writes,
+    and where)."""
+    return {path: real_path(path) for path in paths}
+
+
+def skipped_holding(
+    problems: tuple[DiskProblem, ...], needle: bytes, disk: Disk = REAL_DISK
+) -> tuple[str, ...]:
     """The skipped files whose bytes hold `needle` (files that cannot be read at all, and
     folders, count as not holding it)."""
     return tuple(dict.fromkeys(p.path for p in problems if disk.contains(p.path, needle)))

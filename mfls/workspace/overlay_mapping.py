@@ -39,8 +39,7 @@ class Layered(Mapping[K, V], Generic[K, V]):
     def __contains__(self, key: object) -> bool:
         delta = self._delta
         if key in delta:
-            # `key` is whatever `in` was asked about, and it is in the overlay.
-            return delta[key] is not GONE  # type: ignore[index]
+            return delta[key] is not GONE
         return key in self._base
 
     def __iter__(self) -> Iterator[K]:

@@ -1,8 +1,9 @@
 """`Workspace`: the one mutable holder of folders, open buffers and the current snapshot.
 
 Every change builds a new `WorkspaceSnapshot` and swaps it in under a lock; readers take
-`workspace.snapshot` once and keep a consistent view. Disk access goes through the gateway
-`mfls.disk`; the files it skipped are kept as data (`disk_problems`), each logged once.
+`workspace.snapshot` once and keep a consistent view. Disk access goes through the `Disk`
+it is given (the gateway `mfls.disk` unless told otherwise); the files it skipped are kept
+as data (`disk_problems`), each logged once.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from types import MappingProxyType
 from typing import Protocol
 
 from mfls import disk
-from mfls.disk import DiskProblem, Listing
+from mfls.disk import REAL_DISK, Disk, DiskProblem, Listing
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig, parse_course_config
 from mfls.workspace.course_root import nearest_course_root
 from mfls.workspace.globs import compile_glob
@@ -104,7 +105,10 @@ class Workspace:
         max_file_bytes: int = disk.MAX_FILE_BYTES,
         max_documents: int = disk.MAX_DOCUMENTS,
         document_factory: DocumentFactory | None = None,
+        disk: Disk = REAL_DISK,
     ) -> None:
+        """`disk` is the file tree read: the real file system unless another is given."""
+        self._disk = disk
         self._lock = threading.RLock()
         self._max_file_bytes = max_file_bytes
         self._max_documents = max_documents
@@ -149,7 +153,7 @@ class Workspace:
     ) -> str | None:
         """The text of `path`, or None with its problem logged and kept (in `into`, or in
         the workspace's own record)."""
-        text, problems = disk.read_text(path, root, self._max_file_bytes)
+        text, problems = self._disk.read_text(path, root, self._max_file_bytes)
         for problem in problems:
             log.warning("skipped %s: %s", problem.path, problem.reason)
         with self._lock:
@@ -162,7 +166,7 @@ class Workspace:
 
     def _list(self, root: str) -> Listing:
         """Walk `root`; its problems are logged and replace those of its previous walk."""
-        listing, problems = disk.walk(root, self._max_documents, landmarks=(COURSE_FILE,))
+        listing, problems = self._disk.walk(root, self._max_documents, landmarks=(COURSE_FILE,))
         for problem in problems:
             log.warning("skipped %s: %s", problem.path, problem.reason)
         with self._lock:
@@ -265,7 +269,7 @@ class Workspace:
 
     def _read_config(self, root: str) -> tuple[CourseConfig, tuple[ConfigProblem, ...]]:
         course_file = os.path.join(root, COURSE_FILE)
-        if not disk.exists(course_file):
+        if not self._disk.exists(course_file):
             with self._lock:
                 self._read_problems.pop(course_file, None)
             return CourseConfig(), ()
@@ -305,7 +309,7 @@ class Workspace:
         if folder is None:
             return None
         known = [r for r in self._plans if disk.inside(path, r)]
-        nearest = nearest_course_root(os.path.dirname(path), folder)
+        nearest = nearest_course_root(os.path.dirname(path), folder, self._disk)
         candidates = known + ([nearest] if nearest else []) + [folder]
         return max(candidates, key=len)
 
@@ -435,7 +439,7 @@ class Workspace:
             if kind == "deleted":
                 self._forget_problems(path)
             if os.path.basename(path) == COURSE_FILE or (
-                kind == "created" and disk.is_directory(path)
+                kind == "created" and self._disk.is_directory(path)
             ):
                 folder = self._folder_of(path)
                 if folder is not None:

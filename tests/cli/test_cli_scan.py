@@ -1,6 +1,6 @@
 """`mfls scan --json`: the scan contract, byte for byte from standard input or a file.
 
-Every expectation below was worked out by hand from the seed and the decisions.
+Every expectation below was worked out by hand from the rules of docs/syntax.md.
 """
 
 from __future__ import annotations

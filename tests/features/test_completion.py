@@ -1,17 +1,14 @@
-from pathlib import Path
-
 import pytest
 from course_kit import Course
+from course_kit import course as make_course
 
 from mfls.features.completion import complete
 
 
 @pytest.fixture
-def course(tmp_path: Path) -> Course:
-    return Course(
-        tmp_path,
+def course() -> Course:
+    return make_course(
         {
-            "mfcourse.toml": 'host = "playground"\nlessons = ["one.md", "two.md", "three.md"]\n',
             "one.md": "?[{{ goal }} A | B]\n\n?[{{ 学习目标 }} ...]\n",
             "two.md": (
                 "?[{{ pace }} Slow | Fast]\n\nUse {{ goal }}.\n\n"
@@ -19,6 +16,7 @@ def course(tmp_path: Path) -> Course:
             ),
             "three.md": "?[{{ later }} X]\n\nRead {{ unbound key }} and {{ goal }}.\n",
         },
+        config='host = "playground"\nlessons = ["one.md", "two.md", "three.md"]\n',
     )
 
 
@@ -27,7 +25,7 @@ def keys(result) -> list[str]:
 
 
 def test_auto_closed_marker_is_replaced_whole(course: Course) -> None:
-    at = course.offset("two.md", "{{}}", 2)
+    at = course.offset_of("two.md", "{{}}", 2)
     result = complete(course.snapshot, course.uri("two.md"), at)
     assert result is not None
     text = course.snapshot.entry(course.uri("two.md"))[1].text
@@ -48,7 +46,7 @@ def test_auto_closed_marker_is_replaced_whole(course: Course) -> None:
 
 
 def test_unclosed_marker_being_typed_replaces_up_to_the_cursor(course: Course) -> None:
-    at = course.offset("two.md", "{{ go here", 5)
+    at = course.offset_of("two.md", "{{ go here", 5)
     result = complete(course.snapshot, course.uri("two.md"), at)
     assert result is not None
     text = course.snapshot.entry(course.uri("two.md"))[1].text
@@ -56,34 +54,34 @@ def test_unclosed_marker_being_typed_replaces_up_to_the_cursor(course: Course) -
 
 
 def test_inside_an_existing_marker_replaces_the_marker(course: Course) -> None:
-    at = course.offset("two.md", "{{ goal }}", 5)
+    at = course.offset_of("two.md", "{{ goal }}", 5)
     result = complete(course.snapshot, course.uri("two.md"), at)
     text = course.snapshot.entry(course.uri("two.md"))[1].text
     assert text[result.start : result.end] == "{{ goal }}"
 
 
 def test_ranking_same_lesson_then_course_order_then_host_then_unbound(course: Course) -> None:
-    at = course.offset("two.md", "{{}}", 2)
+    at = course.offset_of("two.md", "{{}}", 2)
     result = complete(course.snapshot, course.uri("two.md"), at)
     assert keys(result) == ["pace", "goal", "学习目标", "later", "browser_language", "unbound key"]
 
 
 def test_literal_only_keys_are_not_offered(course: Course) -> None:
-    at = course.offset("two.md", "{{}}", 2)
+    at = course.offset_of("two.md", "{{}}", 2)
     result = complete(course.snapshot, course.uri("two.md"), at)
     assert "example" not in keys(result)
 
 
 def test_no_completion_outside_a_marker(course: Course) -> None:
     uri = course.uri("two.md")
-    assert complete(course.snapshot, uri, course.offset("two.md", "Use")) is None
-    assert complete(course.snapshot, uri, course.offset("two.md", "{{}}", 1)) is None
-    assert complete(course.snapshot, uri, course.offset("two.md", "{{}}", 4)) is None
+    assert complete(course.snapshot, uri, course.offset_of("two.md", "Use")) is None
+    assert complete(course.snapshot, uri, course.offset_of("two.md", "{{}}", 1)) is None
+    assert complete(course.snapshot, uri, course.offset_of("two.md", "{{}}", 4)) is None
 
 
-def test_after_interaction_opener(tmp_path: Path) -> None:
-    course = Course(tmp_path, {"a.md": "?[{{ level }} A]\n\n?[{{}}]\n", "b.md": "?[{{"})
-    at = course.offset("a.md", "?[{{}}]", 4)
+def test_after_interaction_opener() -> None:
+    course = make_course({"a.md": "?[{{ level }} A]\n\n?[{{$0}}]\n", "b.md": "?[{{"})
+    at = course.offset
     result = complete(course.snapshot, course.uri("a.md"), at)
     text = course.snapshot.entry(course.uri("a.md"))[1].text
     assert text[result.start : result.end] == "{{}}"
@@ -92,26 +90,24 @@ def test_after_interaction_opener(tmp_path: Path) -> None:
     assert keys(result) == ["level"]
 
 
-def test_single_brace_and_code_blocks_do_not_trigger(tmp_path: Path) -> None:
-    course = Course(tmp_path, {"a.md": "?[{{ k }} A]\n\nOne { brace\n\n```\n{{ code\n```\n"})
+def test_single_brace_and_code_blocks_do_not_trigger() -> None:
+    course = make_course({"a.md": "?[{{ k }} A]\n\nOne { brace\n\n```\n{{ code\n```\n"})
     uri = course.uri("a.md")
-    assert complete(course.snapshot, uri, course.offset("a.md", "{ brace", 1)) is None
-    assert complete(course.snapshot, uri, course.offset("a.md", "{{ code", 3)) is None
+    assert complete(course.snapshot, uri, course.offset_of("a.md", "{ brace", 1)) is None
+    assert complete(course.snapshot, uri, course.offset_of("a.md", "{{ code", 3)) is None
 
 
-def test_legacy_binding_keeps_its_percent(tmp_path: Path) -> None:
-    course = Course(tmp_path, {"a.md": "?[{{ k }} A]\n\n?[%{{ k }} B]\n"})
-    at = course.offset("a.md", "%{{ k", 4)
+def test_legacy_binding_keeps_its_percent() -> None:
+    course = make_course("a.md", "?[{{ k }} A]\n\n?[%{{ $0k }} B]\n")
+    at = course.offset
     result = complete(course.snapshot, course.uri("a.md"), at)
     text = course.snapshot.entry(course.uri("a.md"))[1].text
     assert text[result.start : result.end] == "{{ k }}"
 
 
-def test_cjk_and_punctuated_keys(tmp_path: Path) -> None:
-    course = Course(
-        tmp_path, {"a.md": "?[{{ 你想学什么？ }} A]\n\n?[{{ a.b [0] }} B]\n\n{{ 你 x\n"}
-    )
-    at = course.offset("a.md", "{{ 你 x", 4)
+def test_cjk_and_punctuated_keys() -> None:
+    course = make_course("a.md", "?[{{ 你想学什么？ }} A]\n\n?[{{ a.b [0] }} B]\n\n{{ 你$0 x\n")
+    at = course.offset
     result = complete(course.snapshot, course.uri("a.md"), at)
     text = course.snapshot.entry(course.uri("a.md"))[1].text
     assert text[result.start : result.end] == "{{ 你"
@@ -121,10 +117,10 @@ def test_cjk_and_punctuated_keys(tmp_path: Path) -> None:
     assert any(i.new_text == "{{ a.b [0] }}" for i in result.items)
 
 
-def test_limit_filters_by_what_was_typed(tmp_path: Path) -> None:
+def test_limit_filters_by_what_was_typed() -> None:
     lines = "\n\n".join(f"?[{{{{ key number {n} }}}} A]" for n in range(50))
-    course = Course(tmp_path, {"a.md": lines + "\n\n{{ number 4\n"})
-    at = course.offset("a.md", "{{ number 4", 11)
+    course = make_course("a.md", lines + "\n\n{{ number 4$0\n")
+    at = course.offset
     result = complete(course.snapshot, course.uri("a.md"), at, limit=10)
     assert result.is_incomplete
     assert 0 < len(result.items) <= 10
@@ -133,8 +129,8 @@ def test_limit_filters_by_what_was_typed(tmp_path: Path) -> None:
     assert len(full.items) == 50 and not full.is_incomplete
 
 
-def test_table_follows_edits(tmp_path: Path) -> None:
-    course = Course(tmp_path, {"a.md": "?[{{ one }} A]\n\n{{}}\n"})
+def test_table_follows_edits() -> None:
+    course = make_course({"a.md": "?[{{ one }} A]\n\n{{}}\n"})
     uri = course.uri("a.md")
     workspace = course.workspace
     text = course.snapshot.entry(uri)[1].text
@@ -151,9 +147,9 @@ def test_table_follows_edits(tmp_path: Path) -> None:
     assert keys(first) == ["one"]
 
 
-def test_table_survives_removal_from_the_middle(tmp_path: Path) -> None:
+def test_table_survives_removal_from_the_middle() -> None:
     text = "?[{{ one }} A]\n\n?[{{ two }} A]\n\n?[{{ three }} A]\n\n{{}}\n"
-    course = Course(tmp_path, {"a.md": text})
+    course = make_course({"a.md": text})
     uri = course.uri("a.md")
     workspace = course.workspace
     workspace.open(uri, text, 1)
@@ -170,19 +166,19 @@ def test_table_survives_removal_from_the_middle(tmp_path: Path) -> None:
     assert keys(complete(workspace.snapshot, uri, at + 1)) == ["four", "two", "three"]
 
 
-def test_raw_html_and_indented_code_do_not_trigger(tmp_path: Path) -> None:
+def test_raw_html_and_indented_code_do_not_trigger() -> None:
     text = "?[{{ k }} A]\n\n<pre>\n{{ in pre\n</pre>\n\n    {{ indented\n"
-    course = Course(tmp_path, {"a.md": text})
+    course = make_course({"a.md": text})
     uri = course.uri("a.md")
     assert complete(course.snapshot, uri, text.index("{{ in pre") + 4) is None
     assert complete(course.snapshot, uri, text.index("{{ indented") + 4) is None
 
 
-def test_plain_text_edits_reuse_the_key_table(tmp_path: Path) -> None:
+def test_plain_text_edits_reuse_the_key_table() -> None:
     from mfls.features.completion import _table
 
     text = "?[{{ one }} A]\n\nSome text.\n\n{{}}\n"
-    course = Course(tmp_path, {"a.md": text})
+    course = make_course({"a.md": text})
     uri = course.uri("a.md")
     workspace = course.workspace
     workspace.open(uri, text, 1)

@@ -1,6 +1,4 @@
-from pathlib import Path
-
-from course_kit import Course
+from course_kit import course as make_course
 
 from mfls.features.diagnostics import (
     course_file_diagnostics,
@@ -51,25 +49,23 @@ def test_legacy_binding_is_a_deprecated_hint() -> None:
     assert text[found.start : found.end] == "%{{ name }}"
 
 
-def test_unbound_reference(tmp_path: Path) -> None:
-    course = Course(tmp_path, {"a.md": "Use {{ topic }} here.\n"})
+def test_unbound_reference() -> None:
+    course = make_course({"a.md": "Use {{ topic }} here.\n"})
     [found] = document_diagnostics(course.snapshot, course.uri("a.md"))
     assert (found.code, found.severity) == ("unbound-reference", "warning")
     assert "“topic”" in found.message and "Bind it in an interaction" in found.message
     assert "ask for the answer" in found.message and "stated default" in found.message
 
 
-def test_literal_references_and_bound_keys_are_quiet(tmp_path: Path) -> None:
-    course = Course(
-        tmp_path,
+def test_literal_references_and_bound_keys_are_quiet() -> None:
+    course = make_course(
         {"a.md": "?[{{ topic }} A | B]\n\nUse {{ topic }} and `{{ example }}`.\n"},
     )
     assert document_diagnostics(course.snapshot, course.uri("a.md")) == []
 
 
-def test_host_keys_are_not_unbound(tmp_path: Path) -> None:
-    course = Course(
-        tmp_path,
+def test_host_keys_are_not_unbound() -> None:
+    course = make_course(
         {
             "mfcourse.toml": 'host = "ai-shifu"\nsystem-keys = ["tenant"]\n',
             "a.md": "Hi {{ sys_user_nickname }} of {{ tenant }}.\n",
@@ -78,9 +74,8 @@ def test_host_keys_are_not_unbound(tmp_path: Path) -> None:
     assert document_diagnostics(course.snapshot, course.uri("a.md")) == []
 
 
-def test_read_before_asked_in_a_later_lesson(tmp_path: Path) -> None:
-    course = Course(
-        tmp_path,
+def test_read_before_asked_in_a_later_lesson() -> None:
+    course = make_course(
         {
             "mfcourse.toml": 'lessons = ["intro.md", "later.md"]\n',
             "intro.md": "Use {{ goal }}.\n",
@@ -96,17 +91,16 @@ def test_read_before_asked_in_a_later_lesson(tmp_path: Path) -> None:
     assert document_diagnostics(course.snapshot, course.uri("later.md")) == []
 
 
-def test_read_before_asked_later_in_the_same_lesson(tmp_path: Path) -> None:
-    course = Course(tmp_path, {"a.md": "Use {{ goal }}.\n\n?[{{ goal }} A | B]\n\n{{ goal }}\n"})
+def test_read_before_asked_later_in_the_same_lesson() -> None:
+    course = make_course({"a.md": "Use {{ goal }}.\n\n?[{{ goal }} A | B]\n\n{{ goal }}\n"})
     found = document_diagnostics(course.snapshot, course.uri("a.md"))
     assert codes(found) == ["read-before-asked"]
     assert "later in this lesson" in found[0].message
     assert found[0].start == 4
 
 
-def test_near_miss_by_spacing_case_punctuation_and_edits(tmp_path: Path) -> None:
-    course = Course(
-        tmp_path,
+def test_near_miss_by_spacing_case_punctuation_and_edits() -> None:
+    course = make_course(
         {
             "a.md": "?[{{ What would you like to learn? }} A | B]\n\n?[{{ user_name }} ...]\n",
             "b.md": (
@@ -125,17 +119,16 @@ def test_near_miss_by_spacing_case_punctuation_and_edits(tmp_path: Path) -> None
     assert course.snapshot.entry(uri)[1].text[start:end] == "What would you like to learn?"
 
 
-def test_near_miss_of_a_host_key(tmp_path: Path) -> None:
-    course = Course(
-        tmp_path, {"mfcourse.toml": 'host = "ai-shifu"\n', "a.md": "{{ sys_user_nicknam }}\n"}
+def test_near_miss_of_a_host_key() -> None:
+    course = make_course(
+        {"mfcourse.toml": 'host = "ai-shifu"\n', "a.md": "{{ sys_user_nicknam }}\n"}
     )
     [found] = document_diagnostics(course.snapshot, course.uri("a.md"))
     assert found.code == "near-miss" and "sys_user_nickname" in found.message
 
 
-def test_binding_in_reference_document(tmp_path: Path) -> None:
-    course = Course(
-        tmp_path,
+def test_binding_in_reference_document() -> None:
+    course = make_course(
         {
             "mfcourse.toml": 'references = ["refs/*.md"]\n',
             "a.md": "?[{{ goal }} A | B]\n",
@@ -149,9 +142,8 @@ def test_binding_in_reference_document(tmp_path: Path) -> None:
     assert found[1].related == ()
 
 
-def test_reserved_key_binding(tmp_path: Path) -> None:
-    course = Course(
-        tmp_path,
+def test_reserved_key_binding() -> None:
+    course = make_course(
         {
             "mfcourse.toml": 'host = "ai-shifu"\n',
             "a.md": "?[{{ sys_mine }} A | B]\n\n?[{{ sys_user_style }} A | B]\n\n?[{{ ok }} A]\n",
@@ -163,14 +155,13 @@ def test_reserved_key_binding(tmp_path: Path) -> None:
     assert "sys_" in found[0].message and "read-only" in found[1].message
 
 
-def test_generic_host_reserves_nothing(tmp_path: Path) -> None:
-    course = Course(tmp_path, {"a.md": "?[{{ sys_mine }} A | B]\n"})
+def test_generic_host_reserves_nothing() -> None:
+    course = make_course({"a.md": "?[{{ sys_mine }} A | B]\n"})
     assert document_diagnostics(course.snapshot, course.uri("a.md")) == []
 
 
-def test_course_severities_override_and_switch_off(tmp_path: Path) -> None:
-    course = Course(
-        tmp_path,
+def test_course_severities_override_and_switch_off() -> None:
+    course = make_course(
         {
             "mfcourse.toml": '[diagnostics]\nunbound-reference = "error"\nmarker-empty = "off"\n',
             "a.md": "{{ }} and {{ missing }}\n",
@@ -180,33 +171,31 @@ def test_course_severities_override_and_switch_off(tmp_path: Path) -> None:
     assert (found.code, found.severity) == ("unbound-reference", "error")
 
 
-def test_courses_never_share_memory(tmp_path: Path) -> None:
-    one = tmp_path / "one"
-    two = tmp_path / "two"
-    (one).mkdir()
-    (two).mkdir()
-    (one / "a.md").write_text("?[{{ topic }} A | B]\n")
-    (two / "b.md").write_text("Use {{ topic }}.\n")
-    course = Course(tmp_path, {})
-    course.workspace.set_folders([str(one), str(two)])
-    course.workspace.index_all()
+def test_courses_never_share_memory() -> None:
+    course = make_course(
+        "one/a.md",
+        "?[{{ topic }} A | B]\n",
+        "two/b.md",
+        "Use {{ topic }}.\n",
+        folders=["one", "two"],
+    )
     snapshot = course.snapshot
     assert len(snapshot.courses) == 2
     [found] = document_diagnostics(snapshot, course.uri("two/b.md"))
     assert found.code == "unbound-reference"
 
 
-def test_malformed_course_file_gets_a_diagnostic(tmp_path: Path) -> None:
-    course = Course(tmp_path, {"mfcourse.toml": 'name = "x"\nhost = [\n', "a.md": "x\n"})
-    [found] = course_file_diagnostics(course.snapshot, str(tmp_path))
+def test_malformed_course_file_gets_a_diagnostic() -> None:
+    course = make_course({"mfcourse.toml": 'name = "x"\nhost = [\n', "a.md": "x\n"})
+    [found] = course_file_diagnostics(course.snapshot, course.root)
     assert (found.code, found.severity) == ("course-file-invalid", "error")
     assert "default" in found.message
     assert document_diagnostics(course.snapshot, course.uri("mfcourse.toml")) == [found]
 
 
-def test_unknown_field_in_course_file_is_a_warning(tmp_path: Path) -> None:
-    course = Course(tmp_path, {"mfcourse.toml": 'colour = "red"\n', "a.md": "x\n"})
-    [found] = course_file_diagnostics(course.snapshot, str(tmp_path))
+def test_unknown_field_in_course_file_is_a_warning() -> None:
+    course = make_course({"mfcourse.toml": 'colour = "red"\n', "a.md": "x\n"})
+    [found] = course_file_diagnostics(course.snapshot, course.root)
     assert (found.code, found.severity, found.start, found.end) == (
         "course-file-invalid",
         "warning",
@@ -215,6 +204,6 @@ def test_unknown_field_in_course_file_is_a_warning(tmp_path: Path) -> None:
     )
 
 
-def test_unknown_document_has_no_diagnostics(tmp_path: Path) -> None:
-    course = Course(tmp_path, {})
+def test_unknown_document_has_no_diagnostics() -> None:
+    course = make_course({})
     assert document_diagnostics(course.snapshot, "file:///nowhere.md") == []

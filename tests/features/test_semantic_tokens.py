@@ -1,6 +1,4 @@
-from pathlib import Path
-
-from course_kit import Course
+from course_kit import course as make_course
 
 from mfls.features.semantic_tokens import (
     BINDING,
@@ -25,9 +23,9 @@ def test_legend() -> None:
     assert len(set(TOKEN_MODIFIERS)) == len(TOKEN_MODIFIERS)
 
 
-def test_markers_and_operators(tmp_path: Path) -> None:
+def test_markers_and_operators() -> None:
     text = "?[{{ a|b }} One//1 | Two | ...other]\n\nUse {{ a|b }}, `{{ c }}` and {{ }}.\n"
-    course = Course(tmp_path, {"a.md": text})
+    course = make_course({"a.md": text})
     found = spans(text, tokens(course.snapshot, course.uri("a.md")))
     assert found == [
         ("?[", OPERATOR, 0),
@@ -43,9 +41,9 @@ def test_markers_and_operators(tmp_path: Path) -> None:
     ]
 
 
-def test_multiple_choice_legacy_and_host_keys(tmp_path: Path) -> None:
+def test_multiple_choice_legacy_and_host_keys() -> None:
     text = "?[%{{ k }} A||B|||C]\n\n{{ browser_language }} and {{ open\n"
-    course = Course(tmp_path, {"mfcourse.toml": 'host = "playground"\n', "a.md": text})
+    course = make_course({"a.md": text}, config='host = "playground"\n')
     found = spans(text, tokens(course.snapshot, course.uri("a.md")))
     assert found == [
         ("?[", OPERATOR, 0),
@@ -58,24 +56,24 @@ def test_multiple_choice_legacy_and_host_keys(tmp_path: Path) -> None:
     ]
 
 
-def test_single_choice_ignores_runs_of_bars(tmp_path: Path) -> None:
+def test_single_choice_ignores_runs_of_bars() -> None:
     text = "?[A | B || C]\n"
-    course = Course(tmp_path, {"a.md": text})
+    course = make_course({"a.md": text})
     found = spans(text, tokens(course.snapshot, course.uri("a.md")))
     assert [s for s, _, _ in found] == ["?[", "|", "]"]
 
 
-def test_range_request(tmp_path: Path) -> None:
+def test_range_request() -> None:
     text = "{{ a }}\n\n{{ b }}\n\n{{ c }}\n"
-    course = Course(tmp_path, {"a.md": text})
+    course = make_course({"a.md": text})
     uri = course.uri("a.md")
     found = spans(text, tokens(course.snapshot, uri, text.index("{{ b"), text.index("{{ c")))
     assert found == [("{{ b }}", MARKER, 0)]
     assert tokens(course.snapshot, "file:///none.md") == []
 
 
-def test_marker_with_line_breaks_as_padding_is_one_token(tmp_path: Path) -> None:
+def test_marker_with_line_breaks_as_padding_is_one_token() -> None:
     text = "Use {{\n  key\n}} here.\n"
-    course = Course(tmp_path, {"a.md": text})
+    course = make_course({"a.md": text})
     [token] = tokens(course.snapshot, course.uri("a.md"))
     assert text[token.start : token.start + token.length] == "{{\n  key\n}}"

@@ -1,16 +1,14 @@
-from pathlib import Path
-
-from course_kit import Course
+from course_kit import course as make_course
 
 from mfls.features.symbols import document_symbols, workspace_symbols
 
 
-def test_headings_nest_and_hold_interactions(tmp_path: Path) -> None:
+def test_headings_nest_and_hold_interactions() -> None:
     text = (
         "# Intro\n\n?[{{ goal }} A | B]\n\n## Details\n\n?[Yes | No]\n\n"
         "# Next\n\n?[{{ level }} ...your level]\n"
     )
-    course = Course(tmp_path, {"a.md": text})
+    course = make_course({"a.md": text})
     symbols = document_symbols(course.snapshot, course.uri("a.md"))
     assert [s.name for s in symbols] == ["Intro", "Next"]
     intro = symbols[0]
@@ -28,15 +26,15 @@ def test_headings_nest_and_hold_interactions(tmp_path: Path) -> None:
     assert symbols[1].children[0].detail.startswith("input")
 
 
-def test_workspace_symbols_name_their_course(tmp_path: Path) -> None:
-    (tmp_path / "one").mkdir()
-    (tmp_path / "two").mkdir()
-    (tmp_path / "one" / "mfcourse.toml").write_text('name = "First course"\n')
-    (tmp_path / "one" / "a.md").write_text("?[{{ Your goal }} A]\n\n{{ reading only }}\n")
-    (tmp_path / "two" / "b.md").write_text("?[{{ your goal }} A]\n")
-    course = Course(tmp_path, {})
-    course.workspace.set_folders([str(tmp_path / "one"), str(tmp_path / "two")])
-    course.workspace.index_all()
+def test_workspace_symbols_name_their_course() -> None:
+    course = make_course(
+        {
+            "one/mfcourse.toml": 'name = "First course"\n',
+            "one/a.md": "?[{{ Your goal }} A]\n\n{{ reading only }}\n",
+            "two/b.md": "?[{{ your goal }} A]\n",
+        },
+        folders=["one", "two"],
+    )
     found = workspace_symbols(course.snapshot, "goal")
     assert sorted((s.name, s.container) for s in found) == [
         ("Your goal", "First course"),
@@ -52,7 +50,7 @@ def test_workspace_symbols_name_their_course(tmp_path: Path) -> None:
     assert len(workspace_symbols(course.snapshot, "", limit=1)) == 1
 
 
-def test_symbols_of_a_closed_document(tmp_path: Path) -> None:
-    course = Course(tmp_path, {"a.md": "# One\n\n?[{{ k }} A]\n"})
+def test_symbols_of_a_closed_document() -> None:
+    course = make_course("a.md", "# One\n\n?[{{ k }} A]\n")
     [heading] = document_symbols(course.snapshot, course.uri("a.md"))
     assert heading.name == "One" and heading.children[0].name == "k"

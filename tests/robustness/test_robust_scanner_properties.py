@@ -115,7 +115,7 @@ def test_units_partition_the_text_and_scan_alone_to_the_same_result(text: str) -
 @example("{{\n key \n}}\n?[{{ q }} A |\n B]\n", "\r\n")
 @example("> {{ a }}\n>\n> {{ b\n> c }}", "\r")
 def test_line_ending_style_does_not_change_what_is_read(text: str, ending: str) -> None:
-    """LF, CRLF and CR are the same line break (decisions rule 1)."""
+    """LF, CRLF and CR are the same line break (docs/syntax.md rule 1)."""
     if "\r" in text:
         text = text.replace("\r", "")
     respelled = text.replace("\n", ending)

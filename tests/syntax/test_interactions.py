@@ -21,7 +21,7 @@ def labels(x: Interaction) -> list[tuple[str, str]]:
     return [(c.label, c.value) for c in x.choices]
 
 
-# -- the seed's examples ----------------------------------------------------------------
+# -- the examples of docs/syntax.md ----------------------------------------------------------------
 
 
 def test_seed_binding_with_input() -> None:

@@ -1,4 +1,4 @@
-"""Key normalization: the seed's table, trimming set and reason codes (rules 5, 6, 23)."""
+"""Key normalization: docs/syntax.md section E's table, trimming set, reasons (rules 5, 6, 23)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,396 @@
+"""The rename journal: what a multi-file rename is doing, so a crash can be finished or undone.
+
+Before a rename touches anything it writes `COURSE/.mfls/rename-journal.json` (fsynced)
+naming every file with the SHA-256 of its old and new bytes and its temporary name, and
+it records each phase: `preparing` (temporary files being written; no original touched),
+`swapping` (every temporary file is complete and durable; files are being exchanged),
+`undoing` (the exchanges are being reversed), `cleaning` (every file renamed and checked;
+the kept old copies are being removed). The journal is removed at the end of a run that
+succeeded or was undone. While it exists the course has a *pending* rename:
+`pending_journal` finds it, `resume` finishes it and `undo` rolls it back. What each file
+holds is read from disk (hashes), not trusted from the journal, so recovery is right
+whatever instant the crash happened at.
+
+Format (version 1):
+    {"version": 1, "tool": "mfls rename", "course": ROOT, "old_key": OLD,
+     "new_key": NEW, "phase": PHASE, "pid": PID, "started": ISO-8601 UTC,
+     "files": [{"path": ABS, "temp": ABS, "keep": ABS, "old_sha256": HEX,
+                "new_sha256": HEX, "state": "planned" | "written" | "checked"}]}
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from mfls.disk import exchange
+
+JOURNAL_DIRECTORY = ".mfls"
+JOURNAL_NAME = "rename-journal.json"
+VERSION = 1
+
+_FILE_STATE = {"preparing": "planned", "swapping": "written", "undoing": "written"}
+
+
+def journal_path(course_root: str | os.PathLike[str]) -> Path:
+    return Path(course_root) / JOURNAL_DIRECTORY / JOURNAL_NAME
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class JournalFile:
+    path: str
+    temp: str
+    keep: str
+    old_sha256: str
+    new_sha256: str
+    state: str = "planned"
+
+
+@dataclass(frozen=True, slots=True)
+class Journal:
+    location: Path
+    course: str
+    old_key: str
+    new_key: str
+    phase: str
+    pid: int = 0
+    started: str = ""
+    files: tuple[JournalFile, ...] = ()
+    damaged: str = ""
+    """Why the journal file could not be read (then nothing else is known)."""
+
+    def to_json(self) -> str:
+        payload = {
+            "version": VERSION,
+            "tool": "mfls rename",
+            "course": self.course,
+            "old_key": self.old_key,
+            "new_key": self.new_key,
+            "phase": self.phase,
+            "pid": self.pid,
+            "started": self.started,
+            "files": [
+                {
+                    "path": f.path,
+                    "temp": f.temp,
+                    "keep": f.keep,
+                    "old_sha256": f.old_sha256,
+                    "new_sha256": f.new_sha256,
+                    "state": f.state,
+                }
+                for f in self.files
+            ],
+        }
+        return json.dumps(payload, indent=1) + "\n"
+
+    def message(self) -> str:
+        """The line every command and the server show while this journal is pending."""
+        what = (
+            "an interrupted rename (its journal cannot be read: " + self.damaged + ")"
+            if self.damaged
+            else f"an interrupted rename of {self.old_key!r} to {self.new_key!r}"
+        )
+        course = self.course
+        return (
+            f"{what} is pending in {course}: run `mfls rename --resume --course {course}` "
+            f"to finish it or `mfls rename --undo --course {course}` to roll it back"
+        )
+
+
+def pending_journal(course_root: str | os.PathLike[str]) -> Journal | None:
+    """The journal of an unfinished rename of the course at `course_root`, or None."""
+    location = journal_path(course_root)
+    try:
+        raw = location.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        return Journal(location, str(course_root), "", "", "", damaged=str(error))
+    try:
+        data = json.loads(raw)
+        files = tuple(
+            JournalFile(
+                str(f["path"]),
+                str(f["temp"]),
+                str(f["keep"]),
+                str(f["old_sha256"]),
+                str(f["new_sha256"]),
+                str(f.get("state", "")),
+            )
+            for f in data["files"]
+        )
+        return Journal(
+            location,
+            str(course_root),
+            str(data["old_key"]),
+            str(data["new_key"]),
+            str(data["phase"]),
+            int(data.get("pid", 0)),
+            str(data.get("started", "")),
+            files,
+        )
+    except (ValueError, KeyError, TypeError) as error:
+        return Journal(location, str(course_root), "", "", "", damaged=f"{error!r}")
+
+
+def pending_near(path: str | os.PathLike[str]) -> Journal | None:
+    """The pending journal of the nearest folder at or above `path` that has one."""
+    current = os.path.abspath(path)
+    if not os.path.isdir(current):
+        current = os.path.dirname(current)
+    while True:
+        if os.path.isfile(os.path.join(current, JOURNAL_DIRECTORY, JOURNAL_NAME)):
+            return pending_journal(current)
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def pending_warnings(paths: Sequence[str]) -> list[str]:
+    """One message per pending journal at or above any of `paths` (for a CLI warning)."""
+    found: dict[Path, str] = {}
+    for path in paths:
+        journal = pending_near(path)
+        if journal is not None:
+            found.setdefault(journal.location, journal.message())
+    return list(found.values())
+
+
+# ----- writing ---------------------------------------------------------------------
+
+
+class JournalWriter:
+    """Records one rename (an `exchange.Recorder`); refuses to start beside another."""
+
+    def __init__(self, course_root: str | os.PathLike[str], old_key: str, new_key: str) -> None:
+        self.location = journal_path(course_root)
+        self.journal = Journal(self.location, str(course_root), old_key, new_key, "preparing")
+
+    def begin(self, changes: Sequence[exchange.Change]) -> str | None:
+        files = tuple(
+            JournalFile(
+                str(c.path),
+                str(exchange.temp_path(c.path)),
+                str(exchange.keep_path(c.path)),
+                sha256(c.original),
+                sha256(c.new),
+            )
+            for c in changes
+        )
+        started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        self.journal = replace(self.journal, pid=os.getpid(), started=started, files=files)
+        self.location.parent.mkdir(exist_ok=True)
+        fresh = _write_fresh(self.journal)
+        try:  # a link appears complete or not at all, and never over another journal
+            os.link(fresh, self.location)
+        except FileExistsError:
+            return "another rename of this course is pending; nothing was written"
+        except OSError:  # no hard links here
+            if os.path.lexists(self.location):
+                raise
+            os.replace(fresh, self.location)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                fresh.unlink()
+        exchange.sync_directories([self.location])
+        return None
+
+    def phase(self, phase: str) -> None:
+        state = _FILE_STATE.get(phase, "checked")
+        files = tuple(replace(f, state=state) for f in self.journal.files)
+        self.journal = replace(self.journal, phase=phase, files=files)
+        _write_journal(self.journal)
+
+    def finish(self) -> None:
+        remove(self.journal)
+
+
+def _write_fresh(journal: Journal) -> Path:
+    fresh = journal.location.with_name(journal.location.name + ".new")
+    with open(fresh, "w", encoding="utf-8") as handle:
+        handle.write(journal.to_json())
+        handle.flush()
+        os.fsync(handle.fileno())
+    return fresh
+
+
+def _write_journal(journal: Journal) -> None:
+    os.replace(_write_fresh(journal), journal.location)
+    exchange.sync_directories([journal.location])
+
+
+def remove(journal: Journal) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        journal.location.unlink()
+    exchange.sync_directories([journal.location])
+    with contextlib.suppress(OSError):
+        journal.location.parent.rmdir()
+
+
+# ----- recovery --------------------------------------------------------------------
+
+RENAMED = "renamed"  # the new bytes are in place, the old copy is kept at the temp name
+CLEANED = "renamed, old copy removed"
+READY = "not renamed yet"  # the old bytes are in place, the new copy is ready
+UNTOUCHED = "not renamed"  # the old bytes are in place, no new copy
+OVER_SAVE = "renamed over a save made meanwhile"  # the temp name holds a third content
+CHANGED = "changed since"  # the file holds neither the old nor the new bytes
+DELETED = "deleted"
+
+
+@dataclass(frozen=True, slots=True)
+class FileStatus:
+    file: JournalFile
+    state: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What `resume` or `undo` did (`settle` runs either). `restart`: nothing was
+    changed; plan the rename again."""
+
+    ok: bool
+    message: str
+    restart: bool = False
+    problems: tuple[str, ...] = field(default=())
+    failed: bool = False
+    """Reading or writing a file failed part way; the journal is kept, to try again."""
+
+
+def _hash_of(path: Path) -> str | None:
+    data = exchange.read_or_none(path)
+    return None if data is None else sha256(data)
+
+
+def inspect(journal: Journal) -> list[FileStatus]:
+    """What each file of the journal holds now (a half-done fallback swap is completed)."""
+    statuses = []
+    for file in journal.files:
+        path, temp, keep = Path(file.path), Path(file.temp), Path(file.keep)
+        if os.path.lexists(keep):
+            if not os.path.lexists(temp):
+                os.replace(keep, temp)
+            elif _hash_of(keep) == _hash_of(path):
+                keep.unlink()
+        now, kept = _hash_of(path), _hash_of(temp)
+        if now is None:
+            state = DELETED
+        elif now == file.new_sha256 and kept is None:
+            state = CLEANED
+        elif now == file.new_sha256:
+            state = RENAMED if kept == file.old_sha256 else OVER_SAVE
+        elif now == file.old_sha256:
+            state = READY if kept == file.new_sha256 else UNTOUCHED
+        else:
+            state = CHANGED
+        statuses.append(FileStatus(file, state))
+    return statuses
+
+
+def _remove_temps(journal: Journal, only_ours: bool = False) -> None:
+    for file in journal.files:
+        temp = Path(file.temp)
+        if only_ours and _hash_of(temp) not in (file.new_sha256, None):
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            temp.unlink()
+
+
+def resume(journal: Journal) -> Outcome:
+    """Finish the rename the journal describes, or say why it cannot be finished."""
+    if journal.damaged:
+        return Outcome(False, f"the journal {journal.location} cannot be read; nothing was done")
+    if journal.phase == "preparing":
+        _remove_temps(journal)
+        remove(journal)
+        return Outcome(True, "no file had been changed yet", restart=True)
+    if journal.phase == "undoing":
+        return Outcome(False, "the rename was being undone; run --undo to finish undoing it")
+    statuses = inspect(journal)
+    if journal.phase != "cleaning":
+        blocking = [s for s in statuses if s.state not in (RENAMED, CLEANED, READY)]
+        if blocking:
+            problems = tuple(f"{s.file.path}: {s.state}" for s in blocking)
+            return Outcome(False, "cannot finish; nothing was changed", problems=problems)
+        for status in statuses:
+            if status.state != READY:
+                continue
+            path, temp = Path(status.file.path), Path(status.file.temp)
+            try:
+                exchange.swap(temp, path)
+            except FileNotFoundError:
+                return Outcome(False, f"{path} was deleted meanwhile; run --undo")
+            if _hash_of(temp) != status.file.old_sha256:
+                exchange.swap(temp, path)
+                return Outcome(False, f"{path} was saved by another program meanwhile; run --undo")
+        exchange.sync_directories([Path(f.path) for f in journal.files])
+        _write_journal(replace(journal, phase="cleaning"))
+    _remove_temps(journal)
+    remove(journal)
+    return Outcome(True, f"finished renaming {journal.old_key!r} to {journal.new_key!r}")
+
+
+def undo(journal: Journal) -> Outcome:
+    """Put every file of the journal back as it was before the rename."""
+    if journal.damaged:
+        return Outcome(False, f"the journal {journal.location} cannot be read; nothing was done")
+    if journal.phase == "preparing":
+        _remove_temps(journal)
+        remove(journal)
+        return Outcome(True, "no file had been changed; removed the temporary files")
+    statuses = inspect(journal)
+    if journal.phase == "cleaning" and any(s.state == CLEANED for s in statuses):
+        return Outcome(
+            False,
+            "the rename had completed and some old copies are already removed; "
+            "run --resume to finish it",
+        )
+    if journal.phase != "undoing":
+        journal = replace(journal, phase="undoing")
+        _write_journal(journal)
+    problems: list[str] = []
+    for status in statuses:
+        file = status.file
+        path, temp = Path(file.path), Path(file.temp)
+        if status.state in (RENAMED, OVER_SAVE):
+            new = exchange.read_or_none(path) or b""
+            if sha256(new) == file.new_sha256 and not exchange.swap_back(
+                temp, path, new, exchange.swap
+            ):
+                problems.append(f"{file.path}: saved meanwhile; that save was kept")
+        elif status.state == READY:
+            temp.unlink()
+        elif status.state == CLEANED:
+            problems.append(f"{file.path}: renamed, and its old copy is gone")
+        elif status.state in (CHANGED, DELETED):
+            held = _hash_of(temp)
+            if held == file.new_sha256:
+                temp.unlink()
+            elif held is not None:
+                problems.append(f"{file.path}: {status.state}; its old text is kept in {temp}")
+            else:
+                problems.append(f"{file.path}: {status.state}; left as it is")
+    exchange.sync_directories([Path(f.path) for f in journal.files])
+    remove(journal)
+    if problems:
+        return Outcome(False, "undone except:", problems=tuple(problems))
+    return Outcome(True, f"undid the rename of {journal.old_key!r} to {journal.new_key!r}")
+
+
+def settle(journal: Journal, *, undo_it: bool) -> Outcome:
+    """`undo` (with `undo_it`) or `resume` the journal; a failure of the disk is data."""
+    try:
+        return undo(journal) if undo_it else resume(journal)
+    except OSError as error:
+        return Outcome(False, f"failed ({error}); the journal is kept, try again", failed=True)

@@ -1,0 +1,26 @@
+"""Feature tests run on in-memory courses (`course_kit`): none may touch the file system.
+
+Every test here is set up and run under `course_kit.no_disk`: the calls that open, list
+or inspect files fail the test, so a test that writes a course to disk (or a feature
+that reads one) is caught at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from course_kit import no_disk
+
+
+# Only around setting up and running each test: reporting a failure reads source files.
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    with no_disk():
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    with no_disk():
+        return (yield)
