@@ -1,0 +1,51 @@
+"""An AI-Shifu export checked as a course, in memory: the folder `layout.unpack` would
+write is held by a `MemoryDisk` and indexed by a `Workspace`, so the diagnostics are
+exactly those of the unpacked course in the editor (course order = structure order)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from mfls.disk.memory import MemoryDisk
+from mfls.exports.ai_shifu import Export
+from mfls.exports.layout import Placed, decode_text, unpack
+from mfls.features.diagnostics import Diagnostic, document_diagnostics
+from mfls.workspace.uris import path_to_uri
+from mfls.workspace.workspace import Workspace
+
+ROOT: Final = os.path.join(os.sep, "ai-shifu-export")
+"""Where the in-memory course folder lies (a path of the memory disk only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExportDiagnostic:
+    """A diagnostic of one text of the export (`placed`), in offsets into `text`."""
+
+    placed: Placed
+    text: str
+    diagnostic: Diagnostic
+
+
+def check_export(export: Export, source: bytes, source_name: str) -> list[ExportDiagnostic]:
+    """Every diagnostic of the export's lessons and prompts, lessons in course order."""
+    folder = unpack(export, source, source_name)
+    files = {os.path.join(ROOT, *path.split("/")): data for path, data in folder.files.items()}
+    workspace = Workspace(disk=MemoryDisk(files))
+    workspace.set_folders([ROOT])
+    workspace.index_all()
+    snapshot = workspace.snapshot
+    found: list[ExportDiagnostic] = []
+    for placed in _ordered(folder.placed):
+        uri = path_to_uri(os.path.join(ROOT, *placed.path.split("/")))
+        text = decode_text(folder.files[placed.path]) or ""
+        for item in document_diagnostics(snapshot, uri):
+            found.append(ExportDiagnostic(placed, text, item))
+    return found
+
+
+def _ordered(placed: Sequence[Placed]) -> list[Placed]:
+    """Lessons first (course order), then the prompts."""
+    return [p for p in placed if p.lesson] + [p for p in placed if not p.lesson]
