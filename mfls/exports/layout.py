@@ -184,7 +184,9 @@ def unpack(export: Export, source: bytes, source_name: str) -> CourseFolder:
         title = export.shifu["title"]
         bid = export.shifu.get("shifu_bid")
         placed.append(
-            Placed(COURSE_PROMPT, None, PROMPT_FIELD, title, bid if isinstance(bid, str) else "", False)
+            Placed(
+                COURSE_PROMPT, None, PROMPT_FIELD, title, bid if isinstance(bid, str) else "", False
+            )
         )
     stored = copy.deepcopy(export.data)
     files: dict[str, bytes] = {}

@@ -65,9 +65,7 @@ def pack(read: Reader) -> bytes | ExportProblem:
     """The export of the folder `read` reads, or the one reason it cannot be made."""
     data = read(MANIFEST)
     if isinstance(data, ExportProblem):
-        return ExportProblem(
-            f"no {MANIFEST} ({data.message}): not a folder made by `mfls unpack`"
-        )
+        return ExportProblem(f"no {MANIFEST} ({data.message}): not a folder made by `mfls unpack`")
     manifest = parse_json(data)
     if isinstance(manifest, ExportProblem):
         return ExportProblem(f"{MANIFEST}: {manifest.message}")
