@@ -42,8 +42,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     lessons = sum(1 for p in folder.placed if p.lesson)
     print(
-        f"mfls unpack: {lessons} lessons of {disk.printable(export.shifu['title'])!s} "
-        f"in {disk.printable(args.folder)}",
+        f"mfls unpack: {disk.printable(export.shifu['title'])}: {lessons} "
+        f"{'lesson' if lessons == 1 else 'lessons'} in {disk.printable(args.folder)}",
         file=sys.stderr,
     )
     return 0

@@ -5,8 +5,9 @@ exactly those of the unpacked course in the editor (course order = structure ord
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from mfls.disk.memory import MemoryDisk
@@ -37,13 +38,26 @@ def check_export(export: Export, source: bytes, source_name: str) -> list[Export
     workspace.set_folders([ROOT])
     workspace.index_all()
     snapshot = workspace.snapshot
+    by_uri = {path_to_uri(os.path.join(ROOT, *p.path.split("/"))): p for p in folder.placed}
     found: list[ExportDiagnostic] = []
     for placed in _ordered(folder.placed):
         uri = path_to_uri(os.path.join(ROOT, *placed.path.split("/")))
         text = decode_text(folder.files[placed.path]) or ""
         for item in document_diagnostics(snapshot, uri):
-            found.append(ExportDiagnostic(placed, text, item))
+            found.append(ExportDiagnostic(placed, text, _retitled(item, by_uri)))
     return found
+
+
+def _retitled(item: Diagnostic, by_uri: dict[str, Placed]) -> Diagnostic:
+    """`item` with each lesson it names by file name (where a related place lies) named
+    by its title instead: the export has no files."""
+    message = item.message
+    for uri, *_ in item.related:
+        placed = by_uri.get(uri)
+        if placed is not None:
+            label = posixpath.basename(placed.path)
+            message = message.replace(f"in {label}", f"in “{placed.title}”")
+    return item if message == item.message else replace(item, message=message)
 
 
 def _ordered(placed: Sequence[Placed]) -> list[Placed]:

@@ -107,3 +107,50 @@ def packed(files: dict[str, bytes]) -> bytes:
     out = pack(lambda path: files[path] if path in files else ExportProblem("missing"))
     assert not isinstance(out, ExportProblem), out
     return out
+
+
+NASTY_TITLES = [
+    "../../escape",
+    "a/b",
+    "back\\slash",
+    "two\nlines",
+    "ctrl\x01\x1b[31m",
+    ".dotfile",
+    "Same",
+    "same",
+    "SAME",
+    "CON",
+    "nul",
+    "trailing dots...",
+    "trailing space ",
+    "é" * 300,
+    "🎉🎉🎉",
+    "",
+    "   ",
+    '<>:"|?*',
+    "{{ key }}",
+    "\u202ertl",
+]
+
+
+def nasty_export() -> dict[str, Any]:
+    items = [item("ch", "Chapter/One", "chapter text\r\n", prompt="chapter prompt")]
+    children = []
+    for number, title in enumerate(NASTY_TITLES):
+        bid = f"b{number}"
+        items.append(
+            item(
+                bid,
+                title,
+                f"lesson {number}\r\nline {{{{k{number}}}}}\n\ufeffmid\x00",
+                parent="ch",
+                hidden=number % 3 == 0,
+                prompt="be kind" if number % 2 else "",
+                future_field={"nested": [number]},
+            )
+        )
+        children.append(node(bid))
+    items.append(item("loose", "Not in the structure", "orphan"))
+    items.append(item("top", "CON", "top level"))
+    structure = [node("ch", children), node("top")]
+    return export(items, structure, title='Course\nwith "quotes"', prompt="course prompt", extra=1)

@@ -7,7 +7,7 @@ import json
 import posixpath
 from typing import Any
 
-from exports_kit import dumps, export, item, node, packed, unpacked
+from exports_kit import NASTY_TITLES, dumps, export, item, nasty_export, node, packed, unpacked
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,52 +16,6 @@ from mfls.exports.layout import COURSE_PROMPT, MANIFEST
 from mfls.exports.names import fold
 from mfls.exports.packing import pack
 from mfls.workspace.config import COURSE_FILE, parse_course_config
-
-NASTY_TITLES = [
-    "../../escape",
-    "a/b",
-    "back\\slash",
-    "two\nlines",
-    "ctrl\x01\x1b[31m",
-    ".dotfile",
-    "Same",
-    "same",
-    "SAME",
-    "CON",
-    "nul",
-    "trailing dots...",
-    "trailing space ",
-    "é" * 300,
-    "🎉🎉🎉",
-    "",
-    "   ",
-    '<>:"|?*',
-    "{{ key }}",
-    "\u202ertl",
-]
-
-
-def nasty_export() -> dict[str, Any]:
-    items = [item("ch", "Chapter/One", "chapter text\r\n", prompt="chapter prompt")]
-    children = []
-    for number, title in enumerate(NASTY_TITLES):
-        bid = f"b{number}"
-        items.append(
-            item(
-                bid,
-                title,
-                f"lesson {number}\r\nline {{{{k{number}}}}}\n\ufeffmid\x00",
-                parent="ch",
-                hidden=number % 3 == 0,
-                prompt="be kind" if number % 2 else "",
-                future_field={"nested": [number]},
-            )
-        )
-        children.append(node(bid))
-    items.append(item("loose", "Not in the structure", "orphan"))
-    items.append(item("top", "CON", "top level"))
-    structure = [node("ch", children), node("top")]
-    return export(items, structure, title='Course\nwith "quotes"', prompt="course prompt", extra=1)
 
 
 def test_nasty_titles_round_trip_byte_for_byte() -> None:
