@@ -33,7 +33,9 @@ class ExportDiagnostic:
 def check_export(export: Export, source: bytes, source_name: str) -> list[ExportDiagnostic]:
     """Every diagnostic of the export's lessons and prompts, lessons in course order."""
     folder = unpack(export, source, source_name)
-    files = {os.path.join(ROOT, *path.split("/")): data for path, data in folder.files.items()}
+    files = {
+        os.path.join(ROOT, *path.split("/")): _readable(data) for path, data in folder.files.items()
+    }
     workspace = Workspace(disk=MemoryDisk(files))
     workspace.set_folders([ROOT])
     workspace.index_all()
@@ -46,6 +48,17 @@ def check_export(export: Export, source: bytes, source_name: str) -> list[Export
         for item in document_diagnostics(snapshot, uri):
             found.append(ExportDiagnostic(placed, text, _retitled(item, by_uri)))
     return found
+
+
+def _readable(data: bytes) -> bytes:
+    """`data` as valid UTF-8: a lone surrogate (which the workspace would not read) as
+    U+FFFD, one code point for one, so every offset stays where it was."""
+    try:
+        data.decode("utf-8")
+        return data
+    except UnicodeDecodeError:
+        text = decode_text(data) or ""
+        return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text).encode()
 
 
 def _retitled(item: Diagnostic, by_uri: dict[str, Placed]) -> Diagnostic:

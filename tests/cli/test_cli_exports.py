@@ -164,3 +164,12 @@ def test_nasty_titles_on_a_real_file_system(tmp_path: Path) -> None:
     checked = mfls("check", "nasty.json", cwd=tmp_path)
     assert checked.returncode == 0, checked.stderr
     assert "nasty.json#two lines:2:6: warning unbound-reference" in checked.stdout
+
+
+def test_check_a_json_file_that_is_no_export_beside_a_lesson(tmp_path: Path) -> None:
+    (tmp_path / "package.json").write_text('{"name": "x"}')
+    (tmp_path / "lesson.md").write_text("Hi {{who}}\n")
+    done = mfls("check", "package.json", "lesson.md", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "package.json is not a usable AI-Shifu export" in done.stderr
+    assert "lesson.md:1:4: warning unbound-reference" in done.stdout
