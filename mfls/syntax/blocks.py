@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from mfls.syntax.block_html import html_block_end, html_block_start
 from mfls.syntax.block_refs import parse_reference
 from mfls.syntax.model import Block, BlockKind
+from mfls.text.lines import line_start
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,11 +106,6 @@ def _match_end(pattern: re.Pattern[str], text: str, pos: int, end: int) -> int:
     """Where a match of `pattern` (one that may be empty) at `pos` ends."""
     m = pattern.match(text, pos, end)
     return pos if m is None else m.end()
-
-
-def _line_start(text: str, pos: int) -> int:
-    lf = text.rfind("\n", 0, pos)
-    return max(lf, text.rfind("\r", lf + 1, pos)) + 1
 
 
 def _last_line_end(text: str) -> int:
@@ -305,10 +301,10 @@ class _Parser:
             ranges[-1] = (ranges[-1][0], trimmed)
             if ranges[-1][0] == trimmed:
                 ranges.pop()
-            self.blocks.append(Block(_LRD, _line_start(text, first), line_end, 0, tuple(ranges)))
+            self.blocks.append(Block(_LRD, line_start(text, first), line_end, 0, tuple(ranges)))
         para.segs = _map_range(segs, cum, p, total) if p < total else []
         if para.segs:
-            para.start = _line_start(text, para.segs[0][0])
+            para.start = line_start(text, para.segs[0][0])
 
     def emit_paragraph(self, para: _Node) -> None:
         segs = para.segs
