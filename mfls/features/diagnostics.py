@@ -92,7 +92,7 @@ def _invalid(marker: InvalidMarker, text: str | None) -> Diagnostic:
             "between the braces, e.g. `{{ What would you like to learn? }}`.",
         )
     if marker.reason is Reason.LINE_BREAK:
-        runs_on = _runs_on(marker, text) if text is not None else None
+        runs_on = runs_on_text(marker, text) if text is not None else None
         if runs_on is not None:
             return _diagnostic(
                 "marker-line-break",
@@ -137,7 +137,7 @@ def _invalid(marker: InvalidMarker, text: str | None) -> Diagnostic:
 _LINE_BREAKS = ("\r\n", "\n", "\r", "\x85", "\u2028", "\u2029")
 
 
-def _runs_on(marker: InvalidMarker, text: str) -> str | None:
+def runs_on_text(marker: InvalidMarker, text: str) -> str | None:
     """How a line-broken marker runs past its question, when that is what it does (a
     missing `}}`), else None (a question wrapped over two lines: join them).
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from mfls.features import key_display
 from mfls.features.at_offset import interaction_of, invalid_at, invalid_span, marker_at
+from mfls.features.diagnostics import runs_on_text
 from mfls.syntax.model import Context, InvalidMarker, Marker, Reason, Role
 from mfls.text.lines import line_number
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
@@ -61,12 +62,17 @@ def hover(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> HoverInfo | Non
     invalid = invalid_at(entry.marker_scan, offset)
     if invalid is not None:
         start, end = invalid_span(invalid)
-        return HoverInfo(_describe_invalid(invalid), start, end)
+        return HoverInfo(_describe_invalid(invalid, entry.text), start, end)
     return None
 
 
-def _describe_invalid(invalid: InvalidMarker) -> str:
-    lines = [f"**Not a memory marker**: {_WHY_INVALID[invalid.reason]}"]
+def _describe_invalid(invalid: InvalidMarker, text: str) -> str:
+    why = _WHY_INVALID[invalid.reason]
+    if invalid.reason is Reason.LINE_BREAK:
+        runs_on = runs_on_text(invalid, text)
+        if runs_on is not None:
+            why = f"it probably lacks its `}}}}`: it {runs_on}."
+    lines = [f"**Not a memory marker**: {why}"]
     hidden = []
     if invalid.hidden_markers:
         hidden.append(f"{invalid.hidden_markers} marker(s)")

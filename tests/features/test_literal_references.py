@@ -155,3 +155,15 @@ def test_references_and_rename_cover_every_reported_marker() -> None:
     assert renamed.count("subject") == 5
     assert "{{ topic }} in a fence" in renamed
     assert "<pre>\n{{ subject }}\n</pre>" in renamed and "<!-- {{ subject }} -->" in renamed
+
+
+def test_hover_says_an_info_string_is_never_substituted_on_ai_shifu() -> None:
+    text = "```py {{ topic }}\ncode\n```\n"
+    course = make_course({"a.md": text}, config=AI_SHIFU)
+    shown = hover(course.snapshot, course.uri("a.md"), text.index("topic"))
+    assert shown is not None
+    assert (
+        "inside a code block's info string: markdown-flow keeps a fenced code block, its "
+        "info string included, exactly as written, so this is never substituted on AI-Shifu"
+        in shown.markdown
+    )

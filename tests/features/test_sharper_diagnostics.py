@@ -178,3 +178,11 @@ def test_source_actions_convert_every_legacy_binding_but_profile_keys() -> None:
     for action in converting:
         [document] = action.change.documents
         assert [c.new_text for c in document.changes] == ["{{ goal }}"]
+
+
+def test_hover_on_a_missing_closer() -> None:
+    text = "Hello {{ name\nand then {{ topic }} ok.\n"
+    course = make_course({"a.md": text})
+    shown = hover(course.snapshot, course.uri("a.md"), text.index("name"))
+    assert shown is not None
+    assert "it probably lacks its `}}`: it runs on into the next marker" in shown.markdown
