@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mfls import __version__
-from mfls.cli import check, rename, scan, serve
+from mfls.cli import check, pack, rename, scan, serve, unpack
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,8 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("scan", scan.HELP, scan.configure, scan.run),
     Subcommand("check", check.HELP, check.configure, check.run),
     Subcommand("rename", rename.HELP, rename.configure, rename.run),
+    Subcommand("unpack", unpack.HELP, unpack.configure, unpack.run),
+    Subcommand("pack", pack.HELP, pack.configure, pack.run),
 )
 
 

@@ -1,7 +1,11 @@
 """`mfls check [--format text|json] PATH...`: course diagnostics, as the editor shows them.
 
 Text output is one `path:line:column: severity code message` line per diagnostic
-(1-based lines, code point columns). Exit status: 0 no errors, 1 errors found, 2 a path
+(1-based lines, code point columns). A `.json` path is an AI-Shifu course export, checked
+as the course `mfls unpack` would make of it, in memory: each location is
+`EXPORT.json#<lesson title>:line:column`, inside that lesson's `content` (a prompt's
+location adds ` [llm_system_prompt]` to the title); `--format json` adds `lesson`,
+`outlineItemBid` and `field`. Exit status: 0 no errors, 1 errors found, 2 a path
 could not be read (the others are still checked).
 """
 
@@ -16,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mfls.cli.exports import load_export
 from mfls.cli.output import configure_stderr, place, write_stdout
 from mfls.cli.sources import (
     Unusable,
@@ -24,6 +29,9 @@ from mfls.cli.sources import (
     read_source,
     warn_pending_renames,
 )
+from mfls.disk import printable
+from mfls.exports.ai_shifu import ExportProblem
+from mfls.exports.checking import check_export
 from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
 from mfls.text.line_index import LineIndex
 from mfls.workspace.course_root import nearest_course_root
@@ -45,13 +53,24 @@ class Finding:
     severity: str
     code: str
     message: str
+    lesson: str | None = None  # in an export: the title of the item the text belongs to
+    item_id: str | None = None  # its outline_item_bid (None for the course's prompt)
+    part: str | None = None  # the item's field holding the text
 
     def as_text(self) -> str:
         message = " ".join(self.message.split())
-        return f"{self.path}:{self.line}:{self.column}: {self.severity} {self.code} {message}"
+        where = self.path
+        if self.lesson is not None:
+            title = printable(" ".join(self.lesson.split()))
+            where += f"#{title}" + ("" if self.part == "content" else f" [{self.part}]")
+        return f"{where}:{self.line}:{self.column}: {self.severity} {self.code} {message}"
 
     def as_json(self) -> dict[str, Any]:
+        place: dict[str, Any] = {}
+        if self.lesson is not None:
+            place = {"lesson": self.lesson, "outlineItemBid": self.item_id, "field": self.part}
         return {
+            **place,
             "path": self.path,
             "line": self.line,
             "column": self.column,
@@ -92,7 +111,9 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
     for raw in paths:
         path = os.path.abspath(raw)
         kind = classify(path)
-        if isinstance(kind, Unusable):
+        if kind == "file" and path.lower().endswith(".json"):
+            _check_export(report, raw, path)
+        elif isinstance(kind, Unusable):
             report.unreadable.append(f"cannot read {raw}: {kind.reason}")
         elif kind == "folder":
             root = nearest_course_root(path)
@@ -142,15 +163,52 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
     return report
 
 
-def _add_findings(report: CheckReport, shown: str, text: str, items: Sequence[Diagnostic]) -> None:
+def _check_export(report: CheckReport, raw: str, path: str) -> None:
+    """The diagnostics of an AI-Shifu export, each placed in one lesson's text."""
+    loaded = load_export(path)
+    if isinstance(loaded, ExportProblem):
+        report.unreadable.append(loaded.message)
+        return
+    export, source = loaded
+    report.checked += 1
+    found = check_export(export, source, os.path.basename(path))
+    by_text: dict[str, list[Diagnostic]] = {}
+    for item in found:
+        by_text.setdefault(item.placed.path, []).append(item.diagnostic)
+    texts = {item.placed.path: item for item in found}
+    for text_path, items in by_text.items():
+        first = texts[text_path]
+        place = first.placed
+        bid = place.bid if place.item is not None else None
+        _add_findings(report, raw, first.text, items, (place.title, bid, place.field))
+
+
+def _add_findings(
+    report: CheckReport,
+    shown: str,
+    text: str,
+    items: Sequence[Diagnostic],
+    lesson: tuple[str, str | None, str] | None = None,
+) -> None:
     index = LineIndex(text)
+    title, item_id, field_name = lesson if lesson is not None else (None, None, None)
     placed = []
     for item in items:
         line, column = place(index, item.start)
         end_line, end_column = place(index, item.end)
         placed.append(
             Finding(
-                shown, line, column, end_line, end_column, item.severity, item.code, item.message
+                shown,
+                line,
+                column,
+                end_line,
+                end_column,
+                item.severity,
+                item.code,
+                item.message,
+                title,
+                item_id,
+                field_name,
             )
         )
     placed.sort(key=lambda f: (f.line, f.column, f.code))

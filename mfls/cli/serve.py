@@ -39,19 +39,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="serve over standard input and output (the default; accepted for LSP clients)",
     )
+    parser.add_argument(
+        "--max-message-bytes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="refuse (unread) any message longer than N bytes (default 64 MiB)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    from mfls.lsp import wire
     from mfls.lsp.routes import create_server
 
     configure_stderr(logging.WARNING)
     server = create_server()
+    limit: int = getattr(args, "max_message_bytes", None) or wire.MAX_MESSAGE_BYTES
     tcp: tuple[str, int] | None = getattr(args, "tcp", None)
     if tcp is not None:
-        server.start_tcp(*tcp)
+        wire.serve_tcp(server, *tcp, max_message_bytes=limit)
         return 0
     protocol_out = sys.stdout.buffer
     # The protocol owns stdout: anything printed by mistake goes to stderr instead.
     sys.stdout = sys.stderr
-    server.start_io(sys.stdin.buffer, protocol_out)
+    wire.serve_stdio(server, sys.stdin.buffer, protocol_out, limit)
     return 0

@@ -161,7 +161,7 @@ def swap(temp: Path, path: Path) -> bool:
         device = os.stat(temp).st_dev
     except OSError:
         device = -1
-    if device not in _no_exchange_on:
+    if _exchange_call is not None and device not in _no_exchange_on:
         try:
             exchange(temp, path)
             return True

@@ -191,18 +191,13 @@ class JournalWriter:
         started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
         self.journal = replace(self.journal, pid=os.getpid(), started=started, files=files)
         self.location.parent.mkdir(exist_ok=True)
-        fresh = _write_fresh(self.journal)
-        try:  # a link appears complete or not at all, and never over another journal
-            os.link(fresh, self.location)
-        except FileExistsError:
+        if not os.path.lexists(self.location):
+            _drop_draft(self.location)  # left by a rename killed before it began
+        created = _create_anonymously(self.journal)
+        if created is None:
+            created = _create_from_draft(self.journal)
+        if not created:
             return "another rename of this course is pending; nothing was written"
-        except OSError:  # no hard links here
-            if os.path.lexists(self.location):
-                raise
-            os.replace(fresh, self.location)
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                fresh.unlink()
         exchange.sync_directories([self.location])
         return None
 
@@ -216,8 +211,61 @@ class JournalWriter:
         remove(self.journal)
 
 
+def _draft_path(location: Path) -> Path:
+    return location.with_name(location.name + ".new")
+
+
+def _drop_draft(location: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        _draft_path(location).unlink()
+
+
+def _create_anonymously(journal: Journal) -> bool | None:
+    """Create the journal whole from a file that has no name until it is linked (Linux
+    `O_TMPFILE`), so a crash at any instant leaves either the journal or nothing. False
+    when a journal is there already; None where the system cannot do it."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    if not flag or not os.path.isdir("/proc/self/fd"):
+        return None
+    try:
+        descriptor = os.open(journal.location.parent, flag | os.O_WRONLY, 0o644)
+    except OSError:
+        return None
+    try:
+        data = journal.to_json().encode("utf-8")
+        while data:
+            data = data[os.write(descriptor, data) :]
+        os.fsync(descriptor)
+        os.link(f"/proc/self/fd/{descriptor}", journal.location)
+    except FileExistsError:
+        return False
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    return True
+
+
+def _create_from_draft(journal: Journal) -> bool:
+    """Create the journal by linking a complete draft to its name; False when a journal
+    is there already. A crash may leave the draft, which the next rename removes."""
+    fresh = _write_fresh(journal)
+    try:  # a link appears complete or not at all, and never over another journal
+        os.link(fresh, journal.location)
+    except FileExistsError:
+        return False
+    except OSError:  # no hard links here
+        if os.path.lexists(journal.location):
+            raise
+        os.replace(fresh, journal.location)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            fresh.unlink()
+    return True
+
+
 def _write_fresh(journal: Journal) -> Path:
-    fresh = journal.location.with_name(journal.location.name + ".new")
+    fresh = _draft_path(journal.location)
     with open(fresh, "w", encoding="utf-8") as handle:
         handle.write(journal.to_json())
         handle.flush()
@@ -233,6 +281,7 @@ def _write_journal(journal: Journal) -> None:
 def remove(journal: Journal) -> None:
     with contextlib.suppress(FileNotFoundError):
         journal.location.unlink()
+    _drop_draft(journal.location)
     exchange.sync_directories([journal.location])
     with contextlib.suppress(OSError):
         journal.location.parent.rmdir()

@@ -14,17 +14,30 @@
   since it is a normal outcome (prepareRename away from a marker), not a fault.
 - pygls warns about each cancel notification for a request already answered; here that
   is logged at debug level.
+- Frames come from `mfls.lsp.wire` (`receive_body`, `receive_problem`): a body that is
+  not JSON is answered -32700, a message that is not JSON-RPC -32600, and neither stops
+  the server.
+- pygls registers a Future for every handler it runs, under a fresh id when the message
+  is a notification or a step of a generator handler, and only answering a request
+  removes one: a leak of one Future per didOpen/didChange/didClose. Here only a client's
+  request is registered (where `$/cancelRequest` can find it), and a request the server
+  sent is forgotten once answered, failed or given up on.
 """
 
 from __future__ import annotations
 
+import asyncio
+import inspect
+import json
 import logging
-from collections.abc import Generator
+import uuid
+from collections.abc import Callable, Generator
 from concurrent.futures import Future
 from typing import Any
 
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
+from pygls.feature_manager import is_thread_function
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import RPCRequest
 from pygls.protocol.language_server import lsp_method
@@ -32,6 +45,7 @@ from pygls.protocol.language_server import lsp_method
 from mfls.features.refusal import Refusal
 from mfls.lsp.logs import LOGGER_NAME
 from mfls.lsp.to_proto import refusal_error
+from mfls.lsp.wire import PARSE_ERROR, Problem, check_message
 
 log = logging.getLogger(LOGGER_NAME)
 
@@ -86,6 +100,101 @@ class MflsProtocol(LanguageServerProtocol):
             log.debug("cancel notification for request %s, already answered or unknown", msg_id)
             return
         super()._handle_cancel_notification(msg_id)
+
+    def receive_body(self, body: bytes) -> None:
+        """Handle one frame's body, answering what is not a JSON-RPC message."""
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError) as error:
+            self.receive_problem(Problem(f"unparseable JSON: {error}", True, None, PARSE_ERROR))
+            return
+        problem = check_message(data)
+        if problem is not None:
+            self.receive_problem(problem)
+            return
+        try:
+            self.handle_message(self.structure_message(data))
+        except Exception:
+            log.exception("could not handle a %s message", data.get("method") or "JSON-RPC")
+
+    def receive_problem(self, problem: Problem) -> None:
+        """Log a frame or message that could not be read; answer it when it is owed one."""
+        if not problem.answer:
+            log.warning("%s", problem.reason)
+            return
+        log.warning("%s; answered %d under id %r", problem.reason, problem.code, problem.msg_id)
+        error = {"code": problem.code, "message": problem.reason}
+        self._send_data({"jsonrpc": self.VERSION, "id": problem.msg_id, "error": error})
+
+    def _execute_handler(
+        self,
+        msg_id: Any,
+        handler: Callable[..., Any],
+        callback: Callable[[Future[Any]], None],
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        if msg_id == self._ctx_msg_id.get():
+            # A request of the client: pygls forgets its Future when answering it.
+            super()._execute_handler(msg_id, handler, callback, args, kwargs)
+            return
+        args = args or ()
+        kwargs = kwargs or {}
+        future: Any
+        if asyncio.iscoroutinefunction(handler):
+            future = asyncio.ensure_future(handler(*args, **kwargs))
+            future.add_done_callback(callback)
+        elif is_thread_function(handler):
+            future = self._server.thread_pool.submit(handler, *args, **kwargs)
+            future.add_done_callback(callback)
+        else:
+            future = Future()
+            future.add_done_callback(callback)
+            try:
+                if inspect.isgeneratorfunction(handler):
+                    gen = handler(*args, **kwargs)
+                    self._run_generator(None, gen=gen, result_future=future)
+                else:
+                    future.set_result(handler(*args, **kwargs))
+            except Exception as exc:
+                future.set_exception(exc)
+
+    def send_request(
+        self,
+        method: str,
+        params: Any | None = None,
+        callback: Callable[[Any], None] | None = None,
+        msg_id: Any = None,
+    ) -> Future[Any]:
+        # pygls forgets a request it sent only when the answer comes: one given up on
+        # (`ask_client`'s timeout cancels it) is forgotten here.
+        msg_id = str(uuid.uuid4()) if msg_id is None else msg_id
+        future = super().send_request(method, params, callback, msg_id)
+        future.add_done_callback(lambda _done: self._forget(msg_id))
+        return future
+
+    def _forget(self, msg_id: Any) -> None:
+        self._request_futures.pop(msg_id, None)
+        self._result_types.pop(msg_id, None)
+
+    def _handle_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        self._result_types.pop(msg_id, None)  # pygls keeps it when the answer is an error
+        super()._handle_response(msg_id, result, error)
+
+    def _run_generator(
+        self,
+        future: Future[Any] | None,
+        *,
+        gen: Generator[Any, Any, Any],
+        result_future: Future[Any],
+    ) -> None:
+        if future is not None and future.cancelled():
+            # pygls would raise CancelledError inside a done callback (a traceback in the
+            # log, and a request never answered): a step cancelled cancels its handler.
+            gen.close()
+            result_future.cancel()
+            return
+        super()._run_generator(future, gen=gen, result_future=result_future)
 
     def _user(self, method: str, params: Any) -> Generator[Any, Any, None]:
         handler = self.fm.features.get(method)

@@ -45,6 +45,7 @@ from mfls.syntax.model import (
     Operator,
     Reason,
     Role,
+    pack_operators,
 )
 
 
@@ -333,10 +334,13 @@ class _Reader:
                 choices=split.choices,
                 input=split.input,
                 binding_marker=binding,
-                operators=(
-                    Operator(q + base, body + base, "?["),
-                    *split.operators,
-                    Operator(close + base, close + 1 + base, "]"),
+                **pack_operators(
+                    q + base,
+                    (
+                        Operator(q + base, body + base, "?["),
+                        *split.operators,
+                        Operator(close + base, close + 1 + base, "]"),
+                    ),
                 ),
             )
         )

@@ -5,6 +5,7 @@ Every offset is a code point offset into the original source text, end exclusive
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final, NamedTuple
@@ -151,6 +152,25 @@ class Operator(NamedTuple):
     kind: str  # the operator as written: "?[", "]", "|", "||", "//" or "..."
 
 
+_OPERATOR_CODES = {"?[": "[", "]": "]", "|": "|", "||": "2", "//": "/", "...": "."}
+_OPERATOR_KINDS = {code: kind for kind, code in _OPERATOR_CODES.items()}
+
+
+def pack_operators(start: int, operators: Iterable[Operator]) -> dict[str, Any]:
+    """The `operator_spans` and `operator_kinds` fields of an interaction at `start`.
+
+    Offsets relative to the interaction are mostly small integers, which Python shares,
+    so an interaction's operators cost a tuple and a short string instead of an object
+    each: closed lessons keep hundreds of thousands of them in the index."""
+    spans: list[int] = []
+    kinds: list[str] = []
+    for operator in operators:
+        spans.append(operator.start - start)
+        spans.append(operator.end - start)
+        kinds.append(_OPERATOR_CODES[operator.kind])
+    return {"operator_spans": tuple(spans), "operator_kinds": "".join(kinds)}
+
+
 @dataclass(frozen=True, slots=True)
 class Interaction:
     """`?[ ... ]`. `binding` is the key bound by a leading marker, or None.
@@ -166,7 +186,16 @@ class Interaction:
     choices: tuple[Choice, ...]
     input: str | None
     binding_marker: Marker | None = None
-    operators: tuple[Operator, ...] = ()
+    operator_spans: tuple[int, ...] = ()  # (start, end) pairs, relative to `start`
+    operator_kinds: str = ""  # one code per operator (see `pack_operators`)
+
+    @property
+    def operators(self) -> tuple[Operator, ...]:
+        spans, at = self.operator_spans, self.start
+        return tuple(
+            Operator(at + spans[2 * i], at + spans[2 * i + 1], _OPERATOR_KINDS[code])
+            for i, code in enumerate(self.operator_kinds)
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from mfls.syntax.model import (
     Literal,
     Marker,
     Operator,
+    pack_operators,
 )
 
 OffsetMap = Callable[[int], int]
@@ -43,15 +44,16 @@ def moved_invalid(i: InvalidMarker, start: OffsetMap, end: OffsetMap) -> Invalid
 
 
 def moved_interaction(x: Interaction, start: OffsetMap, end: OffsetMap) -> Interaction:
+    at = start(x.start)
     return Interaction(
-        start(x.start),
+        at,
         end(x.end),
         x.binding,
         x.multiple,
         tuple(Choice(c.label, c.value, start(c.start), end(c.end)) for c in x.choices),
         x.input,
         None if x.binding_marker is None else moved_marker(x.binding_marker, start, end),
-        tuple(Operator(start(o.start), end(o.end), o.kind) for o in x.operators),
+        **pack_operators(at, (Operator(start(o.start), end(o.end), o.kind) for o in x.operators)),
     )
 
 

@@ -1,7 +1,7 @@
 """The layer contracts of pyproject.toml hold, and they break when someone breaks a layer.
 
 The contracts are import-linter's (`lint-imports` runs the same ones, as does pre-commit):
-cli > lsp > features > workspace > (disk | syntax | text), nothing below lsp imports
+cli > lsp > exports > features > workspace > (disk | syntax | text), nothing below lsp imports
 lsprotocol or pygls, the command line reaches lsp only through cli/serve.py, features
 import no disk gateway, and no two modules (or packages) of one package import each other.
 """
@@ -15,7 +15,7 @@ import pytest
 from arch_kit import PACKAGE, contracts, copy_package, lint_imports
 
 # The layers of the target layout, top to bottom, and the two modules every package has.
-LAYERS = ("cli", "lsp", "features", "workspace", "disk", "syntax", "text")
+LAYERS = ("cli", "lsp", "exports", "features", "workspace", "disk", "syntax", "text")
 PACKAGE_FILES = ("__init__", "__main__")
 PROTOCOL = ("mfls.lsp", "lsprotocol", "pygls")
 

@@ -1,0 +1,50 @@
+"""`mfls pack DIR EXPORT.json`: a course folder made by `mfls unpack` back into the
+AI-Shifu export, every field as it came and each lesson's content from its file.
+
+EXPORT.json is written whole (a temporary file renamed over it). Exit status: 0 written,
+2 nothing written (no manifest, a lesson file missing or not UTF-8, a write that failed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from mfls import disk
+from mfls.cli.exports import MAX_EXPORT_BYTES
+from mfls.disk.trees import write_file
+from mfls.exports.ai_shifu import ExportProblem
+from mfls.exports.packing import pack
+
+HELP = "pack a course folder made by unpack back into an AI-Shifu export"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("folder", metavar="DIR", help="the course folder")
+    parser.add_argument("export", metavar="EXPORT.json", help="the export file to write")
+
+
+def run(args: argparse.Namespace) -> int:
+    root = os.path.abspath(args.folder)
+    if not disk.is_directory(root):
+        print(f"mfls pack: {disk.printable(args.folder)} is not a folder", file=sys.stderr)
+        return 2
+
+    def read(path: str) -> bytes | ExportProblem:
+        data, problems = disk.read_bytes(
+            os.path.join(root, *path.split("/")), root, MAX_EXPORT_BYTES
+        )
+        if data is None:
+            return ExportProblem(problems[0].reason if problems else "unreadable")
+        return data
+
+    packed = pack(read)
+    if isinstance(packed, ExportProblem):
+        print(f"mfls pack: {packed.message}; nothing written", file=sys.stderr)
+        return 2
+    problem = write_file(args.export, packed)
+    if problem is not None:
+        print(f"mfls pack: {disk.printable(problem.path)}: {problem.reason}", file=sys.stderr)
+        return 2
+    return 0

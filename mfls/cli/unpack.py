@@ -1,0 +1,49 @@
+"""`mfls unpack EXPORT.json DIR [--force]`: an AI-Shifu export as a course folder.
+
+The layout is `mfls.exports.layout`'s. DIR must not exist or be empty, unless `--force`
+(then it is replaced whole). Exit status: 0 written, 2 nothing written (a broken
+export, DIR not empty, a write that failed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from mfls import disk
+from mfls.cli.exports import load_export
+from mfls.disk.trees import write_tree
+from mfls.exports.ai_shifu import ExportProblem
+from mfls.exports.layout import unpack
+
+HELP = "unpack an AI-Shifu course export into a course folder"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("export", metavar="EXPORT.json", help="the exported course")
+    parser.add_argument("folder", metavar="DIR", help="the course folder to make")
+    parser.add_argument("--force", action="store_true", help="replace DIR even if it is not empty")
+
+
+def run(args: argparse.Namespace) -> int:
+    loaded = load_export(args.export)
+    if isinstance(loaded, ExportProblem):
+        print(f"mfls unpack: {loaded.message}", file=sys.stderr)
+        return 2
+    export, source = loaded
+    folder = unpack(export, source, os.path.basename(args.export))
+    problem = write_tree(args.folder, folder.files, replace=args.force)
+    if problem is not None:
+        print(
+            f"mfls unpack: {disk.printable(problem.path)}: {problem.reason}; nothing written",
+            file=sys.stderr,
+        )
+        return 2
+    lessons = sum(1 for p in folder.placed if p.lesson)
+    print(
+        f"mfls unpack: {disk.printable(export.shifu['title'])}: {lessons} "
+        f"{'lesson' if lessons == 1 else 'lessons'} in {disk.printable(args.folder)}",
+        file=sys.stderr,
+    )
+    return 0

@@ -1,0 +1,78 @@
+"""An AI-Shifu export checked as a course, in memory: the folder `layout.unpack` would
+write is held by a `MemoryDisk` and indexed by a `Workspace`, so the diagnostics are
+exactly those of the unpacked course in the editor (course order = structure order)."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Final
+
+from mfls.disk.memory import MemoryDisk
+from mfls.exports.ai_shifu import Export
+from mfls.exports.layout import Placed, decode_text, unpack
+from mfls.features.diagnostics import Diagnostic, document_diagnostics
+from mfls.workspace.uris import path_to_uri
+from mfls.workspace.workspace import Workspace
+
+ROOT: Final = os.path.join(os.sep, "ai-shifu-export")
+"""Where the in-memory course folder lies (a path of the memory disk only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExportDiagnostic:
+    """A diagnostic of one text of the export (`placed`), in offsets into `text`."""
+
+    placed: Placed
+    text: str
+    diagnostic: Diagnostic
+
+
+def check_export(export: Export, source: bytes, source_name: str) -> list[ExportDiagnostic]:
+    """Every diagnostic of the export's lessons and prompts, lessons in course order."""
+    folder = unpack(export, source, source_name)
+    files = {
+        os.path.join(ROOT, *path.split("/")): _readable(data) for path, data in folder.files.items()
+    }
+    workspace = Workspace(disk=MemoryDisk(files))
+    workspace.set_folders([ROOT])
+    workspace.index_all()
+    snapshot = workspace.snapshot
+    by_uri = {path_to_uri(os.path.join(ROOT, *p.path.split("/"))): p for p in folder.placed}
+    found: list[ExportDiagnostic] = []
+    for placed in _ordered(folder.placed):
+        uri = path_to_uri(os.path.join(ROOT, *placed.path.split("/")))
+        text = decode_text(folder.files[placed.path]) or ""
+        for item in document_diagnostics(snapshot, uri):
+            found.append(ExportDiagnostic(placed, text, _retitled(item, by_uri)))
+    return found
+
+
+def _readable(data: bytes) -> bytes:
+    """`data` as valid UTF-8: a lone surrogate (which the workspace would not read) as
+    U+FFFD, one code point for one, so every offset stays where it was."""
+    try:
+        data.decode("utf-8")
+        return data
+    except UnicodeDecodeError:
+        text = decode_text(data) or ""
+        return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text).encode()
+
+
+def _retitled(item: Diagnostic, by_uri: dict[str, Placed]) -> Diagnostic:
+    """`item` with each lesson it names by file name (where a related place lies) named
+    by its title instead: the export has no files."""
+    message = item.message
+    for uri, *_ in item.related:
+        placed = by_uri.get(uri)
+        if placed is not None:
+            label = posixpath.basename(placed.path)
+            message = message.replace(f"in {label}", f"in “{placed.title}”")
+    return item if message == item.message else replace(item, message=message)
+
+
+def _ordered(placed: Sequence[Placed]) -> list[Placed]:
+    """Lessons first (course order), then the prompts."""
+    return [p for p in placed if p.lesson] + [p for p in placed if not p.lesson]
