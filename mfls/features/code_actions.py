@@ -74,7 +74,7 @@ def code_actions(
         if marker.end < start:
             continue
         actions.extend(_marker_actions(course, entry, text, marker, provided, merge_targets))
-    actions.extend(_document_source_actions(entry))
+    actions.extend(_document_source_actions(course, entry))
     if course_wide:
         actions.extend(_course_source_actions(course))
     return actions
@@ -92,7 +92,8 @@ def _marker_actions(
     merge_targets: Mapping[str, Iterable[str]],
 ) -> Iterator[CodeAction]:
     span = (marker.start, marker.end)
-    if marker.legacy:
+    # Converting a legacy learner-profile binding would make it a reserved-key error.
+    if marker.legacy and not course.host.is_legacy_profile_binding(marker):
         changes = rn.marker_changes(text, marker, marker.key, legacy=False)
         if changes:
             yield CodeAction(
@@ -225,14 +226,15 @@ def _line_ending(text: str) -> str:
 # Source actions.
 
 
-def legacy_changes(entry: DocEntry) -> list[TextChange]:
-    """Every legacy binding of the document converted to `{{ key }}`."""
+def legacy_changes(entry: DocEntry, keep: frozenset[str] = frozenset()) -> list[TextChange]:
+    """Every legacy binding of the document converted to `{{ key }}`, but those of the
+    keys in `keep` (a host's legacy learner-profile keys)."""
     text = rn.doc_text(entry)
     if "%" not in text:
         return []
     changes: list[TextChange] = []
     for marker in rn.doc_marker_scan(entry).markers:
-        if marker.legacy:
+        if marker.legacy and marker.key not in keep:
             changes.extend(rn.marker_changes(text, marker, marker.key, legacy=False))
     return changes
 
@@ -247,8 +249,8 @@ def padding_changes(entry: DocEntry) -> list[TextChange]:
     return changes
 
 
-def _document_source_actions(entry: DocEntry) -> Iterator[CodeAction]:
-    legacy = legacy_changes(entry)
+def _document_source_actions(course: CourseSnapshot, entry: DocEntry) -> Iterator[CodeAction]:
+    legacy = legacy_changes(entry, course.host.legacy_profile_keys)
     if legacy:
         yield CodeAction(
             "Convert every legacy binding in this document to {{ key }}",
@@ -274,7 +276,8 @@ def _course_change(
 
 
 def _course_source_actions(course: CourseSnapshot) -> Iterator[CodeAction]:
-    legacy = _course_change(course, legacy_changes)
+    keep = course.host.legacy_profile_keys
+    legacy = _course_change(course, lambda entry: legacy_changes(entry, keep))
     if legacy.documents:
         yield CodeAction(
             "Convert every legacy binding in this course to {{ key }}",

@@ -131,7 +131,7 @@ def _with_sort_text(item: CompletionItem, sort_text: str | None) -> CompletionIt
 def edit_range(text: str, result: ScanResult, offset: int) -> tuple[int, int] | None:
     """The span a completion replaces: the marker holding `offset` (with its `}}`), or,
     for an unclosed marker being typed, from its `{{` to the cursor."""
-    if _in_block_literal(result, offset):
+    if _in_code_block(result, offset):
         return None
     marker = marker_at(result, offset)
     if marker is not None:
@@ -149,6 +149,39 @@ def edit_range(text: str, result: ScanResult, offset: int) -> tuple[int, int] | 
                 return invalid.start, offset
         elif body_start <= offset <= closing[0]:
             return invalid.start, invalid.end
+    return _typed_in_literal(text, result, offset)
+
+
+def _typed_in_literal(text: str, result: ScanResult, offset: int) -> tuple[int, int] | None:
+    """For a marker being typed inside a literal context (which reports no unclosed
+    marker): from its `{{` to the cursor."""
+    span = _literal_around(result, offset)
+    if span is None:
+        return None
+    opener = text.rfind(OPENING_SEQUENCE, span[0], offset)
+    if opener < 0:
+        return None
+    typed = text[opener + _OPENER : offset]
+    if "}}" in typed or _broken(typed):
+        return None
+    return opener, offset
+
+
+def _literal_around(result: ScanResult, offset: int) -> tuple[int, int] | None:
+    """The span of the literal context (inline, or a raw HTML block's line) holding
+    `offset`, its end included."""
+    index = bisect_right(result.literals, offset - 1, key=lambda lit: lit.start) - 1
+    if index >= 0:
+        literal = result.literals[index]
+        if literal.start < offset <= literal.end:
+            return literal.start, literal.end
+    index = bisect_right(result.blocks, offset, key=lambda b: b.start) - 1
+    if index >= 0:
+        block = result.blocks[index]
+        if block.is_raw_html and offset <= block.end:
+            for start, end in block.inline:
+                if start <= offset <= end:
+                    return start, end
     return None
 
 
@@ -158,12 +191,12 @@ def _broken(typed: str) -> bool:
     return any(c in stripped for c in "\n\r\x85\u2028\u2029")
 
 
-def _in_block_literal(result: ScanResult, offset: int) -> bool:
+def _in_code_block(result: ScanResult, offset: int) -> bool:
     index = bisect_right(result.blocks, offset, key=lambda b: b.start) - 1
     if index >= 0:
         block = result.blocks[index]
         if offset <= block.end:
-            if block.kind is BlockKind.INDENTED_CODE or block.is_raw_html:
+            if block.kind is BlockKind.INDENTED_CODE:
                 return True
             if block.kind is BlockKind.FENCED_CODE:
                 return not any(start <= offset <= end for start, end in block.inline)
@@ -173,7 +206,8 @@ def _in_block_literal(result: ScanResult, offset: int) -> bool:
 def describe(course: CourseSnapshot, key: str) -> tuple[str, str]:
     """(detail, kind) of a key: where it is bound and how often it is read."""
     bindings = course.bindings.get(key, ())
-    uses = sum(1 for o in course.references.get(key, ()) if not o.marker.literal)
+    substitutes = course.host.substitutes
+    uses = sum(1 for o in course.references.get(key, ()) if substitutes(o.marker))
     used = f"read {uses}×" if uses != 1 else "read once"
     if bindings:
         first = min(bindings, key=course.position)
@@ -191,7 +225,7 @@ def _item(course: CourseSnapshot, key: str) -> CompletionItem | None:
     offered = (
         bindings
         or course.host.provides(key)
-        or any(not o.marker.literal for o in course.references.get(key, ()))
+        or any(course.host.substitutes(o.marker) for o in course.references.get(key, ()))
     )
     if not offered:
         return None

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mfls.features.at_offset import invalid_span
 from mfls.features.near_miss import NearMissIndex
-from mfls.syntax.model import InvalidMarker, Marker, Reason, ScanResult
+from mfls.syntax.keys import trimmed
+from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, ScanResult
 from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF
 from mfls.workspace.config import COURSE_FILE
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
@@ -52,11 +54,19 @@ def _plural(count: int, word: str) -> str:
 # -- scanner level ----------------------------------------------------------------------
 
 
-def scan_diagnostics(result: ScanResult, text: str | None = None) -> list[Diagnostic]:
-    """Invalid markers and legacy bindings; `text`, when given, names control characters."""
+def scan_diagnostics(
+    result: ScanResult, text: str | None = None, quiet_legacy: frozenset[str] = frozenset()
+) -> list[Diagnostic]:
+    """Invalid markers, legacy bindings (but those of the keys in `quiet_legacy`) and
+    interactions that ask nothing; `text`, when given, names control characters and
+    tells a missing `}}` from a broken line."""
     found = [_invalid(marker, text) for marker in result.invalid]
+    for interaction in result.interactions:
+        asks = interaction.choices or interaction.input is not None
+        if interaction.binding is not None and not asks:
+            found.append(_asks_nothing(result, interaction))
     for marker in result.markers:
-        if marker.legacy:
+        if marker.legacy and marker.key not in quiet_legacy:
             found.append(
                 _diagnostic(
                     "legacy-binding",
@@ -82,6 +92,16 @@ def _invalid(marker: InvalidMarker, text: str | None) -> Diagnostic:
             "between the braces, e.g. `{{ What would you like to learn? }}`.",
         )
     if marker.reason is Reason.LINE_BREAK:
+        runs_on = runs_on_text(marker, text) if text is not None else None
+        if runs_on is not None:
+            return _diagnostic(
+                "marker-line-break",
+                start,
+                end,
+                "This marker is probably missing its `}}`: close it where the question "
+                f"ends. It {runs_on}, so the marker is plain text. "
+                "Joining the lines would make one long, wrong question.",
+            )
         return _diagnostic(
             "marker-line-break",
             start,
@@ -114,6 +134,53 @@ def _invalid(marker: InvalidMarker, text: str | None) -> Diagnostic:
     )
 
 
+_LINE_BREAKS = ("\r\n", "\n", "\r", "\x85", "\u2028", "\u2029")
+
+
+def runs_on_text(marker: InvalidMarker, text: str) -> str | None:
+    """How a line-broken marker runs past its question, when that is what it does (a
+    missing `}}`), else None (a question wrapped over two lines: join them).
+
+    A missing `}}` is read when the key (the trimmed body) holds `{{` or `?[` (it ran
+    into another marker or an interaction), or spans three lines or more."""
+    closing = marker.closing
+    if closing is None:
+        return None
+    key = trimmed(text[marker.opening[1] : closing[0]])
+    if "{{" in key:
+        return "runs on into the next marker and ends at that marker's `}}`"
+    if "?[" in key:
+        return "runs on into an interaction and ends at a later `}}`"
+    lines = key.replace("\r\n", "\n")
+    for brk in _LINE_BREAKS[2:]:
+        lines = lines.replace(brk, "\n")
+    count = lines.count("\n") + 1
+    return f"runs on over {count} lines to a later `}}}}`" if count >= 3 else None
+
+
+def _asks_nothing(result: ScanResult, interaction: Interaction) -> Diagnostic:
+    at = bisect_left(result.markers, interaction.start, key=lambda m: m.start)
+    marker = result.markers[at] if at < len(result.markers) else None
+    key = interaction.binding or ""
+    if marker is not None and marker.legacy:
+        runtime = (
+            f"markdown-flow 0.4.2 shows `?[%{{{{ {key} }}}}]` as a text input with an empty "
+            f"hint; write `?[%{{{{ {key} }}}} ...]` to say so."
+        )
+    else:
+        runtime = (
+            f"markdown-flow 0.4.2 shows `?[{{{{ {key} }}}}]` as one button that reads the "
+            f"value of {quoted(key)} (UNKNOWN while unset) and saves nothing. Add choices "
+            "(`A | B`) or `...` for a text input."
+        )
+    return _diagnostic(
+        "empty-interaction",
+        interaction.start,
+        interaction.end,
+        f"This interaction offers no choices and no `...` input field. {runtime}",
+    )
+
+
 def _control_character(body: str) -> str | None:
     for char in body[2:]:
         code = ord(char)
@@ -135,16 +202,27 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
         return [] if course_id is None else course_file_diagnostics(snapshot, course_id)
     course, entry = found
     result = entry.marker_scan
-    diagnostics = scan_diagnostics(result, entry.text)
+    host = course.host
+    diagnostics = scan_diagnostics(result, entry.text, host.legacy_profile_keys)
     near_misses: NearMissIndex | None = None
     keys = entry.keys
     by_marker: list[Diagnostic] = []
     for key, bindings in keys.bindings.items():
+        legacy_profile = [m for m in bindings if host.is_legacy_profile_binding(m)]
+        if legacy_profile:
+            message = _legacy_profile_message(course, key)
+            by_marker.extend(
+                _diagnostic("legacy-profile-key", m.start, m.end, message) for m in legacy_profile
+            )
         for code, message, related in _binding_verdicts(course, entry, key):
-            by_marker.extend(_diagnostic(code, m.start, m.end, message, related) for m in bindings)
-    provides = course.host.provides
+            targets: Sequence[Marker] = bindings
+            if code == "reserved-key-binding" and legacy_profile:
+                targets = [m for m in bindings if not host.is_legacy_profile_binding(m)]
+            by_marker.extend(_diagnostic(code, m.start, m.end, message, related) for m in targets)
+    provides = host.provides
+    substitutes = host.substitutes
     for key, references in keys.references.items():
-        read = [m for m in references if not m.literal]
+        read = [m for m in references if substitutes(m)]
         if not read or provides(key):
             continue
         first = course.first_lesson_binding(key)
@@ -297,6 +375,18 @@ def _binding_verdicts(
             )
         )
     return tuple(found)
+
+
+def _legacy_profile_message(course: CourseSnapshot, key: str) -> str:
+    host = course.host
+    keys = ", ".join(f"`{k}`" for k in sorted(host.legacy_profile_keys))
+    return (
+        f"{quoted(key)} is a legacy learner-profile key: keep `%{{{{...}}}}` here. "
+        f"{host.title or host.name} still accepts `%{{{{...}}}}` bindings of its legacy "
+        f"learner-profile keys ({keys}) but rejects other bindings of questions starting "
+        f"with `{host.reserved_prefix_of(key) or ''}`. Do not convert it to "
+        f"`{{{{ {key} }}}}`: that form is such a binding, an error."
+    )
 
 
 def _read_before_asked(

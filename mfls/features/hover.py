@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from mfls.features import key_display
 from mfls.features.at_offset import interaction_of, invalid_at, invalid_span, marker_at
-from mfls.syntax.model import InvalidMarker, Marker, Reason, Role
+from mfls.features.diagnostics import runs_on_text
+from mfls.syntax.model import Context, InvalidMarker, Marker, Reason, Role
 from mfls.text.lines import line_number
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
 
@@ -28,6 +29,28 @@ _WHY_INVALID = {
 }
 
 
+_CONTEXT_NAMES = {
+    Context.CODE_SPAN: "a code span",
+    Context.MATH: "inline math",
+    Context.LINK_DESTINATION: "a link destination",
+    Context.LINK_TITLE: "a link title",
+    Context.LINK_LABEL: "a link label",
+    Context.LINK_DEFINITION: "a link reference definition",
+    Context.AUTOLINK: "an autolink",
+    Context.HTML_TAG: "an HTML tag",
+    Context.HTML_COMMENT: "an HTML comment",
+    Context.HTML_BLOCK: "a raw HTML block",
+    Context.INFO_STRING: "a code block's info string",
+}
+
+# Why markdown-flow never substitutes a marker in a context it drops (tests/hosts).
+_DROPPED_BY_MARKDOWN_FLOW = {
+    Context.HTML_COMMENT: "markdown-flow removes comments before the AI sees the text",
+    Context.INFO_STRING: "markdown-flow keeps a fenced code block, its info string "
+    "included, exactly as written",
+}
+
+
 def hover(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> HoverInfo | None:
     found = snapshot.entry(uri)
     if found is None:
@@ -39,12 +62,17 @@ def hover(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> HoverInfo | Non
     invalid = invalid_at(entry.marker_scan, offset)
     if invalid is not None:
         start, end = invalid_span(invalid)
-        return HoverInfo(_describe_invalid(invalid), start, end)
+        return HoverInfo(_describe_invalid(invalid, entry.text), start, end)
     return None
 
 
-def _describe_invalid(invalid: InvalidMarker) -> str:
-    lines = [f"**Not a memory marker**: {_WHY_INVALID[invalid.reason]}"]
+def _describe_invalid(invalid: InvalidMarker, text: str) -> str:
+    why = _WHY_INVALID[invalid.reason]
+    if invalid.reason is Reason.LINE_BREAK:
+        runs_on = runs_on_text(invalid, text)
+        if runs_on is not None:
+            why = f"it probably lacks its `}}}}`: it {runs_on}."
+    lines = [f"**Not a memory marker**: {why}"]
     hidden = []
     if invalid.hidden_markers:
         hidden.append(f"{invalid.hidden_markers} marker(s)")
@@ -56,7 +84,28 @@ def _describe_invalid(invalid: InvalidMarker) -> str:
     return "\n\n".join(lines)
 
 
-def _role(entry: DocEntry, marker: Marker) -> str:
+def _literal_role(course: CourseSnapshot, marker: Marker) -> str:
+    context = marker.context
+    where = _CONTEXT_NAMES[context] if context is not None else "a literal context"
+    host = course.host
+    if host.substitutes(marker):
+        if host.runtime:
+            return (
+                f"**Reference** inside {where}: {host.runtime} substitutes it there too, "
+                "so it is checked like any reference."
+            )
+        return f"**Reference** inside {where}: checked like any reference."
+    why = None
+    if context is not None and host.runtime == "markdown-flow":
+        why = _DROPPED_BY_MARKDOWN_FLOW.get(context)
+    because = f": {why}, so this is never substituted" if why else ", never substituted"
+    return (
+        f"**Reference** inside {where}{because} on {host.title or host.name}. "
+        "It raises no course diagnostic."
+    )
+
+
+def _role(course: CourseSnapshot, entry: DocEntry, marker: Marker) -> str:
     if marker.role is Role.BINDING:
         legacy = " (old `%{{...}}` form)" if marker.legacy else ""
         if entry.kind == "reference":
@@ -66,7 +115,7 @@ def _role(entry: DocEntry, marker: Marker) -> str:
             )
         return f"**Binding**{legacy}: this interaction saves the user's answer to this question."
     if marker.literal:
-        return "**Reference** in a literal example (code, link or HTML): shown, not read."
+        return _literal_role(course, marker)
     return "**Reference**: the AI reads the remembered answer to this question."
 
 
@@ -81,7 +130,7 @@ def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker) -> str:
     notes = key_display.notes(key)
     if notes:
         parts.append("Look closely:\n" + "\n".join(f"- {note}" for note in notes))
-    parts.append(_role(entry, marker))
+    parts.append(_role(course, entry, marker))
     if marker.role is Role.BINDING:
         interaction = interaction_of(entry.marker_scan, marker.start)
         if interaction is not None and (interaction.choices or interaction.input is not None):
@@ -98,14 +147,20 @@ def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker) -> str:
         parts.append(f"Bound in {shown}{more}.")
     else:
         parts.append("Not bound anywhere in this course.")
-    references = [o for o in course.references.get(key, ()) if not o.marker.literal]
+    substitutes = course.host.substitutes
+    references = [o for o in course.references.get(key, ()) if substitutes(o.marker)]
     documents = len({o.uri for o in references})
     if references:
         parts.append(f"Read {len(references)} time(s) in {documents} document(s) of {course.name}.")
     else:
         parts.append(f"Not read anywhere in {course.name}.")
     host = course.host
-    if host.provides(key):
+    if host.is_legacy_profile_binding(marker):
+        parts.append(
+            f"A legacy learner-profile key: {host.title or host.name} still accepts its "
+            "`%{{...}}` binding."
+        )
+    elif host.provides(key):
         parts.append(f"Provided by {host.title or host.name} (read-only).")
     prefix = host.reserved_prefix_of(key)
     if prefix is not None:

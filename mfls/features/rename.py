@@ -1,8 +1,8 @@
 """Renaming a memory key across one course, and rewriting single markers.
 
 Pure functions of a workspace snapshot: offsets and keys in, plain edits out. The
-edits never touch other courses, and never markers in block literal contexts (the
-scanner does not report those at all).
+edits never touch other courses, and never markers in code blocks (the scanner does
+not report those at all); markers in raw HTML blocks are literal markers like any other.
 
 How a marker is rewritten (`marker_changes`):
 - a marker in surrounding text whose padding is only whitespace is written whole in
@@ -11,7 +11,7 @@ How a marker is rewritten (`marker_changes`):
 - a marker whose padding holds anything else (the `>` of a block quote on a later
   line) keeps its layout: only the key's own characters are replaced, since
   rewriting the rest would delete container markers;
-- a marker in an inline literal context (code span, link destination, HTML tag, ...)
+- a marker in a literal context (code span, link destination, HTML tag or block, ...)
   keeps its padding too: added spaces could change what that context is.
 When only the key is replaced and the new key ends with `}` right before the closing
 `}}`, one space is added so the marker still closes after the key.
@@ -169,16 +169,8 @@ def _why_not_here(markers: ScanResult, entry: DocEntry, offset: int) -> str:
                 "memory key, so there is nothing to rename. Fix the marker first."
             )
     for block in doc_scan(entry).blocks:
-        if block.start <= offset <= block.end:
-            if block.is_code:
-                return (
-                    "Markers inside code blocks are examples, not memory: they are never renamed."
-                )
-            if block.is_raw_html:
-                return (
-                    "Markers inside raw HTML blocks (script, style, pre, textarea, comments) "
-                    "are not memory: they are never renamed."
-                )
+        if block.start <= offset <= block.end and block.is_code:
+            return "Markers inside code blocks are examples, not memory: they are never renamed."
     return "There is no memory marker here: put the cursor on a {{ key }} to rename that key."
 
 

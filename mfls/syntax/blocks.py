@@ -462,13 +462,12 @@ class _Parser:
         e = _EOL.match(text, le)
         b = e.end() if e is not None else le
         node.end = le
-        if node.html_type >= 6:
-            segs = node.segs
-            if segs and segs[-1][1] == a:
-                segs[-1] = (segs[-1][0], b)
-            else:
-                segs.append((a, b))
-        elif html_block_end(text, node.html_type, a, le) >= 0:
+        segs = node.segs
+        if segs and segs[-1][1] == a:
+            segs[-1] = (segs[-1][0], b)
+        else:
+            segs.append((a, b))
+        if node.html_type < 6 and html_block_end(text, node.html_type, a, le) >= 0:
             self.stack.pop()
             self.finalize(node)
 
@@ -705,11 +704,20 @@ class _Parser:
                 tip.end = le
                 return stop
             k = html_block_end(text, tip.html_type, pos, n)
+            segs = tip.segs
             if k < 0:
                 tip.end = _last_line_end(text)
+                stop = n
+            else:
+                eol = _EOL.search(text, k)
+                tip.end = eol.start() if eol is not None else n
+                stop = eol.end() if eol is not None else n
+            if segs and segs[-1][1] == pos:
+                segs[-1] = (segs[-1][0], stop)
+            else:
+                segs.append((pos, stop))
+            if k < 0:
                 return n
-            eol = _EOL.search(text, k)
-            tip.end = eol.start() if eol is not None else n
             self.stack.pop()
             self.finalize(tip)
             return eol.end() if eol is not None else n

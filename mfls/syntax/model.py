@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 
 class Reason(str, Enum):
@@ -61,10 +61,14 @@ class Context(str, Enum):
     LINK_DEFINITION = "link-definition"
     AUTOLINK = "autolink"
     HTML_TAG = "html-tag"  # inline raw HTML other than a comment: tags, `<?..?>`, `<!..>`
-    HTML_COMMENT = "html-comment"
-    HTML_BLOCK = "html-block"  # raw HTML blocks of types 1 and 3-5 (not reported yet)
+    HTML_COMMENT = "html-comment"  # inline comments and type-2 blocks
+    HTML_BLOCK = "html-block"  # raw HTML blocks of types 1 and 3-5
     INFO_STRING = "info-string"
 
+
+SCAN_VERSION: Final = 2
+"""The `version` of `mfls scan --json` (docs/syntax.md, the scan contract): 2 reports the
+complete valid markers of raw HTML blocks (rules 10 and 16)."""
 
 RAW_HTML_BLOCK_TYPES = range(1, 6)
 """CommonMark HTML block types whose whole content is literal: script, style, pre,
@@ -242,6 +246,7 @@ class ScanResult:
     def to_json(self) -> dict[str, Any]:
         """What `mfls scan --json` prints (the scan contract in docs/syntax.md)."""
         return {
+            "version": SCAN_VERSION,
             "markers": [
                 {
                     "start": m.start,

@@ -60,6 +60,8 @@ _Mode = tuple[InlineMode, LiteralKind | None, Context | None]
 _SURROUNDING: _Mode = (InlineMode.MARKDOWN, None, None)
 _ORDINARY_HTML: _Mode = (InlineMode.HTML, None, None)
 _INFO_STRING: _Mode = (InlineMode.LITERAL, LiteralKind.INFO_STRING, Context.INFO_STRING)
+_RAW_HTML: _Mode = (InlineMode.LITERAL, None, Context.HTML_BLOCK)
+_RAW_COMMENT: _Mode = (InlineMode.LITERAL, None, Context.HTML_COMMENT)
 _DEFINITION: _Mode = (
     InlineMode.LITERAL,
     LiteralKind.LINK_REFERENCE_DEFINITION,
@@ -74,7 +76,10 @@ def _mode(block: Block) -> _Mode | None:
     if kind is BlockKind.PARAGRAPH or kind is BlockKind.HEADING:
         return _SURROUNDING
     if kind is BlockKind.HTML_BLOCK:
-        return _ORDINARY_HTML if block.level >= 6 else None
+        if block.level >= 6:
+            return _ORDINARY_HTML
+        # docs/syntax.md rules 10 and 16: a raw block's complete valid markers are literal.
+        return _RAW_COMMENT if block.level == 2 else _RAW_HTML
     if kind is BlockKind.FENCED_CODE:
         return _INFO_STRING
     if kind is BlockKind.LINK_REFERENCE_DEFINITION:

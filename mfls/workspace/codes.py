@@ -18,5 +18,7 @@ DEFAULT_SEVERITIES: Final[dict[str, str]] = {
     "near-miss": "warning",
     "binding-in-reference": "information",
     "reserved-key-binding": "error",
+    "legacy-profile-key": "warning",
+    "empty-interaction": "warning",
     "course-file-invalid": "error",
 }

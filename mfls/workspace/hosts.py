@@ -1,9 +1,12 @@
-"""Host profiles: the keys a host provides and the prefixes it reserves."""
+"""Host profiles: the keys a host provides and reserves, and which literal markers it
+substitutes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
+
+from mfls.syntax.model import Context, Marker
 
 
 @dataclass(frozen=True)
@@ -12,6 +15,13 @@ class HostProfile:
     provided_keys: frozenset[str]
     reserved_prefixes: tuple[str, ...]
     title: str = ""
+    # Keys whose legacy `%{{key}}` binding the host still accepts although their prefix
+    # is reserved (AI-Shifu's LEGACY_LEARNER_PROFILE_KEYS).
+    legacy_profile_keys: frozenset[str] = frozenset()
+    # Literal contexts whose markers the host never substitutes.
+    dropped_contexts: frozenset[Context] = frozenset()
+    # Who drops them, for messages: "markdown-flow" (the SDK the host runs).
+    runtime: str = ""
 
     def provides(self, key: str) -> bool:
         return key in self.provided_keys
@@ -22,6 +32,18 @@ class HostProfile:
                 return prefix
         return None
 
+    def substitutes(self, marker: Marker) -> bool:
+        """True when the host replaces `marker` by its answer: every marker outside a
+        literal context, and a literal one unless its context is dropped."""
+        return not marker.literal or marker.context not in self.dropped_contexts
+
+    def is_legacy_profile_binding(self, marker: Marker) -> bool:
+        return marker.legacy and marker.key in self.legacy_profile_keys
+
+
+# AI-Shifu runs markdown-flow: it removes HTML comments before the AI sees the text and
+# keeps a fenced code block, its info string included, as written (tests/hosts).
+_MARKDOWN_FLOW_DROPS: Final = frozenset({Context.HTML_COMMENT, Context.INFO_STRING})
 
 _BUILTIN: Final[dict[str, HostProfile]] = {
     "generic": HostProfile("generic", frozenset(), (), "a generic host"),
@@ -38,6 +60,11 @@ _BUILTIN: Final[dict[str, HostProfile]] = {
         ),
         ("sys_",),
         "AI-Shifu",
+        legacy_profile_keys=frozenset(
+            {"sys_user_nickname", "sys_user_background", "sys_user_style"}
+        ),
+        dropped_contexts=_MARKDOWN_FLOW_DROPS,
+        runtime="markdown-flow",
     ),
     "playground": HostProfile(
         "playground", frozenset({"browser_language"}), (), "the MarkdownFlow playground"
@@ -52,6 +79,4 @@ def host_profile(name: str, system_keys: tuple[str, ...] = ()) -> HostProfile:
     base = _BUILTIN.get(name, _BUILTIN["generic"])
     if not system_keys:
         return base
-    return HostProfile(
-        base.name, base.provided_keys | frozenset(system_keys), base.reserved_prefixes, base.title
-    )
+    return replace(base, provided_keys=base.provided_keys | frozenset(system_keys))

@@ -53,6 +53,7 @@ def test_binding_and_reference_across_crlf_lines() -> None:
     # "?[{{ q }} A|B]" is 0-14; CRLF at 14-16; "Use " 16-20; "{{ q }}" 20-27.
     result = scan_stdin(b"?[{{ q }} A|B]\r\nUse {{ q }}\r\n")
     assert result == {
+        "version": 2,
         "markers": [marker(2, 9, "q", "binding"), marker(20, 27, "q")],
         "invalid": [],
         "interactions": [

@@ -179,7 +179,17 @@ def _as_stated(actual: dict[str, Any], expect: dict[str, Any]) -> dict[str, Any]
         if "context" not in wanted:
             marker = {name: value for name, value in marker.items() if name != "context"}
         markers.append(marker)
-    return {**actual, "markers": markers}
+    kept = {name: value for name, value in actual.items() if name != "version"}
+    return {**kept, "markers": markers}
+
+
+def test_scan_json_names_its_version() -> None:
+    from mfls.syntax.scanner import scan
+
+    data = scan("<pre>{{ a }}</pre>\n").to_json()
+    assert list(data) == ["version", "markers", "invalid", "interactions"]
+    assert data["version"] == 2
+    assert data["markers"][0]["context"] == "html-block"
 
 
 def test_context_field_is_in_the_scan_contract() -> None:

@@ -37,6 +37,7 @@ def test_auto_closed_marker_is_replaced_whole(course: Course) -> None:
         "later",
         "unbound key",
         "browser_language",
+        "example",
     }
     goal = next(item for item in result.items if item.key == "goal")
     assert goal.new_text == "{{ goal }}"
@@ -63,13 +64,22 @@ def test_inside_an_existing_marker_replaces_the_marker(course: Course) -> None:
 def test_ranking_same_lesson_then_course_order_then_host_then_unbound(course: Course) -> None:
     at = course.offset_of("two.md", "{{}}", 2)
     result = complete(course.snapshot, course.uri("two.md"), at)
-    assert keys(result) == ["pace", "goal", "学习目标", "later", "browser_language", "unbound key"]
+    assert keys(result) == [
+        "pace",
+        "goal",
+        "学习目标",
+        "later",
+        "browser_language",
+        "example",
+        "unbound key",
+    ]
 
 
-def test_literal_only_keys_are_not_offered(course: Course) -> None:
+def test_literal_only_keys_are_offered(course: Course) -> None:
+    # A code span's marker is substituted like any other: its key is read.
     at = course.offset_of("two.md", "{{}}", 2)
     result = complete(course.snapshot, course.uri("two.md"), at)
-    assert "example" not in keys(result)
+    assert "example" in keys(result)
 
 
 def test_no_completion_outside_a_marker(course: Course) -> None:
@@ -166,11 +176,13 @@ def test_table_survives_removal_from_the_middle() -> None:
     assert keys(complete(workspace.snapshot, uri, at + 1)) == ["four", "two", "three"]
 
 
-def test_raw_html_and_indented_code_do_not_trigger() -> None:
+def test_raw_html_triggers_and_indented_code_does_not() -> None:
     text = "?[{{ k }} A]\n\n<pre>\n{{ in pre\n</pre>\n\n    {{ indented\n"
     course = make_course({"a.md": text})
     uri = course.uri("a.md")
-    assert complete(course.snapshot, uri, text.index("{{ in pre") + 4) is None
+    at = text.index("{{ in pre") + 4
+    result = complete(course.snapshot, uri, at)
+    assert result is not None and (result.start, result.end) == (at - 4, at)
     assert complete(course.snapshot, uri, text.index("{{ indented") + 4) is None
 
 

@@ -57,9 +57,9 @@ def test_unbound_reference() -> None:
     assert "ask for the answer" in found.message and "stated default" in found.message
 
 
-def test_literal_references_and_bound_keys_are_quiet() -> None:
+def test_bound_keys_are_quiet_in_literal_contexts_too() -> None:
     course = make_course(
-        {"a.md": "?[{{ topic }} A | B]\n\nUse {{ topic }} and `{{ example }}`.\n"},
+        {"a.md": "?[{{ topic }} A | B]\n\nUse {{ topic }} and `{{ topic }}`.\n"},
     )
     assert document_diagnostics(course.snapshot, course.uri("a.md")) == []
 

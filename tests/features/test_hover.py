@@ -63,7 +63,7 @@ def test_literal_and_legacy_roles() -> None:
     uri = course.uri("a.md")
     assert "old `%{{...}}` form" in hover(course.snapshot, uri, 4).markdown
     literal = hover(course.snapshot, uri, course.offset_of("a.md", "`{{", 3)).markdown
-    assert "literal example" in literal
+    assert "inside a code span: checked like any reference" in literal
 
 
 def test_invalid_marker_explains_why() -> None:

@@ -80,7 +80,6 @@ def test_prepare_answers_with_the_key_range_on_every_kind(
         ("Hello", "no memory marker here"),
         ("{{ }}", "invalid (empty)"),
         ("{{ topic }} in a fence", "code blocks"),
-        ("{{ topic }} in raw HTML", "raw HTML blocks"),
         ("{{ sys_user_nickname }}", "provided by the host"),
         ("{{ course_title }}", "system key listed in the course file"),
     ],
@@ -103,11 +102,12 @@ def test_rename_edits_every_document_of_the_course_only(course: Path) -> None:
     assert "?[{{ Favourite topic? }} Python" in l1
     assert "Use {{ Favourite topic? }} and `{{Favourite topic?}}` here" in l1
     assert "{{ topic }} in a fence" in l1
-    assert "{{ topic }} in raw HTML" in l1
+    # docs/syntax.md rules 10 and 16: a raw HTML block's complete markers are renamed too.
+    assert "<pre>\n{{ Favourite topic? }} in raw HTML\n</pre>" in l1
     l2 = texts[uri(course / "l2.md")]
     assert l2.startswith("Use {{ Favourite topic? }} again")
     assert "?[{{\n> Favourite topic?\n> }} A | B]" in l2
-    assert change.markers == 5
+    assert change.markers == 6
 
 
 def test_rename_keeps_legacy_percent(course: Path) -> None:

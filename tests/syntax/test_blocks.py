@@ -111,7 +111,8 @@ def test_html_block_types_and_ranges() -> None:
     assert inline_text(text, html) == "<div>\n*a* {{ k }}"
     text = "<!-- {{ a }}\n\n-->tail\nnext"
     html, para = parse_blocks(text)
-    assert (html.level, html.inline, html.end) == (2, (), 21)
+    # A raw block's inline text is its whole text (docs/syntax.md rule 16).
+    assert (html.level, html.inline, html.end) == (2, ((0, 21),), 21)
     assert inline_text(text, para) == "next"
     for source, kind in [
         ("<script>", 1),

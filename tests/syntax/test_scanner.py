@@ -8,7 +8,15 @@ from typing import Any
 import pytest
 
 from mfls.syntax.blocks import iter_units
-from mfls.syntax.model import Block, BlockKind, LiteralKind, Reason, Role, ScanResult
+from mfls.syntax.model import (
+    Block,
+    BlockKind,
+    Context,
+    LiteralKind,
+    Reason,
+    Role,
+    ScanResult,
+)
 from mfls.syntax.scanner import scan, scan_blocks, scan_unit
 
 
@@ -27,7 +35,8 @@ def invalid(text: str) -> list[tuple[str, Reason]]:
 def test_to_json_shape_and_key_order() -> None:
     text = "?[{{ q }} A//a | B ...hint]\n\n{{ }} and `{{k}}`\n"
     data: dict[str, Any] = scan(text).to_json()
-    assert list(data) == ["markers", "invalid", "interactions"]
+    assert list(data) == ["version", "markers", "invalid", "interactions"]
+    assert data["version"] == 2
     assert data["markers"] == [
         {
             "start": 2,
@@ -74,8 +83,9 @@ def test_to_json_shape_and_key_order() -> None:
 
 
 def test_to_json_of_nothing() -> None:
-    assert scan("").to_json() == {"markers": [], "invalid": [], "interactions": []}
-    assert scan("plain text\n").to_json() == {"markers": [], "invalid": [], "interactions": []}
+    nothing = {"version": 2, "markers": [], "invalid": [], "interactions": []}
+    assert scan("").to_json() == nothing
+    assert scan("plain text\n").to_json() == nothing
 
 
 def test_legacy_and_null_fields() -> None:
@@ -147,24 +157,53 @@ def test_setext_heading() -> None:
         "    {{code}}\n",
         "```\n{{code}}\n```\n",
         "~~~\n{{code}} ?[A|B]\n",
-        "<script>\n{{a}}\n</script> {{b}}\n",
-        "<style>{{a}}</style>\n",
-        '<pre title="{{a}}">\n{{b}}\n</pre>\n',
-        "<textarea>\n\n{{a}}\n</textarea>\n",
-        "<!-- {{a}}\n\n{{b}} --> {{c}}\n",
-        "<?php {{a}} ?>\n",
-        "<!DOCTYPE {{a}}>\n",
-        "<![CDATA[\n{{a}}\n]]> {{b}}\n",
     ],
 )
-def test_block_literal_contexts_report_nothing(text: str) -> None:
+def test_code_blocks_report_nothing(text: str) -> None:
     result = scan(text)
     assert result.markers == () and result.invalid == () and result.interactions == ()
 
 
+@pytest.mark.parametrize(
+    ("text", "keys", "context"),
+    [
+        ("<script>\n{{a}}\n</script> {{b}}\n", ["a", "b"], Context.HTML_BLOCK),
+        ("<style>{{a}}</style>\n", ["a"], Context.HTML_BLOCK),
+        ('<pre title="{{a}}">\n{{b}}\n</pre>\n', ["a", "b"], Context.HTML_BLOCK),
+        ("<textarea>\n\n{{a}}\n</textarea>\n", ["a"], Context.HTML_BLOCK),
+        ("<!-- {{a}}\n\n{{b}} --> {{c}}\n", ["a", "b", "c"], Context.HTML_COMMENT),
+        ("<?php {{a}} ?>\n", ["a"], Context.HTML_BLOCK),
+        ("<!DOCTYPE {{a}}>\n", ["a"], Context.HTML_BLOCK),
+        ("<![CDATA[\n{{a}}\n]]> {{b}}\n", ["a", "b"], Context.HTML_BLOCK),
+    ],
+)
+def test_raw_html_blocks_report_complete_markers_as_literal(
+    text: str, keys: list[str], context: Context
+) -> None:
+    # docs/syntax.md rules 10 and 16.
+    result = scan(text)
+    assert [(m.key, m.literal, m.role, m.context) for m in result.markers] == [
+        (key, True, Role.REFERENCE, context) for key in keys
+    ]
+    assert result.invalid == () and result.interactions == ()
+
+
+def test_raw_html_block_hides_invalid_markers_and_interactions() -> None:
+    text = "<pre>\n{{ }} ?[{{ q }} A|B] {{ open\n</pre>\n"
+    result = scan(text)
+    assert [(m.key, m.literal) for m in result.markers] == [("q", True)]
+    assert result.invalid == () and result.interactions == ()
+
+
 def test_raw_html_block_includes_its_closing_line() -> None:
     text = "<script>\n{{a}}\n</script> {{b}}\n{{c}}\n"
-    assert markers(text) == [("{{c}}", "c", False)]
+    assert markers(text) == [("{{a}}", "a", True), ("{{b}}", "b", True), ("{{c}}", "c", False)]
+
+
+def test_marker_does_not_leave_a_raw_html_block() -> None:
+    text = "<pre>\n{{ a\n</pre>\n}} {{ b }}\n"
+    assert markers(text) == [("{{ b }}", "b", False)]
+    assert invalid(text) == []
 
 
 def test_pre_tag_inside_paragraph_is_an_inline_literal() -> None:
@@ -232,8 +271,8 @@ def test_fence_inside_container_keeps_native_boundary() -> None:
 
 
 def test_container_end_closes_html_block() -> None:
-    text = "> <script>\n> {{no}}\n\n{{yes}}\n"
-    assert markers(text) == [("{{yes}}", "yes", False)]
+    text = "> <script>\n> {{in}}\n\n{{yes}}\n"
+    assert markers(text) == [("{{in}}", "in", True), ("{{yes}}", "yes", False)]
 
 
 # -- containers and offsets (rules 1, 7, 8) -------------------------------------------------
@@ -359,7 +398,6 @@ def test_scan_blocks_skips_blocks_without_inline_text() -> None:
     text = "{{a}}"
     blocks = [
         Block(kind=BlockKind.INDENTED_CODE, start=0, end=5),
-        Block(kind=BlockKind.HTML_BLOCK, start=0, end=5, level=2, inline=((0, 5),)),
         Block(kind=BlockKind.THEMATIC_BREAK, start=0, end=5, inline=((0, 5),)),
     ]
     assert scan_blocks(text, blocks).markers == ()

@@ -34,6 +34,7 @@ class M:
     legacy: bool = False
     literal: bool = False
     nth: int | None = None
+    context: str | None = None
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,7 @@ def _marker(id_: str, text: str, m: M) -> dict[str, Any]:
         "role": m.role,
         "legacy": m.legacy,
         "literal": m.literal,
+        **({"context": m.context} if m.context is not None else {}),
     }
 
 

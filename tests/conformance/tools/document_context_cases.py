@@ -16,7 +16,7 @@ PAIRING += 'including fenced blocks and ATX or Setext headings."'
 MATH = "syntax.md rule 11: `$...$` where the opening `$` is not followed by whitespace and the "
 MATH += "closing `$` is neither preceded by whitespace nor followed by a digit."
 RAW_BLOCK = 'Spec: "the four raw HTML block types above instead end after their closing-tag '
-RAW_BLOCK += 'line"; syntax.md rules 9 and 16.'
+RAW_BLOCK += 'line"; syntax.md rules 9, 10 and 16: its complete valid markers are literal.'
 ORDINARY_HTML = "syntax.md rules 9 and 17: in an ordinary HTML block (type 6 or 7) the text "
 ORDINARY_HTML += "between complete tags is surrounding text; Markdown inline syntax does not apply."
 CONTAINER = "syntax.md rule 8: keys are read with container markers removed; offsets stay "
@@ -441,75 +441,119 @@ def _fenced_and_indented(book: CaseBook) -> None:
 
 
 def _raw_html_blocks(book: CaseBook) -> None:
-    book.doc("html1-pre", RAW_BLOCK, "<pre>\n{{ a }}\n</pre>\n{{ b }}", M("{{ b }}", "b"))
+    book.doc(
+        "html1-pre",
+        RAW_BLOCK,
+        "<pre>\n{{ a }}\n</pre>\n{{ b }}",
+        M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
+    )
     book.doc(
         "html1-script",
         RAW_BLOCK,
         "<script>\nvar x = '{{ a }}';\n</script>\n{{ b }}",
         M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
     )
     book.doc(
-        "html1-style", RAW_BLOCK, "<style>\n/* {{ a }} */\n</style>\n{{ b }}", M("{{ b }}", "b")
+        "html1-style",
+        RAW_BLOCK,
+        "<style>\n/* {{ a }} */\n</style>\n{{ b }}",
+        M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
     )
     book.doc(
         "html1-textarea",
         RAW_BLOCK,
         "<textarea>\n{{ a }}\n\n{{ c }}\n</textarea>\n{{ b }}",
         M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
+        M("{{ c }}", "c", literal=True, context="html-block"),
     )
     book.doc(
         "html1-closing-line-included",
         'Spec: "Raw HTML blocks include the whole line containing their closing tag."',
         "<script>\nx\n</script> {{ a }}\n{{ b }}",
         M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
     )
-    book.doc("html1-one-line", RAW_BLOCK, "<style>p { color: red; }</style> {{ a }}")
+    book.doc(
+        "html1-one-line",
+        RAW_BLOCK,
+        "<style>p { color: red; }</style> {{ a }}",
+        M("{{ a }}", "a", literal=True, context="html-block"),
+    )
     book.doc(
         "html1-opening-tag-excluded",
         'syntax.md rule 16: `<pre title="{{a}}">` on its own line reports nothing.',
         '<pre title="{{a}}">\ntext\n</pre>',
+        M("{{a}}", "a", literal=True, context="html-block"),
     )
     book.doc(
         "html1-incomplete-opening",
         'Spec: "Raw HTML blocks and recognized block tags '
         'follow native block-start rules even when their opening tag is incomplete."',
         "<script\n{{ a }}\n</script>",
+        M("{{ a }}", "a", literal=True, context="html-block"),
     )
     book.doc(
         "html1-interrupts-paragraph",
         "CommonMark: HTML blocks of types 1-6 interrupt a paragraph. " + BLOCK_LIT,
         "Text {{ a }}\n<pre>\n{{ b }}\n</pre>",
         M("{{ a }}", "a"),
+        M("{{ b }}", "b", literal=True, context="html-block"),
     )
     book.doc(
         "html1-cuts-unclosed-marker", BOUNDARY, "{{ a\n<pre>\n}}\n</pre>", I("{{ a", "unclosed")
     )
-    book.doc("html2-comment", RAW_BLOCK, "<!--\n{{ a }}\n-->\n{{ b }}", M("{{ b }}", "b"))
+    book.doc(
+        "html2-comment",
+        RAW_BLOCK,
+        "<!--\n{{ a }}\n-->\n{{ b }}",
+        M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-comment"),
+    )
     book.doc(
         "html2-comment-closing-line",
         'Spec: "HTML comments ... include their entire terminating line."',
         "<!-- x -->{{ a }}\n{{ b }}",
         M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-comment"),
     )
     book.doc(
         "html3-processing-instruction",
         RAW_BLOCK,
         "<?php\necho '{{ a }}';\n?>\n{{ b }}",
         M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
     )
-    book.doc("html4-declaration", RAW_BLOCK, "<!DOCTYPE html {{ a }}>\n{{ b }}", M("{{ b }}", "b"))
-    book.doc("html5-cdata", RAW_BLOCK, "<![CDATA[\n{{ a }}\n]]>\n{{ b }}", M("{{ b }}", "b"))
+    book.doc(
+        "html4-declaration",
+        RAW_BLOCK,
+        "<!DOCTYPE html {{ a }}>\n{{ b }}",
+        M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
+    )
+    book.doc(
+        "html5-cdata",
+        RAW_BLOCK,
+        "<![CDATA[\n{{ a }}\n]]>\n{{ b }}",
+        M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
+    )
     book.doc(
         "html1-in-quote-closed-by-container",
         'Spec: "A confirmed container end also bounds an HTML block."',
         "> <pre>\n> {{ a }}\n{{ b }}",
         M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
     )
     book.doc(
         "html2-in-list-closed-by-container",
         'Spec: "A confirmed container end also bounds an HTML block."',
         "- <!--\n  {{ a }}\n\n{{ b }}",
         M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-comment"),
     )
 
 
@@ -741,6 +785,7 @@ def _line_endings(book: CaseBook) -> None:
         ENDINGS + " " + RAW_BLOCK,
         "<pre>\r\n{{ a }}\r\n</pre>\r\n{{ b }}",
         M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
     )
     book.doc("cr-heading", ENDINGS, "# {{ a\r}}", I("{{ a", "unclosed"))
     book.doc(
@@ -878,6 +923,7 @@ def _native_block_rules(book: CaseBook) -> None:
         RAW_BLOCK + " Block-start tags are case-insensitive.",
         "<PRE>\n{{ a }}\n</PRE>\n{{ b }}",
         M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
     )
     book.doc(
         "html1-other-closing-tag",
@@ -885,16 +931,28 @@ def _native_block_rules(book: CaseBook) -> None:
         "first line holding any of `</script>`, `</pre>`, `</style>`, `</textarea>`.",
         "<pre>\n{{ a }}\n</script>\n{{ b }}",
         M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
     )
     book.doc(
-        "html3-one-line", RAW_BLOCK, '<?xml version="1.0"?> {{ a }}\n{{ b }}', M("{{ b }}", "b")
+        "html3-one-line",
+        RAW_BLOCK,
+        '<?xml version="1.0"?> {{ a }}\n{{ b }}',
+        M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
     )
-    book.doc("html4-lowercase", RAW_BLOCK, "<!doctype {{ a }}>\n{{ b }}", M("{{ b }}", "b"))
+    book.doc(
+        "html4-lowercase",
+        RAW_BLOCK,
+        "<!doctype {{ a }}>\n{{ b }}",
+        M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
+    )
     book.doc(
         "html1-in-list-closed",
         'Spec: "A confirmed container end also bounds an HTML block."',
         "- <script>\n  {{ a }}\n- {{ b }}",
         M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
     )
     book.doc(
         "html6-in-quote-closed",
@@ -1090,6 +1148,7 @@ def build_lazy_and_type7(book: CaseBook) -> None:
         RAW_BLOCK + " A tab after `>` leaves the tag indented less than four columns.",
         ">\t<textarea> {{ a }}\n{{ b }}",
         M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
     )
     book.doc(
         "indented-quote-lookalike",
@@ -1106,6 +1165,7 @@ def build_tabs_and_definitions(book: CaseBook) -> None:
         "line ends the quote and with it the block.",
         "> \t<pre> {{ a }}\n\n{{ b }}",
         M("{{ b }}", "b"),
+        M("{{ a }}", "a", literal=True, context="html-block"),
     )
     book.doc(
         "definition-paragraph-blocks-type7",
@@ -1174,6 +1234,7 @@ def build_lesson(book: CaseBook) -> None:
         ),
         I("{{ }}", "empty"),
         I("{{ open", "unclosed"),
+        M("{{ hidden }}", "hidden", literal=True, context="html-comment"),
     )
     book.doc(
         "two-unclosed-paragraphs",
