@@ -38,15 +38,13 @@ def walk(
     could not be listed or that a link leads out of the root or into a loop, and the
     limit when it stopped the listing.
     """
-    files: list[str] = []
-    found: list[str] = []
-    problems: list[DiskProblem] = []
+    collected = Collector(root, max_files, landmarks)
+    problems = collected.problems
     if "\0" in root:
         return Listing(), (DiskProblem(root, "cannot list it (embedded null byte)"),)
     real_root = os.path.realpath(root)
     seen: set[str] = set()
     pending = [root]
-    limited = False
     while pending:
         directory = pending.pop()
         real = os.path.realpath(directory)
@@ -77,16 +75,36 @@ def walk(
                 if not entry.name.startswith(".") and entry.name not in SKIPPED_DIRECTORIES:
                     subdirectories.append(entry.path)
             elif is_file:
-                if entry.name in landmarks:
-                    found.append(entry.path)
-                elif len(files) < max_files:
-                    files.append(entry.path)
-                elif not limited:
-                    limited = True
-                    problems.append(
-                        DiskProblem(
-                            root, f"listing stopped after {max_files} files (the document limit)"
-                        )
-                    )
+                collected.add(entry.name, entry.path)
         pending.extend(reversed(subdirectories))
-    return Listing(tuple(files), tuple(found)), tuple(problems)
+    return collected.result()
+
+
+class Collector:
+    """What a walk keeps, in walking order: files up to the limit, landmarks apart, and
+    the problems met (the limit, once, among them)."""
+
+    def __init__(self, root: str, max_files: int, landmarks: Collection[str]) -> None:
+        self.root = root
+        self.max_files = max_files
+        self.landmarks = landmarks
+        self.files: list[str] = []
+        self.found: list[str] = []
+        self.problems: list[DiskProblem] = []
+        self._limited = False
+
+    def add(self, name: str, path: str) -> None:
+        if name in self.landmarks:
+            self.found.append(path)
+        elif len(self.files) < self.max_files:
+            self.files.append(path)
+        elif not self._limited:
+            self._limited = True
+            self.problems.append(
+                DiskProblem(
+                    self.root, f"listing stopped after {self.max_files} files (the document limit)"
+                )
+            )
+
+    def result(self) -> tuple[Listing, tuple[DiskProblem, ...]]:
+        return Listing(tuple(self.files), tuple(self.found)), tuple(self.problems)

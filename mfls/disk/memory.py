@@ -13,9 +13,9 @@ import os
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Final
 
-from mfls.disk.listing import MAX_DOCUMENTS, SKIPPED_DIRECTORIES, Listing
+from mfls.disk.listing import MAX_DOCUMENTS, SKIPPED_DIRECTORIES, Collector, Listing
 from mfls.disk.problems import GONE, OUTSIDE, DiskProblem
-from mfls.disk.reading import MAX_FILE_BYTES, inside
+from mfls.disk.reading import MAX_FILE_BYTES, inside, utf8_text
 
 _DIRECTORY: Final = None
 """The value of a directory in the tree (files hold their bytes)."""
@@ -154,13 +154,7 @@ class MemoryDisk:
     def read_text(
         self, path: str, root: str | None = None, max_bytes: int = MAX_FILE_BYTES
     ) -> tuple[str | None, tuple[DiskProblem, ...]]:
-        data, problems = self.read_bytes(path, root, max_bytes)
-        if data is None:
-            return None, problems
-        try:
-            return data.decode("utf-8"), ()
-        except UnicodeDecodeError as error:
-            return None, (DiskProblem(path, f"not valid UTF-8 (byte {error.start})"),)
+        return utf8_text(path, *self.read_bytes(path, root, max_bytes))
 
     def contains(self, path: str, needle: bytes, root: str | None = None) -> bool | None:
         found = self._file(path, root)
@@ -172,11 +166,9 @@ class MemoryDisk:
         self, root: str, max_files: int = MAX_DOCUMENTS, *, landmarks: Collection[str] = ()
     ) -> tuple[Listing, tuple[DiskProblem, ...]]:
         """The files under `root` in the order and with the limit of `mfls.disk.walk`."""
-        files: list[str] = []
-        found: list[str] = []
-        problems: list[DiskProblem] = []
+        collected = Collector(root, max_files, landmarks)
+        problems = collected.problems
         pending = [root]
-        limited = False
         while pending:
             directory = pending.pop()
             node = self._node(directory)
@@ -189,19 +181,10 @@ class MemoryDisk:
                 if self._nodes[os.path.join(node[0], name)] is _DIRECTORY:
                     if not name.startswith(".") and name not in SKIPPED_DIRECTORIES:
                         subdirectories.append(path)
-                elif name in landmarks:
-                    found.append(path)
-                elif len(files) < max_files:
-                    files.append(path)
-                elif not limited:
-                    limited = True
-                    problems.append(
-                        DiskProblem(
-                            root, f"listing stopped after {max_files} files (the document limit)"
-                        )
-                    )
+                else:
+                    collected.add(name, path)
             pending.extend(reversed(subdirectories))
-        return Listing(tuple(files), tuple(found)), tuple(problems)
+        return collected.result()
 
     # -- what is where ----------------------------------------------------------------
 

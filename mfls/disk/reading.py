@@ -153,7 +153,13 @@ def read_text(
     path: str, root: str | None = None, max_bytes: int = MAX_FILE_BYTES
 ) -> tuple[str | None, tuple[DiskProblem, ...]]:
     """The UTF-8 text of `path` with its line endings as written, or None and why not."""
-    data, problems = read_bytes(path, root, max_bytes)
+    return utf8_text(path, *read_bytes(path, root, max_bytes))
+
+
+def utf8_text(
+    path: str, data: bytes | None, problems: tuple[DiskProblem, ...]
+) -> tuple[str | None, tuple[DiskProblem, ...]]:
+    """A read's bytes as UTF-8 text, or None and why not."""
     if data is None:
         return None, problems
     try:

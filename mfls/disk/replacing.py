@@ -13,7 +13,6 @@ happened (`apply_file_changes`: None or the failure).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,14 +49,9 @@ def write_temp(path: Path, data: bytes) -> Path:
 
 
 def flush_to_disk(paths: Sequence[Path]) -> None:
-    """Make the written files durable before any original is replaced: one `sync()` for
-    all of them where the system has it (much faster than one `fsync` per file)."""
-    if hasattr(os, "sync"):
-        os.sync()
-        return
-    for path in paths:
-        with open(path, "rb+") as handle:
-            os.fsync(handle.fileno())
+    """Make the written files durable before any original is replaced (a name tests
+    replace to count or fail the flush)."""
+    exchange.flush(paths)
 
 
 def replace(temp: Path, path: Path) -> bool:
