@@ -69,13 +69,18 @@ def plan_course_rename(
     if isinstance(change, Refusal):
         return change
     if unreadable:
-        return Refusal(
-            "these course files or folders could not be read, listed or decoded, and may "
-            "use the key, so renaming would leave the course half-renamed: "
-            + ", ".join(unreadable),
-            old_key=old_key,
-        )
+        return unusable_members_refusal(old_key, unreadable)
     return change
+
+
+def unusable_members_refusal(old_key: str, unreadable: Sequence[str]) -> Refusal:
+    """The refusal of a rename (in the CLI and the editor alike) when course files or
+    folders could not be used; `unreadable` names each with its reason."""
+    return Refusal(
+        "these course files or folders could not be read, listed or decoded, and may "
+        "use the key, so renaming would leave the course half-renamed: " + ", ".join(unreadable),
+        old_key=old_key,
+    )
 
 
 def relative_name(path: str | None, root: str | None, uri: str) -> str:
