@@ -144,6 +144,7 @@ class Workspace:
         self._pending: list[tuple[str, str]] = []
         self._walk_problems: dict[str, tuple[DiskProblem, ...]] = {}
         self._read_problems: dict[str, DiskProblem] = {}
+        self._unsettled: set[str] = set()
 
     @property
     def snapshot(self) -> WorkspaceSnapshot:
@@ -208,19 +209,30 @@ class Workspace:
         """Read again, through the disk, each closed document of `uris` in the course
         `course_id`: a text that changed since it was indexed is indexed again (one that
         can no longer be used is dropped, its problem kept), so an edit computed from the
-        returned snapshot fits the bytes on disk. Only these documents are read."""
+        returned snapshot fits the bytes on disk. Only these documents are read, and the
+        members the editor reported changed that the worker has not handled yet."""
         snapshot = self._snapshot
         course = snapshot.courses.get(course_id)
         if course is None:
             return EditBasis(snapshot, (), frozenset())
         wanted = list(dict.fromkeys(uris))
+        with self._lock:
+            plan = self._plans.get(course.root) if course.root is not None else None
+            unsettled = [path_to_uri(p) for p in self._unsettled]
+        members = plan.members if plan is not None else {}
         changed: dict[str, str | None] = {}
-        for uri in wanted:
+        for uri in wanted + [u for u in unsettled if u in members and u not in wanted]:
             entry = course.docs.get(uri)
-            if entry is None or entry.is_open or entry.path is None:
+            if entry is None:
+                path: str | None = members[uri][0] if uri in members else None
+            elif entry.is_open:
                 continue
-            text = self._read(entry.path, course.root)
-            if text != entry.text:
+            else:
+                path = entry.path
+            if path is None:
+                continue
+            text = self._read(path, course.root)
+            if text != (entry.text if entry is not None else None):
                 changed[uri] = text
         if changed:
             with self._lock:
@@ -235,6 +247,7 @@ class Workspace:
             log.info("re-indexed %d documents changed on disk", len(changed))
         unusable = self.unusable_members(course.root) if course.root is not None else ()
         fresh = snapshot.courses.get(course_id)
+        wanted += [u for u in changed if u not in wanted]
         aliases = self._aliases(fresh, wanted) if fresh is not None else frozenset()
         return EditBasis(snapshot, unusable, aliases)
 
@@ -506,8 +519,21 @@ class Workspace:
 
     # -- disk changes -----------------------------------------------------------------
 
+    def expect_changes(self, changes: Iterable[tuple[str, str]]) -> None:
+        """Note files the editor reported changed, before `files_changed` handles them:
+        until then `edit_basis` reads them again too."""
+        with self._lock:
+            self._unsettled.update(os.path.abspath(path) for path, _ in changes)
+
     def files_changed(self, changes: list[tuple[str, str]]) -> None:
         """React to `(path, "created" | "changed" | "deleted")` reported by the editor."""
+        try:
+            self._files_changed(changes)
+        finally:
+            with self._lock:
+                self._unsettled.difference_update(os.path.abspath(path) for path, _ in changes)
+
+    def _files_changed(self, changes: list[tuple[str, str]]) -> None:
         with self._lock:
             if self._indexing:
                 self._pending.extend(changes)
