@@ -11,12 +11,11 @@ import argparse
 import json
 import logging
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mfls.cli.output import configure_stderr, place, write_stdout
+from mfls.cli.output import configure_stderr, place, say, shown, write_stdout
 from mfls.cli.sources import (
     Unusable,
     classify,
@@ -47,8 +46,9 @@ class Finding:
     message: str
 
     def as_text(self) -> str:
-        message = " ".join(self.message.split())
-        return f"{self.path}:{self.line}:{self.column}: {self.severity} {self.code} {message}"
+        message = shown(" ".join(self.message.split()))
+        place = f"{shown(self.path)}:{self.line}:{self.column}"
+        return f"{place}: {self.severity} {self.code} {message}"
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -183,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
     warn_pending_renames("check", args.paths)
     report = check_paths(args.paths)
     for problem in report.unreadable:
-        print(f"mfls check: {problem}", file=sys.stderr)
+        say("check", problem)
     if args.format == "json":
         write_stdout(report_json(report))
     else:
