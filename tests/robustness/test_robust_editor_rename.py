@@ -273,3 +273,48 @@ async def test_links_out_of_the_root_are_not_edited_after_the_course_file_comes_
         )
         assert {r.uri for r in refs or []} == {doc}
     assert (outside / "x.md").read_text() == "Outside {{ topic }}.\n"
+
+
+async def test_a_pending_rename_journal_is_shown_once_and_stops_the_editor_rename(
+    course: Path,
+) -> None:
+    journal = course / ".mfls" / "rename-journal.json"
+    journal.parent.mkdir()
+    journal.write_text(
+        '{"version": 1, "old_key": "topic", "new_key": "subject", "phase": "swapping", '
+        '"pid": 0, "files": []}'
+    )
+    async with server(course) as client:
+        doc = open_doc(client, course / "a.md")
+
+        def shown() -> list[str]:
+            return [m.message for m in client.messages if "interrupted rename" in m.message]
+
+        await wait_until(lambda: bool(shown()))
+        with pytest.raises(JsonRpcException) as refused:
+            await rename(client, doc, 0, 5)
+        assert "mfls rename --resume" in str(refused.value)
+        # Another indexing pass (a watcher event) does not repeat the warning.
+        (course / "b.md").write_text("Use {{ topic }} again.\n")
+        client.workspace_did_change_watched_files(
+            t.DidChangeWatchedFilesParams(
+                changes=[t.FileEvent(uri=uri(course / "b.md"), type=t.FileChangeType.Changed)]
+            )
+        )
+        await asyncio.sleep(0.5)
+        assert len(shown()) == 1
+        assert "'topic' to 'subject'" in shown()[0] and "--undo" in shown()[0]
+        assert client.messages[-1].type == t.MessageType.Warning
+        journal.unlink()
+        edit = await rename(client, doc, 0, 5)
+        assert uri(course / "b.md") in edits_of(edit)
+
+
+async def test_a_fifo_in_place_of_the_journal_does_not_block_the_server(course: Path) -> None:
+    (course / ".mfls").mkdir()
+    os.mkfifo(course / ".mfls" / "rename-journal.json")
+    async with server(course) as client:
+        doc = open_doc(client, course / "a.md")
+        with pytest.raises(JsonRpcException) as refused:
+            await asyncio.wait_for(rename(client, doc, 0, 5), 10)
+        assert "cannot be read" in str(refused.value)
