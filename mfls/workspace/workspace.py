@@ -604,18 +604,27 @@ class Workspace:
         """Rebuild the courses of `plans`, reading only documents not already indexed."""
         with self._lock:
             known = self._disk_documents()
+            snapshot = self._snapshot
         documents: dict[str, ScannedDocument] = {}
+        unread: set[str] = set()
         for plan in plans.values():
             for uri, (path, _, _) in plan.members.items():
-                if uri in known:
+                # A document read for another course root is read again: what lay inside
+                # the old root (a link out of the new one) may not be part of this course.
+                owner = snapshot.course_for(uri)
+                if uri in known and owner is not None and owner.root == plan.root:
                     documents[uri] = known[uri]
                 elif uri not in self._open:
                     text = self._read(path, plan.root)
                     if text is not None:
                         documents[uri] = self._from_disk(text)
+                    else:
+                        unread.add(uri)
         with self._lock:
             known = self._disk_documents()
             known.update(documents)
+            for uri in unread:
+                known.pop(uri, None)
             self._assemble(known)
 
     # -- assembling a whole snapshot --------------------------------------------------
