@@ -5,6 +5,7 @@ a message (no hang, no MemoryError traceback), and the server keeps answering.""
 from __future__ import annotations
 
 import asyncio
+import copy
 import os
 import subprocess
 import sys
@@ -13,10 +14,12 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types as t
+from pytest_lsp import client_capabilities
 from test_robust_editor_rename import open_doc, server, write
 
 LIMIT_S = 20.0
 LESSON = "?[{{ topic }} A | B]\n"
+HOST_LESSON = "?[{{ sys_name }} A | B]\n"  # reserved-key-binding only if the link is read
 
 
 def mfls(*args: str, cwd: Path) -> tuple[subprocess.CompletedProcess[bytes], float]:
@@ -34,7 +37,7 @@ def mfls(*args: str, cwd: Path) -> tuple[subprocess.CompletedProcess[bytes], flo
 
 def course_with(tmp_path: Path, trap: str) -> Path:
     root = tmp_path / "course"
-    write(root, {"a.md": LESSON})
+    write(root, {"a.md": LESSON, "b.md": HOST_LESSON})
     course_file = root / "mfcourse.toml"
     if trap == "fifo":
         os.mkfifo(course_file)
@@ -53,6 +56,7 @@ def test_check_and_rename_dry_run_end_on_a_trapped_course_file(tmp_path: Path, t
     checked, _ = mfls("check", ".", cwd=root)
     assert b"Traceback" not in checked.stderr and b"MemoryError" not in checked.stderr
     assert b"SECRET-CONTENT" not in checked.stdout + checked.stderr
+    assert b"reserved-key-binding" not in checked.stdout
     if trap != "fifo":  # a FIFO is no course file at all; the others are unusable ones
         assert b"course-file-invalid" in checked.stdout
     dry, _ = mfls("rename", "--course", ".", "--dry-run", "topic", "subject", cwd=root)
@@ -64,7 +68,10 @@ def test_check_and_rename_dry_run_end_on_a_trapped_course_file(tmp_path: Path, t
 @pytest.mark.parametrize("trap", ["fifo", "dev-zero", "link-out"])
 async def test_the_server_answers_with_a_trapped_course_file(tmp_path: Path, trap: str) -> None:
     root = course_with(tmp_path, trap)
-    async with server(root) as client:
+    caps = copy.deepcopy(client_capabilities("visual-studio-code"))
+    assert caps.text_document is not None
+    caps.text_document.diagnostic = None  # push diagnostics: the course file is read at once
+    async with server(root, caps) as client:
         doc = open_doc(client, root / "a.md")
         hover = await asyncio.wait_for(
             client.text_document_hover_async(
@@ -77,6 +84,10 @@ async def test_the_server_answers_with_a_trapped_course_file(tmp_path: Path, tra
         )
         assert hover is not None
         assert not any("SECRET-CONTENT" in m.message for m in client.messages)
+        await asyncio.sleep(0.5)
+        b_uri = doc.replace("a.md", "b.md")
+        codes = {d.code for d in client.diagnostics.get(b_uri, [])}
+        assert "reserved-key-binding" not in codes
 
 
 def test_a_1_gb_sparse_lesson_named_on_the_command_line_is_refused_quickly(

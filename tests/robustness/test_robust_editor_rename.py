@@ -49,7 +49,9 @@ async def wait_until(condition: Callable[[], bool], timeout: float = TIMEOUT) ->
 
 
 @contextlib.asynccontextmanager
-async def server(folder: Path) -> AsyncIterator[LanguageClient]:
+async def server(
+    folder: Path, caps: t.ClientCapabilities | None = None
+) -> AsyncIterator[LanguageClient]:
     client = await ClientServerConfig(server_command=SERVER).start()
     assert isinstance(client, LanguageClient)
 
@@ -60,7 +62,7 @@ async def server(folder: Path) -> AsyncIterator[LanguageClient]:
     try:
         await client.initialize_session(
             t.InitializeParams(
-                capabilities=client_capabilities("visual-studio-code"),
+                capabilities=caps or client_capabilities("visual-studio-code"),
                 workspace_folders=[t.WorkspaceFolder(uri=uri(folder), name=folder.name)],
             )
         )
