@@ -15,13 +15,12 @@ import argparse
 import json
 import logging
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from mfls.cli.exports import load_export
-from mfls.cli.output import configure_stderr, place, write_stdout
+from mfls.cli.output import configure_stderr, place, say, shown, write_stdout
 from mfls.cli.sources import (
     Unusable,
     classify,
@@ -29,7 +28,6 @@ from mfls.cli.sources import (
     read_source,
     warn_pending_renames,
 )
-from mfls.disk import printable
 from mfls.exports.ai_shifu import ExportProblem
 from mfls.exports.checking import check_export
 from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
@@ -58,10 +56,10 @@ class Finding:
     part: str | None = None  # the item's field holding the text
 
     def as_text(self) -> str:
-        message = " ".join(self.message.split())
-        where = self.path
+        message = shown(" ".join(self.message.split()))
+        where = shown(self.path)
         if self.lesson is not None:
-            title = printable(" ".join(self.lesson.split()))
+            title = shown(" ".join(self.lesson.split()))
             where += f"#{title}" + ("" if self.part == "content" else f" [{self.part}]")
         return f"{where}:{self.line}:{self.column}: {self.severity} {self.code} {message}"
 
@@ -241,7 +239,7 @@ def run(args: argparse.Namespace) -> int:
     warn_pending_renames("check", args.paths)
     report = check_paths(args.paths)
     for problem in report.unreadable:
-        print(f"mfls check: {problem}", file=sys.stderr)
+        say("check", problem)
     if args.format == "json":
         write_stdout(report_json(report))
     else:

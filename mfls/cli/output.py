@@ -1,12 +1,37 @@
 """What the command line writes: standard output as UTF-8, log lines on stderr, and
-places in a text as a terminal shows them (1-based lines, code point columns)."""
+places in a text as a terminal shows them (1-based lines, code point columns).
+
+Every path the command line prints goes through `shown` (and every message line through
+`say` or `shown`): a file name holding a line break, a carriage return, an escape
+sequence or another C0/C1 control, or bytes that are not UTF-8, is printed with escapes,
+so no name can forge an output line or send a control sequence to the terminal."""
 
 from __future__ import annotations
 
 import logging
 import sys
 
+from mfls.disk import printable
 from mfls.text.line_index import Encoding, LineIndex
+
+
+def shown(text: str) -> str:
+    """A path, or a one-line message naming paths, safe for the terminal: control
+    characters, line breaks and undecodable bytes escaped (`\\n`, `\\x1b`, `\\xff`)."""
+    return printable(text)
+
+
+def say(command: str, message: str) -> None:
+    """`mfls COMMAND: message` on stderr, as one escaped line."""
+    print(f"mfls {command}: {shown(message)}", file=sys.stderr)
+
+
+class _EscapingFormatter(logging.Formatter):
+    """Log lines whose message (which may name paths) is escaped like `shown`."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        record.message = shown(record.message)
+        return super().formatMessage(record)
 
 
 class _StderrHandler(logging.StreamHandler):
@@ -24,7 +49,7 @@ def configure_stderr(level: int) -> None:
     root = logging.getLogger()
     if not any(isinstance(h, _StderrHandler) for h in root.handlers):
         handler = _StderrHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        handler.setFormatter(_EscapingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         root.addHandler(handler)
     root.setLevel(logging.WARNING)
     logging.getLogger("mfls").setLevel(level)

@@ -17,8 +17,8 @@ command line or the files could not be used.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
-import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from mfls.features.rename import WorkspaceChange
     from mfls.workspace.index import CourseSnapshot
 
-from mfls.cli.output import write_stdout
+from mfls.cli.output import configure_stderr, say, shown, write_stdout
 
 HELP = "rename a memory key in every document of a course"
 
@@ -99,17 +99,18 @@ def plan_rename(
 def run(args: argparse.Namespace) -> int:
     from mfls.disk import journal
 
+    configure_stderr(logging.WARNING)
     if args.resume or args.undo:
         if args.old is not None or args.new is not None or args.dry_run:
-            print("mfls rename: --resume and --undo take only --course", file=sys.stderr)
+            say("rename", "--resume and --undo take only --course")
             return 2
         return _recover(args)
     if args.old is None or args.new is None:
-        print("mfls rename: OLD and NEW are required (or --resume / --undo)", file=sys.stderr)
+        say("rename", "OLD and NEW are required (or --resume / --undo)")
         return 2
     pending = journal.pending_journal(os.path.abspath(args.course))
     if pending is not None:
-        print(f"mfls rename: refused: {pending.message()}", file=sys.stderr)
+        say("rename", f"refused: {pending.message()}")
         return 1
     return _rename(args)
 
@@ -124,45 +125,44 @@ def _rename(args: argparse.Namespace) -> int:
 
     planned = plan_rename(args.course, args.old, args.new)
     if not isinstance(planned, tuple):
-        print(f"mfls rename: {planned.message}", file=sys.stderr)
+        say("rename", f"{planned.message}")
         return 2 if isinstance(planned, Unusable) else 1
     course, change = planned
     markers = change.markers
     if not change.documents:
-        print("mfls rename: the key already has that name; nothing to do", file=sys.stderr)
+        say("rename", "the key already has that name; nothing to do")
         return 0
     if args.dry_run:
-        write_stdout(render_diff(course, change))
-        print(
-            f"mfls rename: would change {_count(markers, 'marker')} in "
-            f"{_count(len(change.documents), 'file')} "
-            "(dry run: nothing written)",
-            file=sys.stderr,
+        write_stdout(render_diff(course, change, shown))
+        say(
+            "rename",
+            f"would change {_count(markers, 'marker')} in "
+            f"{_count(len(change.documents), 'file')} (dry run: nothing written)",
         )
         return 0
     root = os.path.abspath(args.course)
     paths = [doc.path for doc in change.documents if doc.path is not None]
     writes = file_changes(change, real_paths(paths), real_path(root))
     if isinstance(writes, Unusable):
-        print(f"mfls rename: {writes.message}", file=sys.stderr)
+        say("rename", writes.message)
         return 2
     done = replace_files(writes, JournalWriter(root, args.old, args.new))
     if isinstance(done, ReplaceFailure):
-        print(f"mfls rename: {done.message}", file=sys.stderr)
+        say("rename", done.message)
         return 1 if done.changed_on_disk else 2
     lines = [f"renamed {_count(markers, 'marker')} in {_count(len(change.documents), 'file')}"]
     for doc in change.documents:
         name = relative_name(doc.path, course.root, doc.uri)
-        lines.append(f"  {name}: {_count(len(doc.changes), 'edit')}")
+        lines.append(f"  {shown(name)}: {_count(len(doc.changes), 'edit')}")
     write_stdout("\n".join(lines) + "\n")
     if change.annotation is not None:
-        print(f"mfls rename: note: {change.annotation.description}", file=sys.stderr)
+        say("rename", f"note: {change.annotation.description}")
     if done.replaced:
-        print(
-            f"mfls rename: note: {_count(done.replaced, 'file')} could not be swapped "
+        say(
+            "rename",
+            f"note: {_count(done.replaced, 'file')} could not be swapped "
             "atomically here and were replaced after a check instead (a save by another "
             "program in that instant could be overwritten)",
-            file=sys.stderr,
         )
     return 0
 
@@ -172,19 +172,19 @@ def _recover(args: argparse.Namespace) -> int:
 
     pending = journal.pending_journal(os.path.abspath(args.course))
     if pending is None:
-        print(f"mfls rename: no interrupted rename is pending in {args.course}", file=sys.stderr)
+        say("rename", f"no interrupted rename is pending in {args.course}")
         return 1
     outcome = journal.settle(pending, undo_it=args.undo)
     if outcome.failed:
-        print(f"mfls rename: {outcome.message}", file=sys.stderr)
+        say("rename", f"{outcome.message}")
         return 2
     if outcome.restart:
-        print(f"mfls rename: {outcome.message}; renaming again", file=sys.stderr)
+        say("rename", f"{outcome.message}; renaming again")
         args.old, args.new, args.resume = pending.old_key, pending.new_key, False
         return _rename(args)
-    print(f"mfls rename: {outcome.message}", file=sys.stderr)
+    say("rename", f"{outcome.message}")
     for problem in outcome.problems:
-        print(f"mfls rename:   {problem}", file=sys.stderr)
+        say("rename", f"  {problem}")
     return 0 if outcome.ok else 1
 
 

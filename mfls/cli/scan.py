@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
-from mfls.cli.output import place, write_stdout
+from mfls.cli.output import place, say, write_stdout
 from mfls.cli.sources import Unusable, read_source, warn_pending_renames
 from mfls.syntax.model import ScanResult
 from mfls.text.line_index import LineIndex
@@ -31,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     warn_pending_renames("scan", [args.path])
     text = read_source(args.path)
     if isinstance(text, Unusable):
-        print(f"mfls scan: cannot read {args.path}: {text.reason}", file=sys.stderr)
+        say("scan", f"cannot read {args.path}: {text.reason}")
         return 2
     result = scan(text)
     if args.json:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mfls import disk
+from mfls.cli.output import say
 from mfls.workspace.config import MARKDOWN_SUFFIXES
 
 
@@ -61,4 +62,4 @@ def warn_pending_renames(command: str, paths: Sequence[str]) -> None:
     from mfls.disk.journal import pending_warnings
 
     for warning in pending_warnings([p for p in paths if p != "-"]):
-        print(f"mfls {command}: warning: {disk.printable(warning)}", file=sys.stderr)
+        say(command, f"warning: {warning}")

@@ -51,6 +51,8 @@ class Disk(Protocol):
         self, directory: str, name: str, boundary: str | None = None
     ) -> str | None: ...
 
+    def real_path(self, path: str) -> str: ...
+
 
 class RealDisk:
     """The real file system, through the functions of `mfls.disk`."""
@@ -68,6 +70,7 @@ class RealDisk:
     is_directory = staticmethod(reading.is_directory)
     can_list = staticmethod(reading.can_list)
     nearest_holding = staticmethod(reading.nearest_holding)
+    real_path = staticmethod(reading.real_path)
 
 
 REAL_DISK: Final[Disk] = RealDisk()

@@ -29,7 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from mfls.disk import exchange
+from mfls.disk import exchange, reading
+from mfls.disk.problems import GONE
 
 JOURNAL_DIRECTORY = ".mfls"
 JOURNAL_NAME = "rename-journal.json"
@@ -110,12 +111,15 @@ class Journal:
 def pending_journal(course_root: str | os.PathLike[str]) -> Journal | None:
     """The journal of an unfinished rename of the course at `course_root`, or None."""
     location = journal_path(course_root)
-    try:
-        raw = location.read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
+    if not reading.lexists(str(location)):
         return None
-    except OSError as error:
-        return Journal(location, str(course_root), "", "", "", damaged=str(error))
+    # Through the safe read: a FIFO or a huge file there never blocks or floods a caller.
+    raw, problems = reading.read_bytes(str(location))
+    if raw is None:
+        if problems and problems[0].kind == GONE:
+            return None
+        reason = problems[0].reason if problems else "unreadable"
+        return Journal(location, str(course_root), "", "", "", damaged=reason)
     try:
         data = json.loads(raw)
         files = tuple(

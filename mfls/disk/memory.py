@@ -216,6 +216,10 @@ class MemoryDisk:
                 return candidate
         return None
 
+    def real_path(self, path: str) -> str:
+        """`path` made absolute (a memory tree has no links)."""
+        return self._absolute(path)
+
 
 def _why_unlisted(node: tuple[str, bytes | None] | DiskProblem) -> str:
     """The reason the real `walk` gives for a directory it cannot list."""

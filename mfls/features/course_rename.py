@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,13 +69,18 @@ def plan_course_rename(
     if isinstance(change, Refusal):
         return change
     if unreadable:
-        return Refusal(
-            "these course files or folders could not be read, listed or decoded, and may "
-            "use the key, so renaming would leave the course half-renamed: "
-            + ", ".join(unreadable),
-            old_key=old_key,
-        )
+        return unusable_members_refusal(old_key, unreadable)
     return change
+
+
+def unusable_members_refusal(old_key: str, unreadable: Sequence[str]) -> Refusal:
+    """The refusal of a rename (in the CLI and the editor alike) when course files or
+    folders could not be used; `unreadable` names each with its reason."""
+    return Refusal(
+        "these course files or folders could not be read, listed or decoded, and may "
+        "use the key, so renaming would leave the course half-renamed: " + ", ".join(unreadable),
+        old_key=old_key,
+    )
 
 
 def relative_name(path: str | None, root: str | None, uri: str) -> str:
@@ -86,10 +91,14 @@ def relative_name(path: str | None, root: str | None, uri: str) -> str:
     return path
 
 
-def render_diff(course: CourseSnapshot, change: rn.WorkspaceChange) -> str:
+def render_diff(
+    course: CourseSnapshot, change: rn.WorkspaceChange, name: Callable[[str], str] = str
+) -> str:
+    """The unified diff of `change`; `name` shows each file's name (the command line
+    escapes it)."""
     parts = []
     for doc in change.documents:
-        label = relative_name(doc.path, course.root, doc.uri)
+        label = name(relative_name(doc.path, course.root, doc.uri))
         parts.append(diff_of_changes(label, doc.text, doc.changes))
     return "".join(parts)
 

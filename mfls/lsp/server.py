@@ -24,6 +24,7 @@ from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 
 from mfls import __version__, disk
+from mfls.disk import journal
 from mfls.features import diagnostics
 from mfls.lsp import to_proto
 from mfls.lsp.capabilities import Capabilities
@@ -222,12 +223,18 @@ class MflsServer(LanguageServer):
             log.warning("the client refused file watching; relying on what it sends")
 
     def report_course_problems(self) -> None:
-        """Show each course file problem once, while it lasts."""
+        """Show each course file problem, and each pending rename journal (an interrupted
+        `mfls rename`, with how to finish or undo it), once, while it lasts."""
+        courses = self.courses.snapshot.courses.values()
         current = {
             f"{course.config_path or course.id}: {problem.message}"
-            for course in self.courses.snapshot.courses.values()
+            for course in courses
             for problem in course.problems
         }
+        for root in sorted({c.root for c in courses if c.root is not None}):
+            pending = journal.pending_journal(root)
+            if pending is not None:
+                current.add(pending.message())
         for text in sorted(current - self._shown):
             self.show_message(t.MessageType.Warning, f"mfls: {text}")
         self._shown = current

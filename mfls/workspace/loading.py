@@ -17,7 +17,7 @@ from mfls.disk.reading import inside, real_path
 from mfls.syntax.model import ScanResult
 from mfls.syntax.scanner import scan
 from mfls.workspace.index import CourseSnapshot
-from mfls.workspace.workspace import Workspace
+from mfls.workspace.workspace import Workspace, member_problems
 
 
 class KeyFilteredDocument:
@@ -94,11 +94,7 @@ def unusable_members(loaded: CourseLoad) -> tuple[DiskProblem, ...]:
     """The skipped files and folders that belong to the course: ones that could not be
     read, listed or decoded, not links out of its root, loops, vanished files, or the
     files of a course nested in it."""
-    return tuple(
-        p
-        for p in loaded.problems
-        if p.member and not any(inside(p.path, other) for other in loaded.nested)
-    )
+    return member_problems(loaded.problems, loaded.nested)
 
 
 def real_paths(paths: Iterable[str]) -> dict[str, str]:

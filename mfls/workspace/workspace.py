@@ -43,6 +43,29 @@ PROGRESS_STEP = 100
 """`index_all` reports progress after every this many documents read."""
 
 
+@dataclass(frozen=True, slots=True)
+class EditBasis:
+    """What an edit of closed documents is computed from (`Workspace.edit_basis`).
+
+    `snapshot` holds the asked-for closed documents as the disk holds them now;
+    `unusable` the members of the course that could not be read, listed or decoded (an
+    edit of the whole course must refuse); `aliases` the URIs that name a file another
+    asked-for URI already names (through a link): their edits must be left out."""
+
+    snapshot: WorkspaceSnapshot
+    unusable: tuple[DiskProblem, ...]
+    aliases: frozenset[str]
+
+
+def member_problems(
+    problems: Iterable[DiskProblem], nested: Iterable[str]
+) -> tuple[DiskProblem, ...]:
+    """The `problems` of course members (unreadable, unlistable or undecodable), not of
+    links out of the root, loops, vanished files or files of the `nested` courses."""
+    inner = tuple(nested)
+    return tuple(p for p in problems if p.member and not any(disk.inside(p.path, n) for n in inner))
+
+
 class EditableDocument(ScannedDocument, Protocol):
     def edited(
         self, start: int, end: int, new_text: str, version: int | None = None
@@ -121,6 +144,7 @@ class Workspace:
         self._pending: list[tuple[str, str]] = []
         self._walk_problems: dict[str, tuple[DiskProblem, ...]] = {}
         self._read_problems: dict[str, DiskProblem] = {}
+        self._unsettled: set[str] = set()
 
     @property
     def snapshot(self) -> WorkspaceSnapshot:
@@ -172,6 +196,77 @@ class Workspace:
         with self._lock:
             self._walk_problems[root] = problems
         return listing
+
+    def unusable_members(self, root: str) -> tuple[DiskProblem, ...]:
+        """The files and folders of the course at `root` that could not be read, listed or
+        decoded (nested courses left out)."""
+        with self._lock:
+            nested = [r for r in self._plans if r != root and disk.inside(r, root)]
+        nested += self._inner_folders(root)
+        return member_problems(self.disk_problems_of(root), nested)
+
+    def edit_basis(self, course_id: str, uris: Iterable[str]) -> EditBasis:
+        """Read again, through the disk, each closed document of `uris` in the course
+        `course_id`: a text that changed since it was indexed is indexed again (one that
+        can no longer be used is dropped, its problem kept), so an edit computed from the
+        returned snapshot fits the bytes on disk. Only these documents are read, and the
+        members the editor reported changed that the worker has not handled yet."""
+        snapshot = self._snapshot
+        course = snapshot.courses.get(course_id)
+        if course is None:
+            return EditBasis(snapshot, (), frozenset())
+        wanted = list(dict.fromkeys(uris))
+        with self._lock:
+            plan = self._plans.get(course.root) if course.root is not None else None
+            unsettled = [path_to_uri(p) for p in self._unsettled]
+        members = plan.members if plan is not None else {}
+        changed: dict[str, str | None] = {}
+        for uri in wanted + [u for u in unsettled if u in members and u not in wanted]:
+            entry = course.docs.get(uri)
+            if entry is None:
+                path: str | None = members[uri][0] if uri in members else None
+            elif entry.is_open:
+                continue
+            else:
+                path = entry.path
+            if path is None:
+                continue
+            text = self._read(path, course.root)
+            if text != (entry.text if entry is not None else None):
+                changed[uri] = text
+        if changed:
+            with self._lock:
+                for uri, text in changed.items():
+                    if uri in self._open:
+                        continue
+                    if text is None:
+                        self._drop(uri)
+                    else:
+                        self._put(uri, self._from_disk(text), None, False)
+                snapshot = self._snapshot
+            log.info("re-indexed %d documents changed on disk", len(changed))
+        unusable = self.unusable_members(course.root) if course.root is not None else ()
+        fresh = snapshot.courses.get(course_id)
+        wanted += [u for u in changed if u not in wanted]
+        aliases = self._aliases(fresh, wanted) if fresh is not None else frozenset()
+        return EditBasis(snapshot, unusable, aliases)
+
+    def _aliases(self, course: CourseSnapshot, uris: Iterable[str]) -> frozenset[str]:
+        """The URIs of `uris` naming a file an earlier-chosen one names: per file, an open
+        document wins, then the file's own (resolved) name, then the first in course
+        order."""
+        by_file: dict[str, list[DocEntry]] = {}
+        for uri in uris:
+            entry = course.docs.get(uri)
+            if entry is not None and entry.path is not None:
+                by_file.setdefault(self._disk.real_path(entry.path), []).append(entry)
+        aliases: set[str] = set()
+        for real, entries in by_file.items():
+            if len(entries) < 2:
+                continue
+            keep = min(entries, key=lambda e: (not e.is_open, e.path != real, e.order, e.uri))
+            aliases.update(e.uri for e in entries if e is not keep)
+        return frozenset(aliases)
 
     # -- folders and indexing ---------------------------------------------------------
 
@@ -424,8 +519,21 @@ class Workspace:
 
     # -- disk changes -----------------------------------------------------------------
 
+    def expect_changes(self, changes: Iterable[tuple[str, str]]) -> None:
+        """Note files the editor reported changed, before `files_changed` handles them:
+        until then `edit_basis` reads them again too."""
+        with self._lock:
+            self._unsettled.update(os.path.abspath(path) for path, _ in changes)
+
     def files_changed(self, changes: list[tuple[str, str]]) -> None:
         """React to `(path, "created" | "changed" | "deleted")` reported by the editor."""
+        try:
+            self._files_changed(changes)
+        finally:
+            with self._lock:
+                self._unsettled.difference_update(os.path.abspath(path) for path, _ in changes)
+
+    def _files_changed(self, changes: list[tuple[str, str]]) -> None:
         with self._lock:
             if self._indexing:
                 self._pending.extend(changes)
@@ -496,18 +604,27 @@ class Workspace:
         """Rebuild the courses of `plans`, reading only documents not already indexed."""
         with self._lock:
             known = self._disk_documents()
+            snapshot = self._snapshot
         documents: dict[str, ScannedDocument] = {}
+        unread: set[str] = set()
         for plan in plans.values():
             for uri, (path, _, _) in plan.members.items():
-                if uri in known:
+                # A document read for another course root is read again: what lay inside
+                # the old root (a link out of the new one) may not be part of this course.
+                owner = snapshot.course_for(uri)
+                if uri in known and owner is not None and owner.root == plan.root:
                     documents[uri] = known[uri]
                 elif uri not in self._open:
                     text = self._read(path, plan.root)
                     if text is not None:
                         documents[uri] = self._from_disk(text)
+                    else:
+                        unread.add(uri)
         with self._lock:
             known = self._disk_documents()
             known.update(documents)
+            for uri in unread:
+                known.pop(uri, None)
             self._assemble(known)
 
     # -- assembling a whole snapshot --------------------------------------------------

@@ -61,6 +61,7 @@ async def did_change_watched_files(ls: MflsServer, params: t.DidChangeWatchedFil
     changes = from_proto.file_changes(params.changes)
     if not changes:
         return
+    ls.courses.expect_changes(changes)
 
     def job(progress: Callable[[int, int], None]) -> None:
         ls.courses.files_changed(changes)

@@ -13,12 +13,15 @@ is offered as a merge target; otherwise only the near miss of the key is.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 
 from lsprotocol import types as t
 
+from mfls.disk import DiskProblem, journal, printable
 from mfls.features import code_actions as ca
+from mfls.features import course_rename as cr
 from mfls.features import rename as rn
 from mfls.features.refusal import Refusal
 from mfls.lsp import from_proto, to_proto
@@ -54,16 +57,51 @@ def prepare_rename(
 
 
 def rename(ls: MflsServer, params: t.RenameParams) -> t.WorkspaceEdit | Refusal | None:
+    """The rename of the key under the cursor, computed from each closed document's
+    current bytes (`Workspace.edit_basis`), one edit per file; refused, like
+    `mfls rename`, when a course member cannot be used or a rename journal is pending."""
     at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
     if at is None:
         return NOT_INDEXED
-    change = rn.rename(ls.courses.snapshot, at.uri, at.offset, params.new_name)
+    target = rn.prepare_rename(ls.courses.snapshot, at.uri, at.offset)
+    if isinstance(target, Refusal):
+        return target
+    course = ls.courses.snapshot.courses[target.course_id]
+    if course.root is not None:
+        pending = journal.pending_journal(course.root)
+        if pending is not None:
+            return Refusal(pending.message(), old_key=target.key)
+    uris = [o.uri for o in course.occurrences(target.key)]
+    basis = ls.courses.edit_basis(course.id, uris)
+    if basis.unusable:
+        return unusable_refusal(course, basis.unusable, target.key)
+    fresh = basis.snapshot.courses.get(course.id)
+    if fresh is None:
+        return NOT_INDEXED
+    change = rn.rename_key(fresh, target.key, params.new_name)
     if isinstance(change, Refusal):
         return change
+    change = without_aliases(change, basis.aliases)
     if not change.documents:
         return None
     log.info("rename: %d markers in %d documents", change.markers, len(change.documents))
     return ls.edits().edit(change)
+
+
+def unusable_refusal(course: CourseSnapshot, problems: Sequence[DiskProblem], key: str) -> Refusal:
+    """The refusal `mfls rename` gives for the same unusable members."""
+    root = course.root or ""
+    listed = [f"{printable(cr.relative_name(p.path, root, p.path))} ({p.reason})" for p in problems]
+    return cr.unusable_members_refusal(key, listed)
+
+
+def without_aliases(change: rn.WorkspaceChange, aliases: frozenset[str]) -> rn.WorkspaceChange:
+    """`change` without the documents that name a file another document names."""
+    if not aliases or not any(d.uri in aliases for d in change.documents):
+        return change
+    kept = tuple(d for d in change.documents if d.uri not in aliases)
+    dropped = sum(len(d.changes) for d in change.documents if d.uri in aliases)
+    return dataclasses.replace(change, documents=kept, markers=change.markers - dropped)
 
 
 def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction] | Refusal | None:
@@ -83,20 +121,47 @@ def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction
     found = ca.code_actions(
         snapshot, span.uri, span.start, span.end, course_wide=course_wide, merge_targets=targets
     )
+    closed = _closed_documents(found)
+    aliases: frozenset[str] = frozenset()
+    if closed and course is not None:
+        # Actions that edit closed documents are computed again from their bytes on disk.
+        basis = ls.courses.edit_basis(course.id, closed)
+        aliases = basis.aliases
+        found = ca.code_actions(
+            basis.snapshot,
+            span.uri,
+            span.start,
+            span.end,
+            course_wide=course_wide,
+            merge_targets=targets,
+        )
+        if basis.unusable:
+            log.warning(
+                "code actions: left out the ones editing other documents: %s",
+                unusable_refusal(course, basis.unusable, "").message,
+            )
+            found = [a for a in found if not _closed_documents([a])]
     builder = ls.edits()
     result: list[t.CodeAction] = []
     for action in found:
         if not _kind_wanted(action.kind, only):
             continue
         if action.snippet_change is not None and builder.snippets:
-            edit = builder.edit(action.snippet_change, snippet=True)
+            edit = builder.edit(without_aliases(action.snippet_change, aliases), snippet=True)
         else:
-            edit = builder.edit(action.change)
+            edit = builder.edit(without_aliases(action.change, aliases))
         if isinstance(edit, Refusal):
             return edit
         fixed = _fixed(span.index, ls.caps.encoding, params.context.diagnostics, action)
         result.append(to_proto.code_action(action, edit, fixed))
     return result
+
+
+def _closed_documents(actions: Sequence[ca.CodeAction]) -> list[str]:
+    """The URIs of closed documents (no buffer version) the actions edit."""
+    return list(
+        dict.fromkeys(doc.uri for a in actions for doc in a.change.documents if doc.version is None)
+    )
 
 
 def _kind_wanted(kind: str, only: Sequence[str] | None) -> bool:

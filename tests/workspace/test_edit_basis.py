@@ -1,0 +1,57 @@
+"""`Workspace.edit_basis`: closed documents read again before an edit, on a memory disk."""
+
+from __future__ import annotations
+
+from mfls.disk.memory import MemoryDisk
+from mfls.workspace.uris import path_to_uri
+from mfls.workspace.workspace import Workspace
+
+ROOT = "/course"
+
+
+def _workspace(files: dict[str, str | bytes]) -> tuple[Workspace, MemoryDisk]:
+    memory = MemoryDisk({f"{ROOT}/{name}": text for name, text in files.items()})
+    workspace = Workspace(disk=memory)
+    workspace.set_folders([ROOT])
+    workspace.index_all()
+    return workspace, memory
+
+
+def _uri(name: str) -> str:
+    return path_to_uri(f"{ROOT}/{name}")
+
+
+def test_a_changed_closed_document_is_indexed_again_and_only_asked_ones_are_read() -> None:
+    workspace, memory = _workspace(
+        {"mfcourse.toml": "", "a.md": "{{ k }}\n", "b.md": "x {{ k }}\n", "c.md": "{{ k }}\n"}
+    )
+    memory.put(f"{ROOT}/b.md", "moved\n\nx {{ k }}\n")
+    memory.put(f"{ROOT}/c.md", "changed too, not asked\n")
+    basis = workspace.edit_basis(ROOT, [_uri("a.md"), _uri("b.md")])
+    course = basis.snapshot.courses[ROOT]
+    assert course.docs[_uri("b.md")].text == "moved\n\nx {{ k }}\n"
+    assert course.docs[_uri("c.md")].text == "{{ k }}\n"  # not re-read
+    assert basis.unusable == () and basis.aliases == frozenset()
+    assert workspace.snapshot is basis.snapshot
+
+
+def test_an_undecodable_document_is_unusable_and_a_deleted_one_dropped() -> None:
+    workspace, memory = _workspace({"mfcourse.toml": "", "a.md": "{{ k }}\n", "b.md": "{{ k }}\n"})
+    memory.put(f"{ROOT}/a.md", b"\xff {{ k }}\n")
+    memory.remove(f"{ROOT}/b.md")
+    basis = workspace.edit_basis(ROOT, [_uri("a.md"), _uri("b.md")])
+    assert [p.path for p in basis.unusable] == [f"{ROOT}/a.md"]
+    assert "UTF-8" in basis.unusable[0].reason
+    assert _uri("b.md") not in basis.snapshot.courses[ROOT].docs
+
+
+def test_a_member_with_an_unhandled_watcher_event_is_read_too() -> None:
+    workspace, memory = _workspace({"mfcourse.toml": "", "a.md": "{{ k }}\n", "b.md": "none\n"})
+    memory.put(f"{ROOT}/b.md", "now {{ k }}\n")
+    workspace.expect_changes([(f"{ROOT}/b.md", "changed")])
+    basis = workspace.edit_basis(ROOT, [_uri("a.md")])
+    assert basis.snapshot.courses[ROOT].docs[_uri("b.md")].text == "now {{ k }}\n"
+    workspace.files_changed([(f"{ROOT}/b.md", "changed")])
+    memory.put(f"{ROOT}/b.md", "again {{ k }}\n")
+    basis = workspace.edit_basis(ROOT, [_uri("a.md")])  # handled: no longer read
+    assert basis.snapshot.courses[ROOT].docs[_uri("b.md")].text == "now {{ k }}\n"
