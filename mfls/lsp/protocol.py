@@ -218,3 +218,16 @@ class MflsProtocol(LanguageServerProtocol):
         self, params: t.DidCloseTextDocumentParams
     ) -> Generator[Any, Any, None]:
         yield from self._user(t.TEXT_DOCUMENT_DID_CLOSE, params)
+
+    @lsp_method(t.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
+        """pygls's shutdown, cancelling a copy of the pending futures: cancelling one runs
+        its callbacks, which forget it (`_forget`), and pygls iterated the live dict."""
+        if (user_handler := self.fm.features.get(t.SHUTDOWN)) is not None:
+            yield user_handler, args, None
+        current = self.msg_id
+        for msg_id, future in list(self._request_futures.items()):
+            if msg_id != current and not future.done():
+                future.cancel()
+        self._shutdown = True
+        return None

@@ -89,3 +89,25 @@ async def test_a_request_the_server_sent_is_forgotten_when_answered_or_given_up(
     abandoned.cancel()
     assert answered.done() and failed.done()
     assert protocol._request_futures == {} and protocol._result_types == {}
+
+
+def test_shutdown_cancels_pending_requests_that_forget_themselves() -> None:
+    """Cancelling a request the server sent runs its callback, which forgets it: pygls's
+    own shutdown iterated the live dict and raised "dictionary changed size"."""
+    from concurrent.futures import Future
+
+    from mfls.lsp.routes import create_server
+
+    protocol = create_server().protocol
+    pending = []
+    for number in range(5):
+        future: Future[object] = Future()
+        protocol._request_futures[f"sent-{number}"] = future
+        future.add_done_callback(lambda _done, n=number: protocol._forget(f"sent-{n}"))
+        pending.append(future)
+    steps = protocol.lsp_shutdown()
+    for _step in steps:
+        pass
+    assert protocol._shutdown
+    assert all(future.cancelled() for future in pending)
+    assert protocol._request_futures == {}
