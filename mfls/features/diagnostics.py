@@ -353,8 +353,7 @@ def _difference(a: str, b: str, distance: int) -> str:
 
 
 def _candidates(course: CourseSnapshot) -> set[str]:
-    keys = {key for key in course.bindings if course.lesson_bindings(key)}
-    return keys | set(course.host.provided_keys)
+    return set(course.lesson_bound_keys()) | set(course.host.provided_keys)
 
 
 def near_miss_index(course: CourseSnapshot) -> NearMissIndex:
@@ -363,7 +362,8 @@ def near_miss_index(course: CourseSnapshot) -> NearMissIndex:
     def build(previous: NearMissIndex | None, changed: frozenset[str] | None) -> NearMissIndex:
         if previous is None or changed is None:
             return NearMissIndex.build(_candidates(course))
-        now = {key for key in changed if course.lesson_bindings(key)}
+        bound = course.lesson_bound_keys()
+        now = {key for key in changed if key in bound}
         now |= {key for key in changed if course.host.provides(key)}
         return previous.updated(now, changed - now)
 

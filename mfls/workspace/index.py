@@ -259,6 +259,10 @@ class DerivedCache:
             return self._values.setdefault(name, value)
 
 
+def _new_memo(previous: object, changed: object) -> dict[str, Any]:
+    return {}
+
+
 def _frozen(mapping: dict[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(mapping)
 
@@ -296,18 +300,61 @@ class CourseSnapshot:
 
     def lesson_bindings(self, key: str) -> tuple[Occurrence, ...]:
         """Bindings in lesson documents: the only ones that declare an answer."""
-        return tuple(o for o in self.bindings.get(key, ()) if self.docs[o.uri].kind == "lesson")
+        memo: dict[str, tuple[Occurrence, ...]] = self.cache.get("lesson-bindings", _new_memo)
+        found = memo.get(key)
+        if found is None:
+            if key in self._first_lesson_docs():
+                docs = self.docs
+                found = tuple(o for o in self.bindings[key] if docs[o.uri].kind == "lesson")
+            else:
+                found = ()
+            memo[key] = found
+        return found
 
     def first_lesson_binding(self, key: str) -> Occurrence | None:
         """The first of `lesson_bindings(key)` in course order, without resolving the rest."""
-        first: DocEntry | None = None
-        for uri in self.bindings.key_docs.get(key, ()):
-            entry = self.docs[uri]
-            if entry.kind == "lesson" and (first is None or entry.order < first.order):
-                first = entry
-        if first is None:
+        uri = self._first_lesson_docs().get(key)
+        if uri is None:
             return None
-        return Occurrence(first.uri, first.version, first.keys.bindings[key][0])
+        entry = self.docs[uri]
+        return Occurrence(uri, entry.version, entry.keys.bindings[key][0])
+
+    def lesson_bound_keys(self) -> Iterable[str]:
+        """The keys some lesson binds."""
+        return self._first_lesson_docs().keys()
+
+    def _first_lesson_docs(self) -> Mapping[str, str]:
+        """key -> URI of the first lesson (in course order) binding it, for every key a
+        lesson binds: built once per snapshot, from the previous snapshot's table and the
+        keys that changed since when there is one."""
+        key_docs = self.bindings.key_docs
+        docs = self.docs
+
+        def first(key: str) -> str | None:
+            best: DocEntry | None = None
+            for uri in key_docs.get(key, ()):
+                entry = docs[uri]
+                if entry.kind == "lesson" and (best is None or entry.order < best.order):
+                    best = entry
+            return None if best is None else best.uri
+
+        def build(
+            previous: Layered[str, str] | None, changed: frozenset[str] | None
+        ) -> Layered[str, str]:
+            if previous is None or changed is None:
+                table: dict[str, str] = {}
+                for key in key_docs:
+                    uri = first(key)
+                    if uri is not None:
+                        table[key] = uri
+                return Layered(table)
+            changes: dict[str, object] = {}
+            for key in changed:
+                uri = first(key)
+                changes[key] = GONE if uri is None else uri
+            return previous.updated(changes)
+
+        return self.cache.get("first-lesson-docs", build)
 
     def position(self, occurrence: Occurrence) -> tuple[int, int]:
         """Course order: (document order, offset)."""
