@@ -1,10 +1,11 @@
 """Indexing a course and diagnosing every document grows linearly with its lessons.
 
 The course has keys bound in every lesson, keys bound in every seventh lesson, a key per
-lesson read from other lessons (before and after it is bound), near misses, unbound keys
-and reference documents that bind a lesson key. The time per lesson, with the fixed cost
-of a 1-lesson course subtracted, must stay within `BOUND` of that at 200 lessons
-(medians of 3; ratios only, so a loaded machine slows every run alike).
+lesson read from other lessons (before and after it is bound), near misses (some whose
+pieces many keys share), unbound keys and reference documents that bind a lesson key.
+The time per lesson, with the fixed cost of a 1-lesson course subtracted, must stay
+within `BOUND` of that at 200 lessons (medians of 3; ratios only, so a loaded machine
+slows every run alike).
 """
 
 from __future__ import annotations
@@ -40,7 +41,10 @@ def course_files(lessons: int) -> dict[str, str]:
             parts.append(
                 f"Recall {{{{ topic {other} }}}} and {{{{ common {j} }}}}, {{{{ {key} }}}}.\n\n"
             )
-        parts.append(f"Typo {{{{ topci {n} }}}} and {{{{ What would you like to learn? }}}}.\n\n")
+        parts.append(
+            f"Typo {{{{ topci {n} }}}}, {{{{ topic {n}abc }}}} (near crowded pieces) and "
+            "{{ What would you like to learn? }}.\n\n"
+        )
         files[f"{ROOT}/l/{n:05d}.md"] = "".join(parts)
     for r in range(max(1, lessons // 50)):
         files[f"{ROOT}/ref/{r:04d}.md"] = f"?[{{{{ name }}}} ...N]\n\n{{{{ topic {r} }}}}\n"
