@@ -47,8 +47,17 @@ def places(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]]:
     at = 0  # where the previous offset was placed
     line = 0  # line endings before `at`
     start = 0  # where the line holding `at` starts
+    returns = "\r" in text
     for offset in sorted(set(offsets)):
         target = min(max(offset, 0), size)
+        if not returns:
+            breaks = text.count("\n", at, target)
+            if breaks:
+                line += breaks
+                start = text.rfind("\n", at, target) + 1
+            at = target
+            found[offset] = (line + 1, target - start + 1)
+            continue
         if 0 < target < size and text[target - 1] == "\r" and text[target] == "\n":
             target -= 1  # between CR and LF: the end of the line
         breaks = line_breaks(text, at, target)

@@ -215,6 +215,9 @@ class KeyOccurrences(Mapping[str, tuple[Occurrence, ...]]):
         return len(self.key_docs)
 
 
+_MISSING: Any = object()
+
+
 class DerivedCache:
     """Values computed lazily from one course snapshot, each at most once.
 
@@ -245,6 +248,9 @@ class DerivedCache:
 
     def get(self, name: str, build: Callable[[T | None, frozenset[str] | None], T]) -> T:
         """The value `name`; `build(previous_value, changed_keys)` makes it when missing."""
+        known = self._values.get(name, _MISSING)
+        if known is not _MISSING:
+            return known
         with self._lock:
             if name in self._values:
                 return self._values[name]
@@ -327,34 +333,32 @@ class CourseSnapshot:
         """key -> URI of the first lesson (in course order) binding it, for every key a
         lesson binds: built once per snapshot, from the previous snapshot's table and the
         keys that changed since when there is one."""
-        key_docs = self.bindings.key_docs
+        return self.cache.get("first-lesson-docs", self._build_first_lesson_docs)
+
+    def _build_first_lesson_docs(
+        self, previous: Layered[str, str] | None, changed: frozenset[str] | None
+    ) -> Layered[str, str]:
+        if previous is None or changed is None:
+            table: dict[str, str] = {}
+            for key in self.bindings.key_docs:
+                uri = self._first_lesson_doc(key)
+                if uri is not None:
+                    table[key] = uri
+            return Layered(table)
+        changes: dict[str, object] = {}
+        for key in changed:
+            uri = self._first_lesson_doc(key)
+            changes[key] = GONE if uri is None else uri
+        return previous.updated(changes)
+
+    def _first_lesson_doc(self, key: str) -> str | None:
+        best: DocEntry | None = None
         docs = self.docs
-
-        def first(key: str) -> str | None:
-            best: DocEntry | None = None
-            for uri in key_docs.get(key, ()):
-                entry = docs[uri]
-                if entry.kind == "lesson" and (best is None or entry.order < best.order):
-                    best = entry
-            return None if best is None else best.uri
-
-        def build(
-            previous: Layered[str, str] | None, changed: frozenset[str] | None
-        ) -> Layered[str, str]:
-            if previous is None or changed is None:
-                table: dict[str, str] = {}
-                for key in key_docs:
-                    uri = first(key)
-                    if uri is not None:
-                        table[key] = uri
-                return Layered(table)
-            changes: dict[str, object] = {}
-            for key in changed:
-                uri = first(key)
-                changes[key] = GONE if uri is None else uri
-            return previous.updated(changes)
-
-        return self.cache.get("first-lesson-docs", build)
+        for uri in self.bindings.key_docs.get(key, ()):
+            entry = docs[uri]
+            if entry.kind == "lesson" and (best is None or entry.order < best.order):
+                best = entry
+        return None if best is None else best.uri
 
     def position(self, occurrence: Occurrence) -> tuple[int, int]:
         """Course order: (document order, offset)."""
