@@ -136,7 +136,6 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
     course, entry = found
     result = entry.marker_scan
     diagnostics = scan_diagnostics(result, entry.text)
-    near_misses: NearMissIndex | None = None
     keys = entry.keys
     by_marker: list[Diagnostic] = []
     for key, bindings in keys.bindings.items():
@@ -151,9 +150,7 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
         if first is not None:
             verdict = _read_before_asked(course, entry, key, first)
         else:
-            if near_misses is None:
-                near_misses = near_miss_index(course)
-            verdict = _unbound(course, key, near_misses)
+            verdict = _unbound_verdict(course, key)
         if verdict.applies_before is not None:
             read = _before(read, entry.order, verdict.applies_before)
         by_marker.extend(
@@ -313,6 +310,19 @@ def _read_before_asked(
         (_at(first, "first bound here"),),
         course.position(first),
     )
+
+
+def _unbound_verdict(course: CourseSnapshot, key: str) -> _KeyVerdict:
+    """`_unbound` of `key`: it depends on the course only, so it is made once per snapshot."""
+    memo: dict[str, _KeyVerdict] = course.cache.get("unbound-verdicts", _new_verdicts)
+    verdict = memo.get(key)
+    if verdict is None:
+        verdict = memo[key] = _unbound(course, key, near_miss_index(course))
+    return verdict
+
+
+def _new_verdicts(previous: object, changed: object) -> dict[str, _KeyVerdict]:
+    return {}
 
 
 def _unbound(course: CourseSnapshot, key: str, near_misses: NearMissIndex) -> _KeyVerdict:
