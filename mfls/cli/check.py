@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mfls.cli.exports import load_export
-from mfls.cli.output import configure_stderr, place, say, shown, write_stdout
+from mfls.cli.output import configure_stderr, places, say, shown, write_stdout
 from mfls.cli.sources import (
     Unusable,
     classify,
@@ -31,7 +31,6 @@ from mfls.cli.sources import (
 from mfls.exports.ai_shifu import ExportProblem
 from mfls.exports.checking import check_export
 from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
-from mfls.text.line_index import LineIndex
 from mfls.workspace.course_root import nearest_course_root
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
@@ -188,12 +187,14 @@ def _add_findings(
     items: Sequence[Diagnostic],
     lesson: tuple[str, str | None, str] | None = None,
 ) -> None:
-    index = LineIndex(text)
+    if not items:
+        return
+    at = places(text, [offset for item in items for offset in (item.start, item.end)])
     title, item_id, field_name = lesson if lesson is not None else (None, None, None)
     placed = []
     for item in items:
-        line, column = place(index, item.start)
-        end_line, end_column = place(index, item.end)
+        line, column = at[item.start]
+        end_line, end_column = at[item.end]
         placed.append(
             Finding(
                 shown,

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Iterable
 
 from mfls.disk import printable
 from mfls.text.line_index import Encoding, LineIndex
+from mfls.text.lines import line_breaks
 
 
 def shown(text: str) -> str:
@@ -60,3 +62,33 @@ def place(index: LineIndex, offset: int) -> tuple[int, int]:
     """The 1-based line and 1-based code point column of `offset`."""
     line, column = index.position(offset, Encoding.UTF32)
     return line + 1, column + 1
+
+
+def places(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]]:
+    """`place` of each of `offsets`, in one pass over the text up to the last of them
+    (no line index of the whole text): offset -> (1-based line, code point column)."""
+    found: dict[int, tuple[int, int]] = {}
+    size = len(text)
+    at = 0  # where the previous offset was placed
+    line = 0  # line endings before `at`
+    start = 0  # where the line holding `at` starts
+    returns = "\r" in text
+    for offset in sorted(set(offsets)):
+        target = min(max(offset, 0), size)
+        if not returns:
+            breaks = text.count("\n", at, target)
+            if breaks:
+                line += breaks
+                start = text.rfind("\n", at, target) + 1
+            at = target
+            found[offset] = (line + 1, target - start + 1)
+            continue
+        if 0 < target < size and text[target - 1] == "\r" and text[target] == "\n":
+            target -= 1  # between CR and LF: the end of the line
+        breaks = line_breaks(text, at, target)
+        if breaks:
+            line += breaks
+            start = max(text.rfind("\n", at, target), text.rfind("\r", at, target)) + 1
+        at = target
+        found[offset] = (line + 1, target - start + 1)
+    return found

@@ -204,7 +204,6 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
     result = entry.marker_scan
     host = course.host
     diagnostics = scan_diagnostics(result, entry.text, host.legacy_profile_keys)
-    near_misses: NearMissIndex | None = None
     keys = entry.keys
     by_marker: list[Diagnostic] = []
     for key, bindings in keys.bindings.items():
@@ -229,9 +228,7 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
         if first is not None:
             verdict = _read_before_asked(course, entry, key, first)
         else:
-            if near_misses is None:
-                near_misses = near_miss_index(course)
-            verdict = _unbound(course, key, near_misses)
+            verdict = _unbound_verdict(course, key)
         if verdict.applies_before is not None:
             read = _before(read, entry.order, verdict.applies_before)
         by_marker.extend(
@@ -405,6 +402,19 @@ def _read_before_asked(
     )
 
 
+def _unbound_verdict(course: CourseSnapshot, key: str) -> _KeyVerdict:
+    """`_unbound` of `key`: it depends on the course only, so it is made once per snapshot."""
+    memo: dict[str, _KeyVerdict] = course.cache.get("unbound-verdicts", _new_verdicts)
+    verdict = memo.get(key)
+    if verdict is None:
+        verdict = memo[key] = _unbound(course, key, near_miss_index(course))
+    return verdict
+
+
+def _new_verdicts(previous: object, changed: object) -> dict[str, _KeyVerdict]:
+    return {}
+
+
 def _unbound(course: CourseSnapshot, key: str, near_misses: NearMissIndex) -> _KeyVerdict:
     near = near_misses.nearest(key)
     if near is not None:
@@ -443,8 +453,7 @@ def _difference(a: str, b: str, distance: int) -> str:
 
 
 def _candidates(course: CourseSnapshot) -> set[str]:
-    keys = {key for key in course.bindings if course.lesson_bindings(key)}
-    return keys | set(course.host.provided_keys)
+    return set(course.lesson_bound_keys()) | set(course.host.provided_keys)
 
 
 def near_miss_index(course: CourseSnapshot) -> NearMissIndex:
@@ -453,7 +462,8 @@ def near_miss_index(course: CourseSnapshot) -> NearMissIndex:
     def build(previous: NearMissIndex | None, changed: frozenset[str] | None) -> NearMissIndex:
         if previous is None or changed is None:
             return NearMissIndex.build(_candidates(course))
-        now = {key for key in changed if course.lesson_bindings(key)}
+        bound = course.lesson_bound_keys()
+        now = {key for key in changed if key in bound}
         now |= {key for key in changed if course.host.provides(key)}
         return previous.updated(now, changed - now)
 

@@ -9,19 +9,18 @@ three pieces; within distance 2 one piece appears unchanged, shifted by at most 
 from __future__ import annotations
 
 import unicodedata
+from bisect import insort
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeVar
-
-_Keys = TypeVar("_Keys", set[str], frozenset[str])
 
 PIECES = 3
 MIN_FUZZY_LENGTH = 4
 MEMO_SIZE = 50_000
 """Answers remembered per index (an index never changes, so they stay true)."""
 MAX_CANDIDATES = 400
-"""At most this many keys are compared by edit distance per lookup, rarest pieces first."""
+"""At most this many keys are compared by edit distance per lookup, rarest pieces first
+(of a piece shared by more, the first in sorted order)."""
 
 
 def _dropped(char: str) -> bool:
@@ -94,6 +93,13 @@ def bounded_distance(a: str, b: str, limit: int) -> int | None:
     return previous[len(b)] if previous[len(b)] <= limit else None
 
 
+def _piece_slots(form: str) -> list[tuple[int, int, str]]:
+    """The piece slots of a loose form (none below `MIN_FUZZY_LENGTH`)."""
+    if len(form) < MIN_FUZZY_LENGTH:
+        return []
+    return [(len(form), i, form[a:b]) for i, (a, b) in enumerate(_cuts(len(form)))]
+
+
 @dataclass(frozen=True)
 class Near:
     key: str
@@ -101,13 +107,16 @@ class Near:
 
 
 class NearMissIndex:
-    """Immutable once built; `updated` returns a new index sharing untouched buckets."""
+    """Immutable once built; `updated` returns a new index sharing untouched buckets.
+
+    A piece's keys are kept sorted, so a lookup takes the first `MAX_CANDIDATES` of a
+    crowded piece without reading the rest."""
 
     def __init__(
         self,
         keys: frozenset[str],
         buckets: dict[str, frozenset[str]],
-        pieces: dict[tuple[int, int, str], frozenset[str]],
+        pieces: dict[tuple[int, int, str], tuple[str, ...]],
     ) -> None:
         self.keys = keys
         self._buckets = buckets
@@ -117,15 +126,18 @@ class NearMissIndex:
     @staticmethod
     def build(keys: Iterable[str]) -> NearMissIndex:
         buckets: dict[str, set[str]] = {}
-        pieces: dict[tuple[int, int, str], set[str]] = {}
+        pieces: dict[tuple[int, int, str], list[str]] = {}
         unique = frozenset(keys)
         for key in unique:
-            for table, slot in NearMissIndex._slots(key, buckets, pieces):
-                table.setdefault(slot, set()).add(key)
+            form = loose(key)
+            if form:
+                buckets.setdefault(form, set()).add(key)
+                for slot in _piece_slots(form):
+                    pieces.setdefault(slot, []).append(key)
         return NearMissIndex(
             unique,
             {slot: frozenset(found) for slot, found in buckets.items()},
-            {slot: frozenset(found) for slot, found in pieces.items()},
+            {slot: tuple(sorted(found)) for slot, found in pieces.items()},
         )
 
     def updated(self, added: Iterable[str], removed: Iterable[str]) -> NearMissIndex:
@@ -135,32 +147,32 @@ class NearMissIndex:
         for key in removed:
             if key in keys:
                 keys.discard(key)
-                for table, slot in self._slots(key, buckets, pieces):
-                    remaining = table[slot] - {key}
-                    if remaining:
-                        table[slot] = remaining
+                form = loose(key)
+                if not form:
+                    continue
+                remaining = buckets[form] - {key}
+                if remaining:
+                    buckets[form] = remaining
+                else:
+                    del buckets[form]
+                for slot in _piece_slots(form):
+                    left = tuple(k for k in pieces[slot] if k != key)
+                    if left:
+                        pieces[slot] = left
                     else:
-                        del table[slot]
+                        del pieces[slot]
         for key in added:
             if key not in keys:
                 keys.add(key)
-                for table, slot in self._slots(key, buckets, pieces):
-                    table[slot] = table.get(slot, frozenset()) | {key}
+                form = loose(key)
+                if not form:
+                    continue
+                buckets[form] = buckets.get(form, frozenset()) | {key}
+                for slot in _piece_slots(form):
+                    group = list(pieces.get(slot, ()))
+                    insort(group, key)
+                    pieces[slot] = tuple(group)
         return NearMissIndex(frozenset(keys), buckets, pieces)
-
-    @staticmethod
-    def _slots(
-        key: str, buckets: dict[str, _Keys], pieces: dict[tuple[int, int, str], _Keys]
-    ) -> list[tuple[dict[Any, _Keys], object]]:
-        """The tables (of `buckets` and `pieces`) and slots that hold `key`."""
-        form = loose(key)
-        if not form:
-            return []
-        slots: list[tuple[dict[Any, _Keys], object]] = [(buckets, form)]
-        if len(form) >= MIN_FUZZY_LENGTH:
-            for index, (start, end) in enumerate(_cuts(len(form))):
-                slots.append((pieces, (len(form), index, form[start:end])))
-        return slots
 
     def nearest(self, key: str) -> Near | None:
         """The best other key near `key`: equal loose form first, then the smallest edit."""
@@ -181,7 +193,7 @@ class NearMissIndex:
         limit = threshold(len(form))
         if limit == 0:
             return None
-        groups: list[frozenset[str]] = []
+        groups: list[tuple[str, ...]] = []
         for length in range(len(form) - limit, len(form) + limit + 1):
             if length < MIN_FUZZY_LENGTH:
                 continue
@@ -197,7 +209,7 @@ class NearMissIndex:
         for group in sorted(groups, key=len):
             if found and len(found) + len(group) > MAX_CANDIDATES:
                 break
-            found |= group
+            found.update(group[:MAX_CANDIDATES])
         best: Near | None = None
         for candidate in sorted(found):
             if candidate == key:

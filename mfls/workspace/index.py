@@ -215,6 +215,9 @@ class KeyOccurrences(Mapping[str, tuple[Occurrence, ...]]):
         return len(self.key_docs)
 
 
+_MISSING: Any = object()
+
+
 class DerivedCache:
     """Values computed lazily from one course snapshot, each at most once.
 
@@ -245,6 +248,9 @@ class DerivedCache:
 
     def get(self, name: str, build: Callable[[T | None, frozenset[str] | None], T]) -> T:
         """The value `name`; `build(previous_value, changed_keys)` makes it when missing."""
+        known = self._values.get(name, _MISSING)
+        if known is not _MISSING:
+            return known
         with self._lock:
             if name in self._values:
                 return self._values[name]
@@ -257,6 +263,10 @@ class DerivedCache:
         value = build(earlier, changed if earlier is not None else None)
         with self._lock:
             return self._values.setdefault(name, value)
+
+
+def _new_memo(previous: object, changed: object) -> dict[str, Any]:
+    return {}
 
 
 def _frozen(mapping: dict[str, Any]) -> Mapping[str, Any]:
@@ -296,18 +306,59 @@ class CourseSnapshot:
 
     def lesson_bindings(self, key: str) -> tuple[Occurrence, ...]:
         """Bindings in lesson documents: the only ones that declare an answer."""
-        return tuple(o for o in self.bindings.get(key, ()) if self.docs[o.uri].kind == "lesson")
+        memo: dict[str, tuple[Occurrence, ...]] = self.cache.get("lesson-bindings", _new_memo)
+        found = memo.get(key)
+        if found is None:
+            if key in self._first_lesson_docs():
+                docs = self.docs
+                found = tuple(o for o in self.bindings[key] if docs[o.uri].kind == "lesson")
+            else:
+                found = ()
+            memo[key] = found
+        return found
 
     def first_lesson_binding(self, key: str) -> Occurrence | None:
         """The first of `lesson_bindings(key)` in course order, without resolving the rest."""
-        first: DocEntry | None = None
-        for uri in self.bindings.key_docs.get(key, ()):
-            entry = self.docs[uri]
-            if entry.kind == "lesson" and (first is None or entry.order < first.order):
-                first = entry
-        if first is None:
+        uri = self._first_lesson_docs().get(key)
+        if uri is None:
             return None
-        return Occurrence(first.uri, first.version, first.keys.bindings[key][0])
+        entry = self.docs[uri]
+        return Occurrence(uri, entry.version, entry.keys.bindings[key][0])
+
+    def lesson_bound_keys(self) -> Iterable[str]:
+        """The keys some lesson binds."""
+        return self._first_lesson_docs().keys()
+
+    def _first_lesson_docs(self) -> Mapping[str, str]:
+        """key -> URI of the first lesson (in course order) binding it, for every key a
+        lesson binds: built once per snapshot, from the previous snapshot's table and the
+        keys that changed since when there is one."""
+        return self.cache.get("first-lesson-docs", self._build_first_lesson_docs)
+
+    def _build_first_lesson_docs(
+        self, previous: Layered[str, str] | None, changed: frozenset[str] | None
+    ) -> Layered[str, str]:
+        if previous is None or changed is None:
+            table: dict[str, str] = {}
+            for key in self.bindings.key_docs:
+                uri = self._first_lesson_doc(key)
+                if uri is not None:
+                    table[key] = uri
+            return Layered(table)
+        changes: dict[str, object] = {}
+        for key in changed:
+            uri = self._first_lesson_doc(key)
+            changes[key] = GONE if uri is None else uri
+        return previous.updated(changes)
+
+    def _first_lesson_doc(self, key: str) -> str | None:
+        best: DocEntry | None = None
+        docs = self.docs
+        for uri in self.bindings.key_docs.get(key, ()):
+            entry = docs[uri]
+            if entry.kind == "lesson" and (best is None or entry.order < best.order):
+                best = entry
+        return None if best is None else best.uri
 
     def position(self, occurrence: Occurrence) -> tuple[int, int]:
         """Course order: (document order, offset)."""
