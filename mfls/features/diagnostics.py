@@ -7,13 +7,14 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from mfls.features.at_offset import invalid_span
 from mfls.features.near_miss import NearMissIndex
 from mfls.syntax.keys import trimmed
-from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, ScanResult
+from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, Role, ScanResult
 from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF
-from mfls.workspace.config import COURSE_FILE
+from mfls.workspace.config import COURSE_FILE, CURRENT, MARKDOWN_FLOW_03, MARKDOWN_FLOW_04
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
 from mfls.workspace.uris import uri_to_path
 
@@ -55,16 +56,24 @@ def _plural(count: int, word: str) -> str:
 
 
 def scan_diagnostics(
-    result: ScanResult, text: str | None = None, quiet_legacy: frozenset[str] = frozenset()
+    result: ScanResult,
+    text: str | None = None,
+    quiet_legacy: frozenset[str] = frozenset(),
+    target: str = CURRENT,
 ) -> list[Diagnostic]:
     """Invalid markers, legacy bindings (but those of the keys in `quiet_legacy`) and
     interactions that ask nothing; `text`, when given, names control characters and
-    tells a missing `}}` from a broken line."""
+    tells a missing `}}` from a broken line. Under an old `target` (a released
+    markdown-flow), what its runtime reads otherwise instead of the legacy hints."""
     found = [_invalid(marker, text) for marker in result.invalid]
     for interaction in result.interactions:
         asks = interaction.choices or interaction.input is not None
         if interaction.binding is not None and not asks:
             found.append(_asks_nothing(result, interaction))
+    if target != CURRENT:
+        found.extend(runtime_diagnostics(result, text, target))
+        found.sort(key=lambda d: (d.start, d.end))
+        return found
     for marker in result.markers:
         if marker.legacy and marker.key not in quiet_legacy:
             found.append(
@@ -73,11 +82,72 @@ def scan_diagnostics(
                     marker.start,
                     marker.end,
                     f"`%{{{{...}}}}` is the old binding syntax; write `{{{{ {marker.key} }}}}` "
-                    "instead. It binds the same question.",
+                    "instead. It binds the same question. markdown-flow 0.4 and older bind "
+                    "only `%{{...}}`: a course run by them keeps it (set `target` in "
+                    "mfcourse.toml).",
                     tags=(DEPRECATED,),
                 )
             )
     found.sort(key=lambda d: (d.start, d.end))
+    return found
+
+
+_RUNTIME_NAMES: Final = {
+    MARKDOWN_FLOW_04: "markdown-flow 0.4",
+    MARKDOWN_FLOW_03: "markdown-flow 0.3",
+}
+
+
+def runtime_name(target: str) -> str:
+    return _RUNTIME_NAMES.get(target, target)
+
+
+def runtime_diagnostics(result: ScanResult, text: str | None, target: str) -> list[Diagnostic]:
+    """Where the runtime of an old `target` reads a marker otherwise than the memory
+    syntax: a `{{ key }}` binding it ignores, a `%{{key}}` binding it does not see (0.3:
+    not right after `?[`), a key it never substitutes (0.3: a key holding `}`)."""
+    runtime = runtime_name(target)
+    found: list[Diagnostic] = []
+    for marker in result.markers:
+        if marker.role is Role.BINDING and not marker.legacy:
+            found.append(
+                _diagnostic(
+                    "runtime-binding-ignored",
+                    marker.start,
+                    marker.end,
+                    f"{runtime} saves nothing here: write `%{{{{ {marker.key} }}}}`. "
+                    f"It binds an answer only with `%{{{{...}}}}`: it saves no answer to "
+                    f"{quoted(marker.key)}, and shows this marker as part of the first "
+                    "button's text.",
+                )
+            )
+        elif (
+            marker.legacy
+            and target == MARKDOWN_FLOW_03
+            and text is not None
+            and text[max(0, marker.start - 2) : marker.start] != "?["
+        ):
+            found.append(
+                _diagnostic(
+                    "runtime-binding-ignored",
+                    marker.start,
+                    marker.end,
+                    f"{runtime} saves nothing here: write `%{{{{` right after `?[`. It binds "
+                    f"an answer only when the interaction starts with `%{{{{`; here it saves "
+                    f"no answer to {quoted(marker.key)} and shows the marker as button text.",
+                )
+            )
+        if target == MARKDOWN_FLOW_03 and "}" in marker.key:
+            found.append(
+                _diagnostic(
+                    "runtime-key-differs",
+                    marker.start,
+                    marker.end,
+                    f"{runtime} never reads this marker: its key holds `}}`. Its reader "
+                    "stops a key at the first `}`, so it neither substitutes nor binds "
+                    f"{quoted(marker.key)}; remove the `}}` from the key.",
+                )
+            )
     return found
 
 
@@ -203,7 +273,7 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
     course, entry = found
     result = entry.marker_scan
     host = course.host
-    diagnostics = scan_diagnostics(result, entry.text, host.legacy_profile_keys)
+    diagnostics = scan_diagnostics(result, entry.text, host.legacy_profile_keys, entry.target)
     near_misses: NearMissIndex | None = None
     keys = entry.keys
     by_marker: list[Diagnostic] = []
