@@ -94,7 +94,13 @@ def _marker_actions(
 ) -> Iterator[CodeAction]:
     span = (marker.start, marker.end)
     old_runtime = entry.target != CURRENT
-    if old_runtime and marker.role is Role.BINDING and not marker.legacy:
+    host = course.host
+    if (
+        old_runtime
+        and marker.role is Role.BINDING
+        and not marker.legacy
+        and not (host.provides(marker.key) or host.reserved_prefix_of(marker.key))
+    ):
         yield CodeAction(
             title=f"Bind with {rn.padded(marker.key, True)}",
             kind=QUICKFIX,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -15,6 +15,7 @@ from mfls.syntax.keys import trimmed
 from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, Role, ScanResult
 from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF
 from mfls.workspace.config import COURSE_FILE, CURRENT, MARKDOWN_FLOW_03, MARKDOWN_FLOW_04
+from mfls.workspace.hosts import HostProfile
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
 from mfls.workspace.uris import uri_to_path
 
@@ -60,18 +61,21 @@ def scan_diagnostics(
     text: str | None = None,
     quiet_legacy: frozenset[str] = frozenset(),
     target: str = CURRENT,
+    reserved: Callable[[str], bool] | None = None,
 ) -> list[Diagnostic]:
     """Invalid markers, legacy bindings (but those of the keys in `quiet_legacy`) and
     interactions that ask nothing; `text`, when given, names control characters and
     tells a missing `}}` from a broken line. Under an old `target` (a released
-    markdown-flow), what its runtime reads otherwise instead of the legacy hints."""
+    markdown-flow), what its runtime reads otherwise instead of the legacy hints; a
+    binding of a `reserved` key keeps its reserved-key error instead (the `%` form
+    would not help)."""
     found = [_invalid(marker, text) for marker in result.invalid]
     for interaction in result.interactions:
         asks = interaction.choices or interaction.input is not None
         if interaction.binding is not None and not asks:
             found.append(_asks_nothing(result, interaction))
     if target != CURRENT:
-        found.extend(runtime_diagnostics(result, text, target))
+        found.extend(runtime_diagnostics(result, text, target, reserved))
         found.sort(key=lambda d: (d.start, d.end))
         return found
     for marker in result.markers:
@@ -102,7 +106,12 @@ def runtime_name(target: str) -> str:
     return _RUNTIME_NAMES.get(target, target)
 
 
-def runtime_diagnostics(result: ScanResult, text: str | None, target: str) -> list[Diagnostic]:
+def runtime_diagnostics(
+    result: ScanResult,
+    text: str | None,
+    target: str,
+    reserved: Callable[[str], bool] | None = None,
+) -> list[Diagnostic]:
     """Where the runtime of an old `target` reads a marker otherwise than the memory
     syntax: a `{{ key }}` binding it ignores, a `%{{key}}` binding it does not see (0.3:
     not right after `?[`), a key it never substitutes (0.3: a key holding `}`)."""
@@ -110,6 +119,8 @@ def runtime_diagnostics(result: ScanResult, text: str | None, target: str) -> li
     found: list[Diagnostic] = []
     for marker in result.markers:
         if marker.role is Role.BINDING and not marker.legacy:
+            if reserved is not None and reserved(marker.key):
+                continue
             found.append(
                 _diagnostic(
                     "runtime-binding-ignored",
@@ -273,7 +284,9 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
     course, entry = found
     result = entry.marker_scan
     host = course.host
-    diagnostics = scan_diagnostics(result, entry.text, host.legacy_profile_keys, entry.target)
+    diagnostics = scan_diagnostics(
+        result, entry.text, host.legacy_profile_keys, entry.target, _reserved(host)
+    )
     near_misses: NearMissIndex | None = None
     keys = entry.keys
     by_marker: list[Diagnostic] = []
@@ -289,10 +302,13 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
             if code == "reserved-key-binding" and legacy_profile:
                 targets = [m for m in bindings if not host.is_legacy_profile_binding(m)]
             by_marker.extend(_diagnostic(code, m.start, m.end, message, related) for m in targets)
+    if entry.target != CURRENT:
+        by_marker.extend(_ignored_reserved_bindings(course, entry))
     provides = host.provides
     substitutes = host.substitutes
     for key, references in keys.references.items():
-        read = [m for m in references if substitutes(m)]
+        # An ignored binding (old target) gets runtime-binding-ignored, not these.
+        read = [m for m in references if substitutes(m) and m.role is not Role.BINDING]
         if not read or provides(key):
             continue
         first = course.first_lesson_binding(key)
@@ -318,6 +334,23 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
     by_marker.sort(key=lambda d: d.start)
     diagnostics.extend(by_marker)
     return _with_severities(course, diagnostics)
+
+
+def _reserved(host: HostProfile) -> Callable[[str], bool]:
+    return lambda key: host.provides(key) or host.reserved_prefix_of(key) is not None
+
+
+def _ignored_reserved_bindings(course: CourseSnapshot, entry: DocEntry) -> list[Diagnostic]:
+    """Under an old target a `{{ key }}` binding binds nothing, but one of a reserved key
+    keeps its reserved-key error: the `%` form the runtime reads would be refused too."""
+    reserved = _reserved(course.host)
+    found = []
+    for marker in entry.marker_scan.markers:
+        if marker.role is Role.BINDING and not marker.legacy and reserved(marker.key):
+            for code, message, related in _binding_verdicts(course, entry, marker.key):
+                if code == "reserved-key-binding":
+                    found.append(_diagnostic(code, marker.start, marker.end, message, related))
+    return found
 
 
 def _before(markers: list[Marker], order: int, limit: tuple[int, int]) -> list[Marker]:
