@@ -199,7 +199,8 @@ def _binding_insertion(
     text = rn.doc_text(entry)
     block = _block_of(rn.doc_scan(entry).blocks, first.marker.start)
     eol = _line_ending(text)
-    padded_key = rn.padded(key, False)
+    # An old target's runtime binds only `%{{key}}`.
+    padded_key = rn.padded(key, entry.target != CURRENT)
     plain_body = f"?[{padded_key} Option A | Option B | ...Other]"
     snippet_key = _SNIPPET_SPECIAL.sub(r"\\\1", padded_key)
     snippet_body = f"?[{snippet_key} ${{1:Option A}} | ${{2:Option B}} | ...${{3:Other}}]"

@@ -524,11 +524,12 @@ def _unbound(course: CourseSnapshot, key: str, near_misses: NearMissIndex) -> _K
             "different question.",
             related,
         )
+    percent = "%" if course.config.runtime_target != CURRENT else ""
     return _KeyVerdict(
         "unbound-reference",
         f"No lesson of this course asks {quoted(key)}, and the host does not provide "
         "it, so the AI may have no answer to read. Bind it in an interaction "
-        f"(`?[{{{{ {key} }}}} ...]`), or tell the AI to ask for the answer or to use a "
+        f"(`?[{percent}{{{{ {key} }}}} ...]`), or tell the AI to ask for the answer or to use a "
         "stated default.",
     )
 

@@ -222,3 +222,19 @@ def test_mfls_under_each_target_reads_what_the_sdk_reads(runtime: Runtime, text:
         marker_ = interaction_.binding_marker
         if marker_ is not None and expected["variable"] is None:
             assert marker_.role is Role.BINDING and marker_ in keys.references[marker_.key]
+
+
+def test_the_unbound_advice_and_its_insertion_bind_on_an_old_runtime(runtime: Runtime) -> None:
+    text = "Hello {{ goal }}.\n"
+    workspace, [found] = checked(text, runtime.name)
+    assert found.code == "unbound-reference" and "(`?[%{{ goal }} ...]`)" in found.message
+    [action] = [
+        a
+        for a in code_actions(workspace.snapshot, URI, 0, len(text))
+        if a.fixes == "unbound-reference"
+    ]
+    [document] = action.change.documents
+    after = apply_changes(text, list(document.changes))
+    asked = after[after.index("?[") : after.index("]") + 1]
+    assert runtime.parse(asked)["variable"] == "goal"
+    assert checked(after, runtime.name)[1] == []
