@@ -40,7 +40,7 @@ def test_unbound_references_name_their_lesson() -> None:
 
 
 def test_prompts_are_reference_documents() -> None:
-    items = [item("l", "L", "?[{{ name }}...n]", prompt="Call them {{name}}; ?[{{ other }}...x]")]
+    items = [item("l", "L", "?[%{{ name }}...n]", prompt="Call them {{name}}; ?[%{{ other }}...x]")]
     source = dumps(export(items, [node("l")]))
     loaded = read_export(source)
     assert isinstance(loaded, Export)
