@@ -4,5 +4,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
 python3 -m pip install --quiet -e '.[test]'
+# markdown-flow 0.3.1 (the line AI-Shifu pins) in its own environment: it cannot sit
+# beside 0.4.2. tests/hosts runs it through a subprocess.
+if [ ! -x .venv-mf03/bin/python ]; then
+  python3 -m venv .venv-mf03
+fi
+.venv-mf03/bin/python -m pip install --quiet --no-deps 'markdown-flow==0.3.1'
 # The real-editor tests: Neovim, Emacs, Chromium, code-server and the VS Code extension.
 bash scripts/setup-editors.sh

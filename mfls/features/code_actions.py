@@ -17,6 +17,7 @@ from mfls.features.rename import DocumentChange, KeyUse, WorkspaceChange
 from mfls.syntax.model import Block, BlockKind, Marker, Role
 from mfls.text.edits import TextChange
 from mfls.text.lines import line_start
+from mfls.workspace.config import CURRENT
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
 
 QUICKFIX = "quickfix"
@@ -92,8 +93,25 @@ def _marker_actions(
     merge_targets: Mapping[str, Iterable[str]],
 ) -> Iterator[CodeAction]:
     span = (marker.start, marker.end)
-    # Converting a legacy learner-profile binding would make it a reserved-key error.
-    if marker.legacy and not course.host.is_legacy_profile_binding(marker):
+    old_runtime = entry.target != CURRENT
+    host = course.host
+    if (
+        old_runtime
+        and marker.role is Role.BINDING
+        and not marker.legacy
+        and not (host.provides(marker.key) or host.reserved_prefix_of(marker.key))
+    ):
+        yield CodeAction(
+            title=f"Bind with {rn.padded(marker.key, True)}",
+            kind=QUICKFIX,
+            change=_single(entry, percent_changes(text, marker)),
+            fixes="runtime-binding-ignored",
+            fixes_range=span,
+            preferred=True,
+        )
+    # Converting a legacy learner-profile binding would make it a reserved-key error;
+    # an old runtime binds only the legacy form.
+    if marker.legacy and not old_runtime and not course.host.is_legacy_profile_binding(marker):
         changes = rn.marker_changes(text, marker, marker.key, legacy=False)
         if changes:
             yield CodeAction(
@@ -181,7 +199,8 @@ def _binding_insertion(
     text = rn.doc_text(entry)
     block = _block_of(rn.doc_scan(entry).blocks, first.marker.start)
     eol = _line_ending(text)
-    padded_key = rn.padded(key, False)
+    # An old target's runtime binds only `%{{key}}`.
+    padded_key = rn.padded(key, entry.target != CURRENT)
     plain_body = f"?[{padded_key} Option A | Option B | ...Other]"
     snippet_key = _SNIPPET_SPECIAL.sub(r"\\\1", padded_key)
     snippet_body = f"?[{snippet_key} ${{1:Option A}} | ${{2:Option B}} | ...${{3:Other}}]"
@@ -226,11 +245,19 @@ def _line_ending(text: str) -> str:
 # Source actions.
 
 
+def percent_changes(text: str, marker: Marker) -> list[TextChange]:
+    """The edits that make the binding `marker` a `%{{key}}` binding."""
+    if rn.can_pad(text, marker):
+        return [TextChange(marker.start, marker.end, rn.padded(marker.key, True))]
+    return [TextChange(marker.start, marker.start, "%")]
+
+
 def legacy_changes(entry: DocEntry, keep: frozenset[str] = frozenset()) -> list[TextChange]:
     """Every legacy binding of the document converted to `{{ key }}`, but those of the
-    keys in `keep` (a host's legacy learner-profile keys)."""
+    keys in `keep` (a host's legacy learner-profile keys); none under an old target,
+    whose runtime binds only the legacy form."""
     text = rn.doc_text(entry)
-    if "%" not in text:
+    if "%" not in text or entry.target != CURRENT:
         return []
     changes: list[TextChange] = []
     for marker in rn.doc_marker_scan(entry).markers:

@@ -5,15 +5,17 @@ from __future__ import annotations
 import os
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from mfls.features.at_offset import invalid_span
 from mfls.features.near_miss import NearMissIndex
 from mfls.syntax.keys import trimmed
-from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, ScanResult
+from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, Role, ScanResult
 from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF
-from mfls.workspace.config import COURSE_FILE
+from mfls.workspace.config import COURSE_FILE, CURRENT, MARKDOWN_FLOW_03, MARKDOWN_FLOW_04
+from mfls.workspace.hosts import HostProfile
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
 from mfls.workspace.uris import uri_to_path
 
@@ -55,16 +57,27 @@ def _plural(count: int, word: str) -> str:
 
 
 def scan_diagnostics(
-    result: ScanResult, text: str | None = None, quiet_legacy: frozenset[str] = frozenset()
+    result: ScanResult,
+    text: str | None = None,
+    quiet_legacy: frozenset[str] = frozenset(),
+    target: str = CURRENT,
+    reserved: Callable[[str], bool] | None = None,
 ) -> list[Diagnostic]:
     """Invalid markers, legacy bindings (but those of the keys in `quiet_legacy`) and
     interactions that ask nothing; `text`, when given, names control characters and
-    tells a missing `}}` from a broken line."""
+    tells a missing `}}` from a broken line. Under an old `target` (a released
+    markdown-flow), what its runtime reads otherwise instead of the legacy hints; a
+    binding of a `reserved` key keeps its reserved-key error instead (the `%` form
+    would not help)."""
     found = [_invalid(marker, text) for marker in result.invalid]
     for interaction in result.interactions:
         asks = interaction.choices or interaction.input is not None
         if interaction.binding is not None and not asks:
             found.append(_asks_nothing(result, interaction))
+    if target != CURRENT:
+        found.extend(runtime_diagnostics(result, text, target, reserved))
+        found.sort(key=lambda d: (d.start, d.end))
+        return found
     for marker in result.markers:
         if marker.legacy and marker.key not in quiet_legacy:
             found.append(
@@ -73,11 +86,79 @@ def scan_diagnostics(
                     marker.start,
                     marker.end,
                     f"`%{{{{...}}}}` is the old binding syntax; write `{{{{ {marker.key} }}}}` "
-                    "instead. It binds the same question.",
+                    "instead. It binds the same question. markdown-flow 0.4 and older bind "
+                    "only `%{{...}}`: a course run by them keeps it (set `target` in "
+                    "mfcourse.toml).",
                     tags=(DEPRECATED,),
                 )
             )
     found.sort(key=lambda d: (d.start, d.end))
+    return found
+
+
+_RUNTIME_NAMES: Final = {
+    MARKDOWN_FLOW_04: "markdown-flow 0.4",
+    MARKDOWN_FLOW_03: "markdown-flow 0.3",
+}
+
+
+def runtime_name(target: str) -> str:
+    return _RUNTIME_NAMES.get(target, target)
+
+
+def runtime_diagnostics(
+    result: ScanResult,
+    text: str | None,
+    target: str,
+    reserved: Callable[[str], bool] | None = None,
+) -> list[Diagnostic]:
+    """Where the runtime of an old `target` reads a marker otherwise than the memory
+    syntax: a `{{ key }}` binding it ignores, a `%{{key}}` binding it does not see (0.3:
+    not right after `?[`), a key it never substitutes (0.3: a key holding `}`)."""
+    runtime = runtime_name(target)
+    found: list[Diagnostic] = []
+    for marker in result.markers:
+        if marker.role is Role.BINDING and not marker.legacy:
+            if reserved is not None and reserved(marker.key):
+                continue
+            found.append(
+                _diagnostic(
+                    "runtime-binding-ignored",
+                    marker.start,
+                    marker.end,
+                    f"{runtime} saves nothing here: write `%{{{{ {marker.key} }}}}`. "
+                    f"It binds an answer only with `%{{{{...}}}}`: it saves no answer to "
+                    f"{quoted(marker.key)}, and shows this marker as part of the first "
+                    "button's text.",
+                )
+            )
+        elif (
+            marker.legacy
+            and target == MARKDOWN_FLOW_03
+            and text is not None
+            and text[max(0, marker.start - 2) : marker.start] != "?["
+        ):
+            found.append(
+                _diagnostic(
+                    "runtime-binding-ignored",
+                    marker.start,
+                    marker.end,
+                    f"{runtime} saves nothing here: write `%{{{{` right after `?[`. It binds "
+                    f"an answer only when the interaction starts with `%{{{{`; here it saves "
+                    f"no answer to {quoted(marker.key)} and shows the marker as button text.",
+                )
+            )
+        if target == MARKDOWN_FLOW_03 and "}" in marker.key:
+            found.append(
+                _diagnostic(
+                    "runtime-key-differs",
+                    marker.start,
+                    marker.end,
+                    f"{runtime} never reads this marker: its key holds `}}`. Its reader "
+                    "stops a key at the first `}`, so it neither substitutes nor binds "
+                    f"{quoted(marker.key)}; remove the `}}` from the key.",
+                )
+            )
     return found
 
 
@@ -203,7 +284,9 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
     course, entry = found
     result = entry.marker_scan
     host = course.host
-    diagnostics = scan_diagnostics(result, entry.text, host.legacy_profile_keys)
+    diagnostics = scan_diagnostics(
+        result, entry.text, host.legacy_profile_keys, entry.target, _reserved(host)
+    )
     keys = entry.keys
     by_marker: list[Diagnostic] = []
     for key, bindings in keys.bindings.items():
@@ -218,10 +301,13 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
             if code == "reserved-key-binding" and legacy_profile:
                 targets = [m for m in bindings if not host.is_legacy_profile_binding(m)]
             by_marker.extend(_diagnostic(code, m.start, m.end, message, related) for m in targets)
+    if entry.target != CURRENT:
+        by_marker.extend(_ignored_reserved_bindings(course, entry))
     provides = host.provides
     substitutes = host.substitutes
     for key, references in keys.references.items():
-        read = [m for m in references if substitutes(m)]
+        # An ignored binding (old target) gets runtime-binding-ignored, not these.
+        read = [m for m in references if substitutes(m) and m.role is not Role.BINDING]
         if not read or provides(key):
             continue
         first = course.first_lesson_binding(key)
@@ -245,6 +331,23 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
     by_marker.sort(key=lambda d: d.start)
     diagnostics.extend(by_marker)
     return _with_severities(course, diagnostics)
+
+
+def _reserved(host: HostProfile) -> Callable[[str], bool]:
+    return lambda key: host.provides(key) or host.reserved_prefix_of(key) is not None
+
+
+def _ignored_reserved_bindings(course: CourseSnapshot, entry: DocEntry) -> list[Diagnostic]:
+    """Under an old target a `{{ key }}` binding binds nothing, but one of a reserved key
+    keeps its reserved-key error: the `%` form the runtime reads would be refused too."""
+    reserved = _reserved(course.host)
+    found = []
+    for marker in entry.marker_scan.markers:
+        if marker.role is Role.BINDING and not marker.legacy and reserved(marker.key):
+            for code, message, related in _binding_verdicts(course, entry, marker.key):
+                if code == "reserved-key-binding":
+                    found.append(_diagnostic(code, marker.start, marker.end, message, related))
+    return found
 
 
 def _before(markers: list[Marker], order: int, limit: tuple[int, int]) -> list[Marker]:
@@ -431,11 +534,12 @@ def _unbound(course: CourseSnapshot, key: str, near_misses: NearMissIndex) -> _K
             "different question.",
             related,
         )
+    percent = "%" if course.config.runtime_target != CURRENT else ""
     return _KeyVerdict(
         "unbound-reference",
         f"No lesson of this course asks {quoted(key)}, and the host does not provide "
         "it, so the AI may have no answer to read. Bind it in an interaction "
-        f"(`?[{{{{ {key} }}}} ...]`), or tell the AI to ask for the answer or to use a "
+        f"(`?[{percent}{{{{ {key} }}}} ...]`), or tell the AI to ask for the answer or to use a "
         "stated default.",
     )
 

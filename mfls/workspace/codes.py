@@ -20,5 +20,7 @@ DEFAULT_SEVERITIES: Final[dict[str, str]] = {
     "reserved-key-binding": "error",
     "legacy-profile-key": "warning",
     "empty-interaction": "warning",
+    "runtime-binding-ignored": "warning",
+    "runtime-key-differs": "warning",
     "course-file-invalid": "error",
 }

@@ -22,6 +22,20 @@ MARKDOWN_SUFFIXES: Final = (".md", ".markdown", ".mdflow")
 """Files with these suffixes (in any case) are read as MarkdownFlow documents."""
 DEFAULT_LESSONS: Final = tuple(f"**/*{suffix}" for suffix in MARKDOWN_SUFFIXES)
 
+CURRENT: Final = "current"
+MARKDOWN_FLOW_04: Final = "markdown-flow-0.4"
+MARKDOWN_FLOW_03: Final = "markdown-flow-0.3"
+TARGETS: Final = (CURRENT, MARKDOWN_FLOW_04, MARKDOWN_FLOW_03)
+"""What a course's documents are checked against: the memory syntax as mfls reads it,
+or a released markdown-flow line (which binds an answer only with `%{{key}}`)."""
+# The runtime a host runs when the course names no target: AI-Shifu runs markdown-flow
+# 0.3/0.4, where `?[{{ key }} ...]` saves nothing.
+_HOST_TARGETS: Final = {"ai-shifu": MARKDOWN_FLOW_04}
+
+
+def default_target(host: str) -> str:
+    return _HOST_TARGETS.get(host, CURRENT)
+
 
 @dataclass(frozen=True)
 class CourseConfig:
@@ -31,6 +45,13 @@ class CourseConfig:
     references: tuple[str, ...] = ()
     system_keys: tuple[str, ...] = ()
     severities: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # None: the host's default (default_target).
+    target: str | None = None
+
+    @property
+    def runtime_target(self) -> str:
+        """The target in force: the course's own, else its host's default."""
+        return self.target if self.target is not None else default_target(self.host)
 
 
 @dataclass(frozen=True)
@@ -46,7 +67,15 @@ class ConfigProblem:
     fatal: bool = False
 
 
-_TOP_FIELDS: Final = ("name", "host", "lessons", "references", "system-keys", "diagnostics")
+_TOP_FIELDS: Final = (
+    "name",
+    "host",
+    "target",
+    "lessons",
+    "references",
+    "system-keys",
+    "diagnostics",
+)
 _ERROR_AT: Final = re.compile(r"\(at line (\d+), column (\d+)\)$")
 _ERROR_AT_END: Final = re.compile(r"\(at end of document\)$")
 
@@ -116,6 +145,16 @@ def _read_fields(text: str, data: dict[str, Any]) -> tuple[CourseConfig, list[Co
                 f"`host` must be one of {', '.join(repr(h) for h in HOST_NAMES)}; "
                 "the generic host applies.",
                 "host",
+            )
+    target = data.get("target")
+    if target is not None:
+        if isinstance(target, str) and target in TARGETS:
+            values["target"] = target
+        else:
+            problem(
+                f"`target` must be one of {', '.join(repr(t) for t in TARGETS)}; "
+                "the host's default applies.",
+                "target",
             )
     for key, attribute in (
         ("lessons", "lessons"),

@@ -17,7 +17,13 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from mfls.syntax.model import Marker, Role, ScanResult
 from mfls.syntax.scanner import scan
-from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig
+from mfls.workspace.config import (
+    COURSE_FILE,
+    CURRENT,
+    MARKDOWN_FLOW_03,
+    ConfigProblem,
+    CourseConfig,
+)
 from mfls.workspace.hosts import HostProfile
 from mfls.workspace.overlay_mapping import GONE, Layered
 from mfls.workspace.uris import canonical_uri
@@ -73,14 +79,18 @@ class DocKeys:
 
     __slots__ = ("__dict__", "_first_binding", "bindings", "markers", "references")
 
-    def __init__(self, markers: tuple[Marker, ...]) -> None:
+    def __init__(
+        self, markers: tuple[Marker, ...], binds: Callable[[Marker], bool] | None = None
+    ) -> None:
+        """`binds`, when given, decides which binding markers really bind (a target's
+        runtime); the others count as references."""
         bindings: dict[str, list[Marker]] = {}
         references: dict[str, list[Marker]] = {}
         first: dict[str, int] = {}
         binding = Role.BINDING
         for ordinal, marker in enumerate(markers):
             key = marker.key
-            if marker.role is binding:
+            if marker.role is binding and (binds is None or binds(marker)):
                 found = bindings.get(key)
                 if found is None:
                     bindings[key] = [marker]
@@ -122,6 +132,14 @@ class DocKeys:
 EMPTY_KEYS = DocKeys(())
 
 
+def runtime_binds(target: str, text: str) -> Callable[[Marker], bool]:
+    """Which of mfls's bindings the runtime of `target` binds: only `%{{key}}`, and under
+    markdown-flow 0.3 only with the `%` right after `?[` (its reader is `^%\\{\\{`)."""
+    if target == MARKDOWN_FLOW_03:
+        return lambda m: m.legacy and text[max(0, m.start - 2) : m.start] == "?["
+    return lambda m: m.legacy
+
+
 @dataclass(frozen=True)
 class DocEntry:
     uri: str
@@ -131,6 +149,7 @@ class DocEntry:
     kind: DocKind
     order: int
     is_open: bool = False
+    target: str = CURRENT
 
     @property
     def text(self) -> str:
@@ -157,7 +176,10 @@ class DocEntry:
 
     @cached_property
     def keys(self) -> DocKeys:
-        return DocKeys(self.marker_scan.markers)
+        markers = self.marker_scan.markers
+        if self.target == CURRENT:
+            return DocKeys(markers)
+        return DocKeys(markers, runtime_binds(self.target, self.text))
 
     @property
     def label(self) -> str:
@@ -453,7 +475,16 @@ def _changed_keys(old: DocEntry | None, new: DocEntry | None) -> frozenset[str]:
     new_summary = new.keys.summary if new is not None else {}
     changed = {k for k, v in old_summary.items() if new_summary.get(k) != v}
     changed.update(k for k, v in new_summary.items() if old_summary.get(k) != v)
-    if old is not None and new is not None and (old.kind, old.order) != (new.kind, new.order):
+    if (
+        old is not None
+        and new is not None
+        and (old.kind, old.order, old.target)
+        != (
+            new.kind,
+            new.order,
+            new.target,
+        )
+    ):
         changed.update(old_summary, new_summary)
     return frozenset(changed)
 

@@ -430,7 +430,8 @@ class Workspace:
         plan = self._plan_for(root)
         member = plan.members.get(uri)
         kind, order = (member[1], member[2]) if member else plan.classify(path)
-        return DocEntry(uri, path, version, document, kind, order, is_open)
+        target = plan.config.runtime_target
+        return DocEntry(uri, path, version, document, kind, order, is_open, target)
 
     def _empty_course(self, course_id: str, root: str | None) -> CourseSnapshot:
         problems: tuple[ConfigProblem, ...] = ()
@@ -644,12 +645,17 @@ class Workspace:
         placed: set[str] = set()
         for root, plan in self._plans.items():
             entries: list[DocEntry] = []
+            target = plan.config.runtime_target
             for uri, (path, kind, order) in plan.members.items():
                 opened = self._open.get(uri)
                 if opened is not None:
-                    entries.append(DocEntry(uri, path, opened[1], opened[0], kind, order, True))
+                    entries.append(
+                        DocEntry(uri, path, opened[1], opened[0], kind, order, True, target)
+                    )
                 elif uri in on_disk:
-                    entries.append(DocEntry(uri, path, None, on_disk[uri], kind, order, False))
+                    entries.append(
+                        DocEntry(uri, path, None, on_disk[uri], kind, order, False, target)
+                    )
                 else:
                     continue
                 placed.add(uri)

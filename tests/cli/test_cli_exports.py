@@ -28,7 +28,7 @@ def mfls(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def course() -> dict[str, Any]:
     items = [
         item("c", "Basics", ""),
-        item("a", "Ask: name?", "?[{{ name }}...Your name]\r\n", parent="c"),
+        item("a", "Ask: name?", "?[%{{ name }}...Your name]\r\n", parent="c"),
         item("u", "Use", "Hi {{name}}\n\nand {{nmae}} and {{ghost}}\n", parent="c", hidden=1),
     ]
     return export(items, [node("c", [node("a"), node("u")])], prompt="You teach {{name}}.")
@@ -142,7 +142,7 @@ def test_check_an_export(tmp_path: Path, source: Path) -> None:
 
 
 def test_check_names_prompts_and_read_before_asked_in_structure_order(tmp_path: Path) -> None:
-    items = [item("a", "Ask", "?[{{ k }}...k]"), item("u", "Use", "{{k}}", prompt="%{{p}}")]
+    items = [item("a", "Ask", "?[%{{ k }}...k]"), item("u", "Use", "{{k}}", prompt="%{{p}}")]
     (tmp_path / "c.json").write_bytes(dumps(export(items, [node("u"), node("a")])))
     out = mfls("check", "c.json", cwd=tmp_path).stdout
     assert "c.json#Use:1:1: information read-before-asked" in out

@@ -37,7 +37,10 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     write_files(
         root,
         {
-            "mfcourse.toml": 'name = "Demo"\nhost = "ai-shifu"\nlessons = ["01.md", "02.md"]\n',
+            "mfcourse.toml": (
+                'name = "Demo"\nhost = "ai-shifu"\ntarget = "current"\n'
+                'lessons = ["01.md", "02.md"]\n'
+            ),
             "01.md": LESSON_1,
             "02.md": LESSON_2,
         },

@@ -145,7 +145,7 @@ def test_binding_in_reference_document() -> None:
 def test_reserved_key_binding() -> None:
     course = make_course(
         {
-            "mfcourse.toml": 'host = "ai-shifu"\n',
+            "mfcourse.toml": 'host = "ai-shifu"\ntarget = "current"\n',
             "a.md": "?[{{ sys_mine }} A | B]\n\n?[{{ sys_user_style }} A | B]\n\n?[{{ ok }} A]\n",
         },
     )

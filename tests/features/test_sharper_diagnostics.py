@@ -14,7 +14,9 @@ from mfls.features.diagnostics import Diagnostic, document_diagnostics, scan_dia
 from mfls.features.hover import hover
 from mfls.syntax.scanner import scan
 
-AI_SHIFU = 'host = "ai-shifu"\n'
+# These tests are about the current syntax on AI-Shifu (whose default target is
+# markdown-flow-0.4, see tests/features/test_target.py).
+AI_SHIFU = 'host = "ai-shifu"\ntarget = "current"\n'
 
 
 def diagnostics(text: str, config: str | None = None) -> list[Diagnostic]:

@@ -11,7 +11,7 @@ from rename_support import Editor, caps_of, editor, uri, write_files
 
 from mfls.features import code_actions as ca
 
-TOML = 'host = "ai-shifu"\nsystem-keys = ["course_title"]\n'
+TOML = 'host = "ai-shifu"\ntarget = "current"\nsystem-keys = ["course_title"]\n'
 L1 = (
     "😀 Intro to {{ course_title }} for {{ sys_user_nickname }}\r\n"
     "\r\n"

@@ -218,7 +218,7 @@ async def test_a_course_file_with_syntax_errors_then_fixed(tmp_path: Path) -> No
         assert [d.code for d in course_report.items] == ["course-file-invalid"]
         await verify(session, uri, lesson, [tmp_path])
 
-        course.write_text('host = "ai-shifu"\n', encoding="utf-8")
+        course.write_text('host = "ai-shifu"\ntarget = "current"\n', encoding="utf-8")
         session.client.workspace_did_change_watched_files(
             t.DidChangeWatchedFilesParams(
                 changes=[t.FileEvent(uri=uri_of(course), type=t.FileChangeType.Changed)]

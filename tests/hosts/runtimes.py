@@ -1,0 +1,81 @@
+"""The released markdown-flow lines as test oracles: 0.4.2 in-process (the test extras),
+0.3.1 through `sdk_worker.py` in its own environment (`.venv-mf03`, made by
+scripts/setup-test-env.sh), both answering the same `extract` and `parse`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Protocol
+
+import pytest
+import sdk_worker
+
+REPO = Path(__file__).resolve().parents[2]
+VENV_03 = REPO / ".venv-mf03"
+WORKER = Path(__file__).with_name("sdk_worker.py")
+
+
+class Runtime(Protocol):
+    name: str
+
+    def extract(self, text: str) -> list[str]: ...
+
+    def parse(self, text: str) -> dict[str, Any]: ...
+
+
+class InProcess:
+    name = "markdown-flow-0.4"
+
+    def extract(self, text: str) -> list[str]:
+        return sdk_worker.extract(text)
+
+    def parse(self, text: str) -> dict[str, Any]:
+        return sdk_worker.parse(text)
+
+
+class Worker:
+    """One long-lived `sdk_worker.py` process in another environment."""
+
+    name = "markdown-flow-0.3"
+
+    def __init__(self, python: Path) -> None:
+        self._process = subprocess.Popen(
+            [str(python), str(WORKER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+
+    def ask(self, op: str, text: str = "") -> Any:
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._process.stdin.write(json.dumps({"op": op, "text": text}) + "\n")
+        self._process.stdin.flush()
+        answer = json.loads(self._process.stdout.readline())
+        if "error" in answer:
+            raise RuntimeError(answer["error"])
+        return answer["ok"]
+
+    def extract(self, text: str) -> list[str]:
+        return list(self.ask("extract", text))
+
+    def parse(self, text: str) -> dict[str, Any]:
+        return dict(self.ask("parse", text))
+
+    def close(self) -> None:
+        if self._process.stdin is not None:
+            self._process.stdin.close()
+        self._process.wait(timeout=10)
+
+
+def python_03() -> Path:
+    python = VENV_03 / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+    if not python.exists():
+        pytest.fail(
+            "markdown-flow 0.3.1 is missing: run scripts/setup-test-env.sh (it makes .venv-mf03)",
+            pytrace=False,
+        )
+    return python

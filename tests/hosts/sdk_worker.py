@@ -1,0 +1,65 @@
+"""What one installed markdown-flow reads: run in-process (0.4.2, the test extras) or as
+`python sdk_worker.py` inside the environment of another release (0.3.1, see
+scripts/setup-test-env.sh), one JSON request a line on stdin, one answer a line out.
+
+Imports nothing of mfls: it must run where only markdown-flow is installed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+
+def extract(text: str) -> list[str]:
+    """The keys `MarkdownFlow.extract_variables` finds, in its order."""
+    from markdown_flow import MarkdownFlow
+
+    return list(MarkdownFlow(text).extract_variables())
+
+
+def parse(text: str) -> dict[str, Any]:
+    """`InteractionParser().parse(text)`, as plain JSON: the bound variable (None when
+    it saves nothing), the buttons' display texts and values, the input hint."""
+    from markdown_flow import InteractionParser
+
+    parsed = InteractionParser().parse(text)
+    buttons = parsed.get("buttons") or []
+    return {
+        "type": getattr(parsed.get("type"), "value", None),
+        "variable": parsed.get("variable"),
+        "buttons": [b["display"] for b in buttons],
+        "values": [b["value"] for b in buttons],
+        "question": parsed.get("question"),
+        "multi": bool(parsed.get("is_multi_select")),
+    }
+
+
+def version() -> str:
+    from importlib.metadata import version as of
+
+    return of("markdown-flow")
+
+
+def answer(request: dict[str, Any]) -> Any:
+    op = request["op"]
+    if op == "extract":
+        return extract(request["text"])
+    if op == "parse":
+        return parse(request["text"])
+    return version()
+
+
+def main() -> None:
+    for line in sys.stdin:
+        try:
+            result: Any = {"ok": answer(json.loads(line))}
+        except Exception as error:  # the SDK's own failure, reported as data
+            result = {"error": f"{type(error).__name__}: {error}"}
+        sys.stdout.write(json.dumps(result) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
