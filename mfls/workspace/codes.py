@@ -20,5 +20,6 @@ DEFAULT_SEVERITIES: Final[dict[str, str]] = {
     "reserved-key-binding": "error",
     "legacy-profile-key": "warning",
     "empty-interaction": "warning",
+    "fixed-output-unclosed": "warning",
     "course-file-invalid": "error",
 }
