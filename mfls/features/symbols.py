@@ -104,7 +104,12 @@ def outline(
             items.append(
                 (
                     block.start,
-                    _Node(block.level, name, "heading", (block.start, block.end, *selection)),
+                    _Node(
+                        block.level,
+                        name,
+                        "heading",
+                        (block.start, min(block.end, limit), *selection),
+                    ),
                 )
             )
     for interaction in result.interactions:

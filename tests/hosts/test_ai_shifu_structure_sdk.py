@@ -92,3 +92,26 @@ def test_a_marker_inside_fixed_output_is_still_substituted() -> None:
     shown = "".join(item.content for item in result)  # type: ignore[union-attr]
     assert "Hello VALUE-SUBSTITUTED!" in shown
     assert "{{k}}" not in shown
+
+
+def _ai_sees(text: str) -> str:
+    messages = MarkdownFlow(text).get_content_messages(0, {"k": "VALUE-SUBSTITUTED"})
+    return [m for m in messages if m["role"] == "user"][-1]["content"]
+
+
+def test_fixed_output_in_a_prompt_block_is_told_to_the_ai_substituted() -> None:
+    """FIXED_SPAN_NOTE: the AI is told to output the text as written, marker substituted."""
+    seen = _ai_sees("Intro\n===Hi {{k}}===")
+    assert "Hi VALUE-SUBSTITUTED" in seen and "{{k}}" not in seen
+    assert "INSTRUCTION" in seen
+
+
+def test_an_unclosed_fence_makes_the_block_an_ordinary_prompt() -> None:
+    """The fixed-output-unclosed message: the block goes to the AI, `!===` included."""
+    text = "!===\nunclosed {{k}}\n---\nnext"
+    blocks = MarkdownFlow(text).get_all_blocks()
+    assert blocks[0].block_type is BlockType.CONTENT
+    seen = _ai_sees(text)
+    assert seen.startswith("!===") and "VALUE-SUBSTITUTED" in seen
+    structure = scanned_structure(text, scan(text))
+    assert [(s.start, s.end) for s in structure.unclosed] == [(0, 4)]
