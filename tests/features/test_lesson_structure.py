@@ -4,6 +4,8 @@ tests/hosts checks the splitting and every runtime sentence against markdown-flo
 
 from __future__ import annotations
 
+import itertools
+
 from course_kit import course as make_course
 
 from mfls.features.diagnostics import FIXED_OUTPUT_UNCLOSED, document_diagnostics
@@ -96,7 +98,7 @@ def test_tokens_mark_fixed_output() -> None:
     texts = [LESSON[t.start : t.start + t.length] for t in found if t.type == FIXED_TEXT]
     assert texts[0] == "!===\nHello " and "===Fixed " in texts
     ends = [(t.start, t.start + t.length) for t in found]
-    assert all(a[1] <= b[0] for a, b in zip(ends, ends[1:], strict=False))
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(ends))
 
 
 def test_unclosed_fence_diagnostic() -> None:
