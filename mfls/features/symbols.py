@@ -168,7 +168,10 @@ def document_symbols(snapshot: WorkspaceSnapshot, uri: str) -> list[DocumentSymb
         return []
     course, entry = found
     structure = structure_of(course, entry)
-    if structure is not None:
+    # One block with no fixed output has no structure worth a level of its own.
+    if structure is not None and (
+        len(structure.blocks) > 1 or any(b.spans for b in structure.blocks)
+    ):
         return block_outline(entry.text, entry.result, structure)
     return outline(entry.text, entry.result)
 

@@ -57,6 +57,12 @@ def test_symbols_list_the_blocks_with_their_headings_and_interactions() -> None:
     assert [c.name for c in symbols[2].children] == ["Prompt"]
 
 
+def test_a_single_plain_block_keeps_the_plain_outline() -> None:
+    course = make_course({"a.md": "# One\n\n?[{{ q }} A | B]\n"}, config=AI_SHIFU)
+    symbols = document_symbols(course.snapshot, course.uri("a.md"))
+    assert [(s.name, s.kind) for s in symbols] == [("One", "heading")]
+
+
 def test_other_hosts_keep_the_plain_outline() -> None:
     course = make_course({"a.md": LESSON})
     symbols = document_symbols(course.snapshot, course.uri("a.md"))
