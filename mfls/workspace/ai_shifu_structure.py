@@ -62,18 +62,18 @@ class Structure:
         return None
 
 
-def _overlaps(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
-    return any(s < end and start < e for s, e in spans)
-
-
 def lesson_structure(text: str, protected: Sequence[tuple[int, int]] = ()) -> Structure:
     """The blocks of `text`; `protected` lists the spans no separator may overlap (the
     code blocks, HTML blocks and markers the scanner found)."""
     segments: list[tuple[int, int]] = []
     separators: list[tuple[int, int]] = []
     at = 0
+    guarded = sorted(protected)
+    next_span = 0
     for match in BLOCK_SEPARATOR.finditer(text):
-        if _overlaps(protected, match.start(), match.end()):
+        while next_span < len(guarded) and guarded[next_span][1] <= match.start():
+            next_span += 1
+        if next_span < len(guarded) and guarded[next_span][0] < match.end():
             continue
         segments.append((at, match.start()))
         dash = text.index("---", match.start())
