@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from mfls.features.at_offset import invalid_span
+from mfls.features.lesson_structure import structure_of
 from mfls.features.near_miss import NearMissIndex
 from mfls.syntax.keys import trimmed
 from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, Role, ScanResult
@@ -330,6 +331,7 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
         )
     by_marker.sort(key=lambda d: d.start)
     diagnostics.extend(by_marker)
+    diagnostics.extend(_unclosed_fixed_output(course, entry))
     return _with_severities(course, diagnostics)
 
 
@@ -348,6 +350,23 @@ def _ignored_reserved_bindings(course: CourseSnapshot, entry: DocEntry) -> list[
                 if code == "reserved-key-binding":
                     found.append(_diagnostic(code, marker.start, marker.end, message, related))
     return found
+
+
+FIXED_OUTPUT_UNCLOSED = (
+    "`!===` opens fixed output that no `!===` line closes before the block ends: "
+    "markdown-flow sends the whole block to the AI as an ordinary prompt, `!===` included. "
+    "Close it with a `!===` line"
+)
+
+
+def _unclosed_fixed_output(course: CourseSnapshot, entry: DocEntry) -> list[Diagnostic]:
+    structure = structure_of(course, entry)
+    if structure is None:
+        return []
+    return [
+        _diagnostic("fixed-output-unclosed", s.start, s.end, FIXED_OUTPUT_UNCLOSED)
+        for s in structure.unclosed
+    ]
 
 
 def _before(markers: list[Marker], order: int, limit: tuple[int, int]) -> list[Marker]:

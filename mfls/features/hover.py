@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from mfls.features import key_display
 from mfls.features.at_offset import interaction_of, invalid_at, invalid_span, marker_at
 from mfls.features.diagnostics import runs_on_text
+from mfls.features.lesson_structure import structure_of
 from mfls.syntax.model import Context, InvalidMarker, Marker, Reason, Role
 from mfls.text.lines import line_number
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
@@ -58,12 +59,37 @@ def hover(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> HoverInfo | Non
     course, entry = found
     marker = marker_at(entry.marker_scan, offset)
     if marker is not None:
-        return HoverInfo(_describe(course, entry, marker), marker.start, marker.end)
+        text = _describe(course, entry, marker)
+        fixed = _fixed_output_note(course, entry, marker)
+        if fixed:
+            text = f"{text}\n\n{fixed}"
+        return HoverInfo(text, marker.start, marker.end)
     invalid = invalid_at(entry.marker_scan, offset)
     if invalid is not None:
         start, end = invalid_span(invalid)
         return HoverInfo(_describe_invalid(invalid, entry.text), start, end)
     return None
+
+
+# What markdown-flow does with a marker inside fixed output (tests/hosts).
+FIXED_BLOCK_NOTE = (
+    "Inside fixed output: markdown-flow shows this block as written, without the AI, "
+    "and still substitutes the marker with the answer."
+)
+FIXED_SPAN_NOTE = (
+    "Inside fixed output: markdown-flow tells the AI to output this text as written, "
+    "and still substitutes the marker with the answer."
+)
+
+
+def _fixed_output_note(course: CourseSnapshot, entry: DocEntry, marker: Marker) -> str | None:
+    if marker.role is Role.BINDING or not course.host.substitutes(marker):
+        return None
+    structure = structure_of(course, entry)
+    if structure is None or structure.fixed_at(marker.start) is None:
+        return None
+    block = next(b for b in structure.blocks if b.start <= marker.start <= b.end)
+    return FIXED_BLOCK_NOTE if block.fixed else FIXED_SPAN_NOTE
 
 
 def _describe_invalid(invalid: InvalidMarker, text: str) -> str:

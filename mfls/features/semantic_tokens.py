@@ -1,4 +1,5 @@
-"""Semantic tokens: markers and interaction operators, as absolute code point spans."""
+"""Semantic tokens: markers and interaction operators, as absolute code point spans; on
+AI-Shifu, fixed output too (its text as `string`, its markers with the `fixed` modifier)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,19 @@ from dataclasses import dataclass
 from typing import Final
 
 from mfls.features.at_offset import invalid_span
+from mfls.features.lesson_structure import structure_of
 from mfls.syntax.model import Role, ScanResult
+from mfls.workspace.ai_shifu_structure import Structure
 from mfls.workspace.hosts import HostProfile
 from mfls.workspace.index import WorkspaceSnapshot
 
-TOKEN_TYPES: Final = ("variable", "operator")
-TOKEN_MODIFIERS: Final = ("declaration", "deprecated", "invalid", "readonly", "literal")
+# Append only: clients keep the indices of the legend.
+TOKEN_TYPES: Final = ("variable", "operator", "string")
+TOKEN_MODIFIERS: Final = ("declaration", "deprecated", "invalid", "readonly", "literal", "fixed")
 
 MARKER: Final = TOKEN_TYPES.index("variable")
 OPERATOR: Final = TOKEN_TYPES.index("operator")
+FIXED_TEXT: Final = TOKEN_TYPES.index("string")
 
 
 def _bit(name: str) -> int:
@@ -26,6 +31,7 @@ LEGACY: Final = _bit("deprecated")
 INVALID: Final = _bit("invalid")
 READONLY: Final = _bit("readonly")
 LITERAL: Final = _bit("literal")
+FIXED: Final = _bit("fixed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +50,7 @@ def tokens(
     if found is None:
         return []
     course, entry = found
-    every = document_tokens(entry.marker_scan, course.host)
+    every = document_tokens(entry.marker_scan, course.host, structure_of(course, entry))
     if start is None and end is None:
         return every
     low = 0 if start is None else start
@@ -52,8 +58,11 @@ def tokens(
     return [t for t in every if t.start < high and t.start + t.length > low]
 
 
-def document_tokens(result: ScanResult, host: HostProfile | None = None) -> list[SemanticToken]:
-    """Tokens of the markers, invalid markers and interaction operators of `result`."""
+def document_tokens(
+    result: ScanResult, host: HostProfile | None = None, structure: Structure | None = None
+) -> list[SemanticToken]:
+    """Tokens of the markers, invalid markers and interaction operators of `result`, and
+    of the fixed output of `structure`: its text between those tokens, as `string`."""
     found: list[SemanticToken] = []
     for marker in result.markers:
         modifiers = 0
@@ -74,4 +83,34 @@ def document_tokens(result: ScanResult, host: HostProfile | None = None) -> list
             SemanticToken(op.start, op.end - op.start, OPERATOR, 0) for op in interaction.operators
         )
     found.sort(key=lambda token: token.start)
+    if structure is not None:
+        found = _with_fixed_output(found, structure)
     return found
+
+
+def _with_fixed_output(found: list[SemanticToken], structure: Structure) -> list[SemanticToken]:
+    spans = [s for b in structure.blocks for s in b.spans if s.closed]
+    if not spans:
+        return found
+    marked: list[SemanticToken] = []
+    for token in found:
+        inside = any(s.start <= token.start < s.end for s in spans)
+        marked.append(
+            SemanticToken(token.start, token.length, token.type, token.modifiers | FIXED)
+            if inside
+            else token
+        )
+    gaps: list[SemanticToken] = []
+    for span in spans:
+        at = span.start
+        for token in marked:
+            if token.start + token.length <= at or token.start >= span.end:
+                continue
+            if token.start > at:
+                gaps.append(SemanticToken(at, token.start - at, FIXED_TEXT, 0))
+            at = max(at, token.start + token.length)
+        if at < span.end:
+            gaps.append(SemanticToken(at, span.end - at, FIXED_TEXT, 0))
+    marked.extend(gaps)
+    marked.sort(key=lambda token: token.start)
+    return marked

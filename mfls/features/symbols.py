@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mfls.features.lesson_structure import structure_of
 from mfls.syntax.model import BlockKind, Interaction, ScanResult
+from mfls.workspace.ai_shifu_structure import Structure
 from mfls.workspace.index import WorkspaceSnapshot
 
 NAME_LENGTH = 60
@@ -13,7 +15,7 @@ NAME_LENGTH = 60
 @dataclass(frozen=True)
 class DocumentSymbol:
     name: str
-    kind: str  # "heading" | "interaction" | "binding"
+    kind: str  # "heading" | "interaction" | "binding" | "block" (an AI-Shifu prompt block)
     start: int
     end: int
     selection_start: int
@@ -81,10 +83,14 @@ def _interaction(node: Interaction) -> _Node:
     return symbol
 
 
-def outline(text: str, result: ScanResult) -> list[DocumentSymbol]:
+def outline(
+    text: str, result: ScanResult, start: int = 0, end: int | None = None
+) -> list[DocumentSymbol]:
+    """Headings and interactions starting in `[start, end)`, headings nested by level."""
+    limit = len(text) if end is None else end
     items: list[tuple[int, _Node]] = []
     for block in result.blocks:
-        if block.kind is BlockKind.HEADING:
+        if block.kind is BlockKind.HEADING and start <= block.start < limit:
             title = "".join(text[s:e] for s, e in block.inline)
             selection = (
                 (block.inline[0][0], block.inline[-1][1])
@@ -98,11 +104,17 @@ def outline(text: str, result: ScanResult) -> list[DocumentSymbol]:
             items.append(
                 (
                     block.start,
-                    _Node(block.level, name, "heading", (block.start, block.end, *selection)),
+                    _Node(
+                        block.level,
+                        name,
+                        "heading",
+                        (block.start, min(block.end, limit), *selection),
+                    ),
                 )
             )
     for interaction in result.interactions:
-        items.append((interaction.start, _interaction(interaction)))
+        if start <= interaction.start < limit:
+            items.append((interaction.start, _interaction(interaction)))
     items.sort(key=lambda pair: pair[0])
     roots: list[_Node] = []
     stack: list[_Node] = []
@@ -112,8 +124,30 @@ def outline(text: str, result: ScanResult) -> list[DocumentSymbol]:
         (stack[-1].children if stack else roots).append(node)
         if node.kind == "heading":
             stack.append(node)
-    _extend(roots, len(text))
+    _extend(roots, limit)
     return [node.frozen() for node in roots]
+
+
+def block_outline(text: str, result: ScanResult, structure: Structure) -> list[DocumentSymbol]:
+    """One symbol per prompt block ("Block 2 (fixed output)"), its headings and
+    interactions inside."""
+    found: list[DocumentSymbol] = []
+    for block in structure.blocks:
+        name = f"Block {block.index + 1}" + (" (fixed output)" if block.fixed else "")
+        first_line = text[block.start : block.end].split("\n", 1)[0]
+        found.append(
+            DocumentSymbol(
+                name,
+                "block",
+                block.start,
+                block.end,
+                block.start,
+                block.start + len(first_line),
+                _short(first_line),
+                tuple(outline(text, result, block.start, block.end)),
+            )
+        )
+    return found
 
 
 def _extend(nodes: list[_Node], limit: int) -> None:
@@ -132,7 +166,13 @@ def document_symbols(snapshot: WorkspaceSnapshot, uri: str) -> list[DocumentSymb
     found = snapshot.entry(uri)
     if found is None:
         return []
-    _, entry = found
+    course, entry = found
+    structure = structure_of(course, entry)
+    # One block with no fixed output has no structure worth a level of its own.
+    if structure is not None and (
+        len(structure.blocks) > 1 or any(b.spans for b in structure.blocks)
+    ):
+        return block_outline(entry.text, entry.result, structure)
     return outline(entry.text, entry.result)
 
 

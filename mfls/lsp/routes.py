@@ -99,6 +99,7 @@ ROUTES: tuple[Route, ...] = (
     Route(t.TEXT_DOCUMENT_REFERENCES, navigation.references),
     Route(t.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlights),
     Route(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL, navigation.document_symbols),
+    Route(t.TEXT_DOCUMENT_FOLDING_RANGE, navigation.folding_ranges),
     Route(t.WORKSPACE_SYMBOL, navigation.workspace_symbols),
     # editing
     Route(t.TEXT_DOCUMENT_PREPARE_RENAME, editing.prepare_rename),

@@ -20,6 +20,7 @@ from mfls.features import navigation, symbols
 from mfls.features import rename as rn
 from mfls.features.completion import Completion
 from mfls.features.diagnostics import DEPRECATED, Diagnostic
+from mfls.features.folding import Fold
 from mfls.features.hover import HoverInfo
 from mfls.features.refusal import Refusal
 from mfls.lsp.capabilities import Capabilities
@@ -206,7 +207,26 @@ SYMBOL_KINDS = {
     "interaction": t.SymbolKind.Event,
     "binding": t.SymbolKind.Variable,
     "reference": t.SymbolKind.Field,
+    "block": t.SymbolKind.Module,
 }
+
+
+FOLD_KINDS = {"section": t.FoldingRangeKind.Region, "block": t.FoldingRangeKind.Region}
+
+
+def folding_ranges(index: LineIndex, found: Sequence[Fold]) -> list[t.FoldingRange]:
+    """Whole lines: a fold whose end is on its start's line is left out."""
+    ranges: list[t.FoldingRange] = []
+    seen: set[tuple[int, int]] = set()
+    for fold in found:
+        first, last = index.line_of(fold.start), index.line_of(fold.end)
+        if last <= first or (first, last) in seen:
+            continue
+        seen.add((first, last))
+        ranges.append(
+            t.FoldingRange(start_line=first, end_line=last, kind=FOLD_KINDS.get(fold.kind))
+        )
+    return ranges
 
 
 def document_symbols(

@@ -22,5 +22,6 @@ DEFAULT_SEVERITIES: Final[dict[str, str]] = {
     "empty-interaction": "warning",
     "runtime-binding-ignored": "warning",
     "runtime-key-differs": "warning",
+    "fixed-output-unclosed": "warning",
     "course-file-invalid": "error",
 }

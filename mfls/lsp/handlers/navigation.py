@@ -1,11 +1,11 @@
 """Finding things: definition, declaration, references, highlights, document and
-workspace symbols."""
+workspace symbols, folding ranges."""
 
 from __future__ import annotations
 
 from lsprotocol import types as t
 
-from mfls.features import navigation, symbols
+from mfls.features import folding, navigation, symbols
 from mfls.lsp import from_proto, to_proto
 from mfls.lsp.server import MflsServer
 
@@ -71,3 +71,11 @@ def workspace_symbols(
 ) -> list[t.SymbolInformation] | None:
     found = symbols.workspace_symbols(ls.courses.snapshot, params.query)
     return to_proto.workspace_symbols(ls.convert, found)
+
+
+def folding_ranges(ls: MflsServer, params: t.FoldingRangeParams) -> list[t.FoldingRange] | None:
+    doc = from_proto.document(ls.texts, params.text_document.uri)
+    if doc is None:
+        return None
+    found = folding.folding_ranges(ls.courses.snapshot, doc.uri)
+    return to_proto.folding_ranges(doc.index, found)

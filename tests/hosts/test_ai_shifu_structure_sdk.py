@@ -1,0 +1,117 @@
+"""mfls's AI-Shifu lesson structure against markdown-flow 0.4.2's own splitting:
+`MarkdownFlow.get_all_blocks` on the same texts gives the same blocks, each a
+preserved-content block exactly where mfls says the block is fixed output, and markers
+inside fixed output are still substituted."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_flow import MarkdownFlow, ProcessMode
+from markdown_flow.enums import BlockType
+
+from mfls.syntax.scanner import scan
+from mfls.workspace.ai_shifu_structure import scanned_structure
+
+
+def ours(text: str) -> list[tuple[str, bool]]:
+    structure = scanned_structure(text, scan(text))
+    return [(text[b.start : b.end], b.fixed) for b in structure.blocks]
+
+
+def sdk(text: str) -> list[tuple[str, bool]]:
+    flow = MarkdownFlow(text)
+    # The SDK splits with code blocks replaced by placeholders; put them back.
+    restore = flow._preprocessor.restore_code_blocks
+    return [
+        (restore(b.content), b.block_type is BlockType.PRESERVED_CONTENT)
+        for b in flow.get_all_blocks()
+    ]
+
+
+HAND_WRITTEN = [
+    "Intro\n---\nSecond",
+    "Setext heading\n---\n\nafter",
+    "---\nfirst line is no separator\n---\nb",
+    "a\n---\n---\nb",
+    "a\n\n  ---  \n\nb",
+    "a\n----\nb",
+    "===Shown as written===",
+    "===Shown===\n===Also===\n---\nprompt",
+    "!===\nFixed {{k}}\n\nparagraphs\n!===",
+    "!===\nunclosed\n---\nnext",
+    "before\n!===\nfixed\n!===",
+    "=== spaced ===   ",
+    "======",
+    "===a===b===",
+    "```\ncode\n---\nmore\n```\n\nafter\n---\nnext",
+    "<div>\nx\n---\ny\n</div>\n\nz",
+    "a\n---\n\n\n",
+    "# Title\n\ntext\n---\n## Two\n\n!====\nx\n!===\n",
+]
+
+
+def test_hand_written_lessons_split_as_the_sdk_splits_them() -> None:
+    for text in HAND_WRITTEN:
+        assert ours(text) == sdk(text), text
+
+
+LINES = st.sampled_from(
+    [
+        "",
+        "text",
+        "more {{k}} text",
+        "# Heading",
+        "---",
+        "  ---",
+        "--- ",
+        "----",
+        "===fixed===",
+        "=== fixed {{k}} ===",
+        "======",
+        "!===",
+        "!====",
+        "  !===  ",
+        "x ===y===",
+        "Title",
+        "===",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(LINES, max_size=12))
+def test_generated_lessons_split_as_the_sdk_splits_them(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    assert ours(text) == sdk(text)
+
+
+def test_a_marker_inside_fixed_output_is_still_substituted() -> None:
+    flow = MarkdownFlow("!===\nHello {{k}}!\n!===")
+    result = flow.process(0, ProcessMode.COMPLETE, variables={"k": "VALUE-SUBSTITUTED"})
+    shown = "".join(item.content for item in result)  # type: ignore[union-attr]
+    assert "Hello VALUE-SUBSTITUTED!" in shown
+    assert "{{k}}" not in shown
+
+
+def _ai_sees(text: str) -> str:
+    messages = MarkdownFlow(text).get_content_messages(0, {"k": "VALUE-SUBSTITUTED"})
+    return [m for m in messages if m["role"] == "user"][-1]["content"]
+
+
+def test_fixed_output_in_a_prompt_block_is_told_to_the_ai_substituted() -> None:
+    """FIXED_SPAN_NOTE: the AI is told to output the text as written, marker substituted."""
+    seen = _ai_sees("Intro\n===Hi {{k}}===")
+    assert "Hi VALUE-SUBSTITUTED" in seen and "{{k}}" not in seen
+    assert "INSTRUCTION" in seen
+
+
+def test_an_unclosed_fence_makes_the_block_an_ordinary_prompt() -> None:
+    """The fixed-output-unclosed message: the block goes to the AI, `!===` included."""
+    text = "!===\nunclosed {{k}}\n---\nnext"
+    blocks = MarkdownFlow(text).get_all_blocks()
+    assert blocks[0].block_type is BlockType.CONTENT
+    seen = _ai_sees(text)
+    assert seen.startswith("!===") and "VALUE-SUBSTITUTED" in seen
+    structure = scanned_structure(text, scan(text))
+    assert [(s.start, s.end) for s in structure.unclosed] == [(0, 4)]
