@@ -10,6 +10,11 @@ in DIR/.mfls (`mfls.disk.journal`); after a crash, `mfls rename --resume --cours
 finishes the rename and `mfls rename --undo --course DIR` rolls it back, and until then
 every other rename of the course is refused.
 
+Each completed rename (a real run, or `--resume` finishing one) appends a record to
+DIR/.mfls/renames.jsonl for the host (`mfls.features.rename_record`), and `--undo`
+appends an `"action": "undo"` record once an interrupted rename is rolled back (a host
+may have read the renamed files meanwhile); one stderr line says where.
+
 Exit status: 0 renamed (or would rename), 1 refused (the message says why), 2 the
 command line or the files could not be used.
 """
@@ -23,9 +28,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from mfls.features.course_rename import Unusable
+    from mfls.disk.journal import Journal
+    from mfls.features.course_rename import FileChange, Unusable
     from mfls.features.refusal import Refusal
     from mfls.features.rename import WorkspaceChange
+    from mfls.features.rename_record import RecordFile
     from mfls.workspace.index import CourseSnapshot
 
 from mfls.cli.output import configure_stderr, say, shown, write_stdout
@@ -150,6 +157,7 @@ def _rename(args: argparse.Namespace) -> int:
     if isinstance(done, ReplaceFailure):
         say("rename", done.message)
         return 1 if done.changed_on_disk else 2
+    _record(root, course.config.name, args.old, args.new, _files_of(writes, root))
     lines = [f"renamed {_count(markers, 'marker')} in {_count(len(change.documents), 'file')}"]
     for doc in change.documents:
         name = relative_name(doc.path, course.root, doc.uri)
@@ -183,9 +191,89 @@ def _recover(args: argparse.Namespace) -> int:
         args.old, args.new, args.resume = pending.old_key, pending.new_key, False
         return _rename(args)
     say("rename", f"{outcome.message}")
+    if pending.phase != "preparing" and (outcome.ok or args.undo):
+        _record_journal(pending, undone=args.undo)
     for problem in outcome.problems:
         say("rename", f"  {problem}")
     return 0 if outcome.ok else 1
+
+
+def _files_of(writes: Sequence[FileChange], root: str) -> tuple[RecordFile, ...]:
+    from mfls.disk import real_path
+    from mfls.features import rename_record as rr
+
+    base = real_path(root)
+    return tuple(
+        rr.RecordFile(
+            rr.relative_file(str(w.path), base), rr.sha256_bytes(w.original), rr.sha256_bytes(w.new)
+        )
+        for w in writes
+    )
+
+
+def _record_journal(pending: Journal, *, undone: bool) -> None:
+    """The record of a rename `--resume` finished, or of one `--undo` rolled back (then
+    each file's hashes go from the interrupted rename's new content to what it holds now)."""
+    from mfls.disk import read_bytes, real_path
+    from mfls.features import rename_record as rr
+    from mfls.workspace.loading import load_course
+
+    root = os.path.abspath(pending.course)
+    base = real_path(root)
+    files = []
+    for file in pending.files:
+        if undone:
+            data, _ = read_bytes(file.path)
+            after = "" if data is None else rr.sha256_bytes(data)
+            files.append(rr.RecordFile(rr.relative_file(file.path, base), file.new_sha256, after))
+        else:
+            files.append(
+                rr.RecordFile(rr.relative_file(file.path, base), file.old_sha256, file.new_sha256)
+            )
+    course = load_course(root, ()).course
+    name = None if course is None else course.config.name
+    action = rr.UNDO if undone else rr.RENAME
+    _record(root, name, pending.old_key, pending.new_key, tuple(files), action)
+
+
+def _record(
+    root: str,
+    name: str | None,
+    old_key: str,
+    new_key: str,
+    files: tuple[RecordFile, ...],
+    action: str = "rename",
+) -> None:
+    """Append the record of a rename to the course's renames file; one stderr line."""
+    import datetime
+    import uuid
+
+    from mfls import __version__
+    from mfls.disk import append_line
+    from mfls.features import rename_record as rr
+    from mfls.syntax.keys import check_new_key
+
+    record = rr.RenameRecord(
+        record_id=str(uuid.uuid4()),
+        course_root=root,
+        course_name=name,
+        old_key=check_new_key(old_key)[0] or old_key,
+        new_key=check_new_key(new_key)[0] or new_key,
+        time=rr.utc_time(datetime.datetime.now(datetime.timezone.utc)),
+        files=files,
+        tool=rr.CLI_TOOL,
+        tool_version=__version__,
+        action=action,
+    )
+    location = rr.records_path(root)
+    problems = append_line(location, rr.record_line(record), root)
+    if problems:
+        say(
+            "rename",
+            f"warning: the rename was not recorded: {problems[0].shown}: {problems[0].reason}",
+        )
+    else:
+        say("rename", f"recorded in {shown(location)}")
 
 
 def _count(count: int, noun: str) -> str:

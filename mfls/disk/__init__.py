@@ -5,11 +5,13 @@ returns its value with the problems met, `DiskProblem`s naming each skipped path
 why. Callers decide what to log or show. Modules: `problems` (the data), `reading`
 (one file), `listing` (`walk`), `replacing` (all-or-nothing replacement of files, never
 over a save made meanwhile), `exchange` (the swap it is built on), `journal` (the rename
-journal, so an interrupted rename can be finished or undone), `gateway` (`Disk`, the
+journal, so an interrupted rename can be finished or undone), `appending`
+(`append_line`: one durable line added to a file, e.g. the rename records), `gateway` (`Disk`, the
 reads as an object: `REAL_DISK`) and `memory` (`MemoryDisk`, a file tree in memory read
 the same way).
 """
 
+from mfls.disk.appending import append_line
 from mfls.disk.gateway import REAL_DISK, Disk, RealDisk
 from mfls.disk.listing import MAX_DOCUMENTS, SKIPPED_DIRECTORIES, Listing, walk
 from mfls.disk.problems import DiskProblem, ReplaceFailure, printable
@@ -42,6 +44,7 @@ __all__ = [
     "RealDisk",
     "ReplaceFailure",
     "Replaced",
+    "append_line",
     "apply_file_changes",
     "can_list",
     "contains",

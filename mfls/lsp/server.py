@@ -13,6 +13,7 @@ worker reads files. Messages to the client from the worker go through
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
 import time
 import uuid
@@ -26,6 +27,7 @@ from pygls.lsp.server import LanguageServer
 from mfls import __version__, disk
 from mfls.disk import journal
 from mfls.features import diagnostics
+from mfls.features import rename_record as rr
 from mfls.lsp import to_proto
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.documents import Texts, is_course_file
@@ -70,6 +72,8 @@ class MflsServer(LanguageServer):
         self._watch_registration: str | None = None
         self._watchers: list[t.FileSystemWatcher] = []
         self._shown: set[str] = set()
+        self.pending_renames = rr.PendingRenames()
+        """The editor's renames not yet seen applied (`editing.rename` adds them)."""
 
     # ----- plumbing -------------------------------------------------------------
 
@@ -269,12 +273,30 @@ class MflsServer(LanguageServer):
         Pull clients that allow it are asked to pull again after re-indexing; they pull
         an edited document themselves. Push clients get one debounced publish of every
         open document, the edited one first: course diagnostics cross files.
+        Renames waiting to be seen applied are looked at again (`observe_renames`).
         """
+        if self.pending_renames.waiting:
+            self.from_thread(self.observe_renames)
         if self.caps.pull_diagnostics:
             if uri is None and self.caps.diagnostics_refresh:
                 self.from_thread(self._refresh_pull)
             return
         self.from_thread(self._schedule_publish, uri)
+
+    def observe_renames(self) -> None:
+        """Append the record of each rename whose documents now all hold their new text
+        (in an open buffer, or on disk as the watcher reported it)."""
+        now = rr.utc_time(datetime.datetime.now(datetime.timezone.utc))
+        self.pending_renames, done = self.pending_renames.observed(self._indexed_text, now)
+        for record in done:
+            location = rr.records_path(record.course_root)
+            problems = disk.append_line(location, rr.record_line(record), record.course_root)
+            if problems:
+                log.warning("rename not recorded: %s: %s", problems[0].shown, problems[0].reason)
+            else:
+                log.info(
+                    "rename of %r to %r recorded in %s", record.old_key, record.new_key, location
+                )
 
     def _refresh_pull(self) -> None:
         self.protocol.send_request(t.WORKSPACE_DIAGNOSTIC_REFRESH, None)

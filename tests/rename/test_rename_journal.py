@@ -41,8 +41,9 @@ def test_the_journal_names_every_file_with_hashes_and_temp_names_while_swapping(
     assert entry["new_sha256"] == journal.sha256(b"Use {{ r }}.\n")
     assert entry["temp"] == str(root / ".a.md.mfls-tmp")
     assert entry["state"] == "written"
-    assert not (root / ".mfls").exists(), "the journal is removed after a successful run"
-    assert sorted(p.name for p in root.iterdir()) == ["a.md", "b.md", "mfcourse.toml"]
+    assert not journal.journal_path(root).exists(), "the journal is removed after a successful run"
+    assert sorted(p.name for p in (root / ".mfls").iterdir()) == ["renames.jsonl"]  # the record
+    assert sorted(p.name for p in root.iterdir()) == [".mfls", "a.md", "b.md", "mfcourse.toml"]
 
 
 def test_no_journal_is_not_pending_and_a_damaged_one_is(make_course: Callable[..., Path]) -> None:

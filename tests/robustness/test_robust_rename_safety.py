@@ -50,12 +50,16 @@ def renamed(files: dict[str, bytes]) -> dict[str, bytes]:
     return {name: data.replace(OLD, NEW) for name, data in files.items()}
 
 
+RECORDS = ".mfls/renames.jsonl"
+
+
 def on_disk(root: Path) -> dict[str, bytes]:
-    """Every file under `root`, journal folder and temporary files included."""
+    """Every file under `root`, journal folder and temporary files included (the rename
+    records are not: tests/rename/test_rename_records.py checks them)."""
     return {
         str(p.relative_to(root)): p.read_bytes()
         for p in sorted(root.rglob("*"))
-        if p.is_file() or p.is_symlink()
+        if (p.is_file() or p.is_symlink()) and p.relative_to(root).as_posix() != RECORDS
     }
 
 

@@ -9,24 +9,33 @@ refusal points to the code action "Merge key 'old' into 'new'". Nothing is remem
 between the two requests: when the client asks for refactorings explicitly (`only`
 names `refactor`, `refactor.rewrite` or the merge kind), every other key of the course
 is offered as a merge target; otherwise only the near miss of the key is.
+
+A rename's record (`mfls.features.rename_record`) is kept pending by the server and
+appended to the course's `.mfls/renames.jsonl` once every document it edits is seen
+holding its new text (`MflsServer.observe_renames`): the client may never apply an edit.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import uuid
 from collections.abc import Mapping, Sequence
 
 from lsprotocol import types as t
 
+from mfls import __version__
 from mfls.disk import DiskProblem, journal, printable
 from mfls.features import code_actions as ca
 from mfls.features import course_rename as cr
 from mfls.features import rename as rn
+from mfls.features import rename_record as rr
 from mfls.features.refusal import Refusal
 from mfls.lsp import from_proto, to_proto
 from mfls.lsp.logs import LOGGER_NAME
 from mfls.lsp.server import MflsServer
+from mfls.syntax.keys import check_new_key
+from mfls.text.edits import apply_changes
 from mfls.text.line_index import Encoding, LineIndex
 from mfls.workspace.index import CourseSnapshot
 
@@ -85,7 +94,40 @@ def rename(ls: MflsServer, params: t.RenameParams) -> t.WorkspaceEdit | Refusal 
     if not change.documents:
         return None
     log.info("rename: %d markers in %d documents", change.markers, len(change.documents))
-    return ls.edits().edit(change)
+    edit = ls.edits().edit(change)
+    if not isinstance(edit, Refusal) and fresh.root is not None:
+        new_key = check_new_key(params.new_name)[0] or params.new_name
+        waiting = _pending(fresh, change, target.key, new_key)
+        ls.pending_renames = ls.pending_renames.added(waiting)
+    return edit
+
+
+def _pending(
+    course: CourseSnapshot, change: rn.WorkspaceChange, old_key: str, new_key: str
+) -> rr.PendingRename:
+    """The record of `change`, to be written once every document is seen holding its
+    new text: the server answers with an edit, and only the client applies it."""
+    root = course.root or ""
+    files = rr.pending_files(
+        [
+            (doc.uri, doc.path or doc.uri, doc.text, apply_changes(doc.text, doc.changes))
+            for doc in change.documents
+        ],
+        root,
+    )
+    record = rr.RenameRecord(
+        record_id=str(uuid.uuid4()),
+        course_root=root,
+        course_name=course.config.name,
+        old_key=old_key,
+        new_key=new_key,
+        time="",
+        files=rr.pending_record_files(files),
+        tool=rr.SERVER_TOOL,
+        tool_version=__version__,
+        applied=rr.OBSERVED,
+    )
+    return rr.PendingRename(record, files)
 
 
 def unusable_refusal(course: CourseSnapshot, problems: Sequence[DiskProblem], key: str) -> Refusal:
