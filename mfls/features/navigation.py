@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mfls.features.at_offset import interaction_of, marker_at
-from mfls.syntax.model import Marker, Role
+from mfls.syntax.model import Marker
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
 
 
@@ -101,7 +101,7 @@ def highlights(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> list[Highl
         return []
     _, entry, marker = found
     return [
-        Highlight(m.key_start, m.key_end, "write" if m.role is Role.BINDING else "read")
+        Highlight(m.key_start, m.key_end, "write" if entry.binds(m) else "read")
         for m in entry.marker_scan.markers
         if m.key == marker.key
     ]

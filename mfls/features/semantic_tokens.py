@@ -3,12 +3,13 @@ AI-Shifu, fixed output too (its text as `string`, its markers with the `fixed` m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 from mfls.features.at_offset import invalid_span
 from mfls.features.lesson_structure import structure_of
-from mfls.syntax.model import Role, ScanResult
+from mfls.syntax.model import Marker, Role, ScanResult
 from mfls.workspace.ai_shifu_structure import Structure
 from mfls.workspace.hosts import HostProfile
 from mfls.workspace.index import WorkspaceSnapshot
@@ -50,7 +51,9 @@ def tokens(
     if found is None:
         return []
     course, entry = found
-    every = document_tokens(entry.marker_scan, course.host, structure_of(course, entry))
+    every = document_tokens(
+        entry.marker_scan, course.host, structure_of(course, entry), entry.binds
+    )
     if start is None and end is None:
         return every
     low = 0 if start is None else start
@@ -59,14 +62,17 @@ def tokens(
 
 
 def document_tokens(
-    result: ScanResult, host: HostProfile | None = None, structure: Structure | None = None
+    result: ScanResult,
+    host: HostProfile | None = None,
+    structure: Structure | None = None,
+    binds: Callable[[Marker], bool] | None = None,
 ) -> list[SemanticToken]:
     """Tokens of the markers, invalid markers and interaction operators of `result`, and
     of the fixed output of `structure`: its text between those tokens, as `string`."""
     found: list[SemanticToken] = []
     for marker in result.markers:
         modifiers = 0
-        if marker.role is Role.BINDING:
+        if marker.role is Role.BINDING and (binds is None or binds(marker)):
             modifiers |= BINDING
         if marker.legacy:
             modifiers |= LEGACY

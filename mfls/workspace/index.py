@@ -181,6 +181,11 @@ class DocEntry:
             return DocKeys(markers)
         return DocKeys(markers, runtime_binds(self.target, self.text))
 
+    def binds(self, marker: Marker) -> bool:
+        """Whether `marker` saves an answer on this document's target (under an old
+        target `?[{{ key }} ...]` is a binding to the scanner but saves nothing)."""
+        return any(m is marker for m in self.keys.bindings.get(marker.key, ()))
+
     @property
     def label(self) -> str:
         """A short name for messages: the file name, or the URI's last segment."""

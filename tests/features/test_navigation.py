@@ -64,3 +64,12 @@ def test_navigation_stays_inside_the_course() -> None:
     uri = course.uri("two/b.md")
     assert definition(course.snapshot, uri, 4) == []
     assert len(references(course.snapshot, uri, 4)) == 1
+
+
+def test_under_an_old_target_a_new_form_binding_is_highlighted_as_a_read() -> None:
+    text = "?[{{ goal }} A]\n\n?[%{{ goal }} B]\n\n{{ goal }}\n"
+    course = make_course({"a.md": text}, config='target = "markdown-flow-0.4"\n')
+    found = highlights(course.snapshot, course.uri("a.md"), course.offset_of("a.md", "goal"))
+    assert [h.kind for h in found] == ["read", "write", "read"]
+    links = definition(course.snapshot, course.uri("a.md"), text.rindex("goal"))
+    assert [text[link.target_start : link.target_end] for link in links] == ["?[%{{ goal }} B]"]

@@ -77,3 +77,11 @@ def test_marker_with_line_breaks_as_padding_is_one_token() -> None:
     course = make_course({"a.md": text})
     [token] = tokens(course.snapshot, course.uri("a.md"))
     assert text[token.start : token.start + token.length] == "{{\n  key\n}}"
+
+
+def test_under_an_old_target_only_what_the_runtime_binds_is_a_binding() -> None:
+    text = "?[{{ a }} One]\n\n?[%{{ b }} Two]\n"
+    course = make_course({"a.md": text}, config='target = "markdown-flow-0.4"\n')
+    found = spans(text, tokens(course.snapshot, course.uri("a.md")))
+    markers = [(span, modifiers) for span, kind, modifiers in found if kind == MARKER]
+    assert markers == [("{{ a }}", 0), ("%{{ b }}", BINDING | LEGACY)]
