@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from mfls.features.diagnostics import near_miss_index
+from mfls.features.near_miss import NearMissIndex
 from mfls.syntax.model import Interaction, Marker, Role
 from mfls.text.lines import line_breaks, line_start
+from mfls.workspace.hosts import HostProfile
 from mfls.workspace.index import CourseSnapshot, DocEntry, relative_path
 from mfls.workspace.uris import uri_to_path
 
@@ -244,97 +246,133 @@ def course_map(
         lessons.append(Lesson(index, entry.uri, entry.path, title, entry.kind, group))
     places: dict[str, list[Place]] = {}
     first_seen: dict[str, tuple[int, int]] = {}
-    suggestions: dict[str, str | None] = {}
-    host = course.host
-    near = near_miss_index(course)
+    facts = _KeyFacts(course)
+    asking = (ASKED, RESERVED, REFERENCE_BINDING)
     for entry in entries:
         index = column[entry.uri]
-        marks = _kinds(course, entry, near, suggestions)
+        marks = _kinds(entry, facts)
         if not marks:
             continue
         interactions = _interactions_by_binding(entry.marker_scan.interactions)
-        spots = _places(entry.text, [o for m, _ in marks for o in (m.start, m.end)])
+        text = entry.text
+        line, at = 1, 0
         for marker, kind in marks:
-            line, col = spots[marker.start]
-            end_line, end_col = spots[marker.end]
-            interaction = interactions.get(marker.start)
-            choices: tuple[str, ...] = ()
-            given_input: str | None = None
-            multiple = False
-            if interaction is not None and kind in (ASKED, RESERVED, REFERENCE_BINDING):
-                choices = tuple(c.label for c in interaction.choices)
-                given_input = interaction.input
-                multiple = interaction.multiple
+            start, end = marker.start, marker.end
+            line += line_breaks(text, at, start)
+            at = start
+            begins = line_start(text, start)
+            one_line = text.find("\n", start, end) < 0 and text.find("\r", start, end) < 0
+            breaks = 0 if one_line else line_breaks(text, start, end)
+            end_column = end - (line_start(text, end) if breaks else begins) + 1
+            interaction = interactions.get(start) if kind in asking else None
             place = Place(
                 index,
                 kind,
-                marker.start,
-                marker.end,
+                start,
+                end,
                 line,
-                col,
-                end_line,
-                end_col,
-                _snippet(entry.text, marker.start),
-                choices,
-                given_input,
-                multiple,
+                start - begins + 1,
+                line + breaks,
+                end_column,
+                _snippet(text, begins, start),
+                () if interaction is None else tuple(c.label for c in interaction.choices),
+                None if interaction is None else interaction.input,
+                interaction is not None and interaction.multiple,
             )
-            places.setdefault(marker.key, []).append(place)
-            first_seen.setdefault(marker.key, (index, marker.start))
+            found = places.get(marker.key)
+            if found is None:
+                places[marker.key] = [place]
+                first_seen[marker.key] = (index, start)
+            else:
+                found.append(place)
     lanes = [
         KeyLane(
             key,
-            SYSTEM_GROUP
-            if host.provides(key) or host.reserved_prefix_of(key) is not None
-            else COURSE_GROUP,
-            tuple(sorted(found, key=lambda p: (p.lesson, p.start))),
-            suggestions.get(key),
+            SYSTEM_GROUP if facts.is_reserved(key) else COURSE_GROUP,
+            tuple(found),  # documents in course order, markers in text order
+            facts.suggestions.get(key),
         )
         for key, found in places.items()
     ]
     lanes.sort(key=lambda lane: (lane.group == SYSTEM_GROUP, first_seen[lane.key], lane.key))
-    return CourseMap(course.name, course.root, host.name, tuple(lessons), tuple(lanes))
+    return CourseMap(course.name, course.root, course.host.name, tuple(lessons), tuple(lanes))
 
 
-def _kinds(
-    course: CourseSnapshot,
-    entry: DocEntry,
-    near: Any,
-    suggestions: dict[str, str | None],
-) -> list[tuple[Marker, str]]:
+class _KeyFacts:
+    """What `_kinds` asks of the course about one key, asked once per key."""
+
+    __slots__ = ("course", "firsts", "near", "reserved", "suggestions")
+
+    def __init__(self, course: CourseSnapshot) -> None:
+        self.course = course
+        self.near: NearMissIndex | None = None
+        self.reserved: dict[str, bool] = {}
+        self.firsts: dict[str, tuple[int, int] | None] = {}
+        self.suggestions: dict[str, str | None] = {}
+
+    def is_reserved(self, key: str) -> bool:
+        found = self.reserved.get(key)
+        if found is None:
+            found = self.reserved[key] = _reserved(self.course.host, key)
+        return found
+
+    def first_asked(self, key: str) -> tuple[int, int] | None:
+        """The course position of the key's first binding in a lesson, if any."""
+        if key in self.firsts:
+            return self.firsts[key]
+        first = self.course.first_lesson_binding(key)
+        found = self.firsts[key] = None if first is None else self.course.position(first)
+        return found
+
+    def suggestion(self, key: str) -> str | None:
+        if key not in self.suggestions:
+            if self.near is None:
+                self.near = near_miss_index(self.course)
+            nearest = self.near.nearest(key)
+            self.suggestions[key] = None if nearest is None else nearest.key
+        return self.suggestions[key]
+
+
+def _kinds(entry: DocEntry, facts: _KeyFacts) -> list[tuple[Marker, str]]:
     """Each marker of `entry` that asks or reads a key, with its kind, in text order."""
-    host = course.host
+    host = facts.course.host
     keys = entry.keys
     found: list[tuple[Marker, str]] = []
     for key, bindings in keys.bindings.items():
-        if host.provides(key) or host.reserved_prefix_of(key) is not None:
+        if facts.is_reserved(key):
             kind = RESERVED
         elif entry.kind == "reference":
             kind = REFERENCE_BINDING
         else:
             kind = ASKED
         found.extend((m, kind) for m in bindings)
+    substitutes = host.substitutes
+    binding = Role.BINDING
     for key, references in keys.references.items():
-        read = [m for m in references if host.substitutes(m) and m.role is not Role.BINDING]
+        read = [m for m in references if m.role is not binding and substitutes(m)]
         if not read:
             continue
         if host.provides(key):
             found.extend((m, PROVIDED) for m in read)
             continue
-        first = course.first_lesson_binding(key)
-        if first is None:
-            if key not in suggestions:
-                nearest = near.nearest(key)
-                suggestions[key] = None if nearest is None else nearest.key
-            kind = UNBOUND if suggestions[key] is None else NEAR_MISS
+        limit = facts.first_asked(key)
+        if limit is None:
+            kind = UNBOUND if facts.suggestion(key) is None else NEAR_MISS
             found.extend((m, kind) for m in read)
             continue
-        limit = course.position(first)
+        lesson = entry.kind == "lesson"
         for marker in read:
-            early = entry.kind == "lesson" and (entry.order, marker.start) < limit
+            early = lesson and (entry.order, marker.start) < limit
             found.append((marker, READ_BEFORE_ASKED if early else READ))
     found.sort(key=lambda pair: pair[0].start)
     return found
+
+
+def _reserved(host: HostProfile, key: str) -> bool:
+    """The host provides `key` or reserves its prefix."""
+    if host.provides(key):
+        return True
+    return bool(host.reserved_prefixes) and host.reserved_prefix_of(key) is not None
 
 
 def _interactions_by_binding(interactions: Iterable[Interaction]) -> dict[int, Interaction]:
@@ -343,26 +381,17 @@ def _interactions_by_binding(interactions: Iterable[Interaction]) -> dict[int, I
     }
 
 
-def _places(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]]:
-    """offset -> (1-based line, 1-based code point column), in one pass."""
-    found: dict[int, tuple[int, int]] = {}
-    line, at = 1, 0
-    for offset in sorted(set(offsets)):
-        line += line_breaks(text, at, offset)
-        at = offset
-        found[offset] = (line, offset - line_start(text, offset) + 1)
-    return found
-
-
-def _snippet(text: str, offset: int) -> str:
-    start = line_start(text, offset)
-    ends = [e for e in (text.find("\n", start), text.find("\r", start)) if e >= 0]
-    end = min(ends) if ends else len(text)
+def _snippet(text: str, start: int, offset: int) -> str:
+    """The line starting at `start` that holds `offset`, cut to SNIPPET_LIMIT around it."""
+    newline = text.find("\n", start, start + 4 * SNIPPET_LIMIT)
+    end = newline if newline >= 0 else min(len(text), start + 4 * SNIPPET_LIMIT)
+    ret = text.find("\r", start, end)
+    if ret >= 0:
+        end = ret
     line = text[start:end]
     if len(line) <= SNIPPET_LIMIT:
         return line
-    at = offset - start
-    cut = max(0, min(at - SNIPPET_LIMIT // 4, len(line) - SNIPPET_LIMIT))
+    cut = max(0, min(offset - start - SNIPPET_LIMIT // 4, len(line) - SNIPPET_LIMIT))
     return line[cut : cut + SNIPPET_LIMIT]
 
 

@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
-from mfls.features.course_map import CourseMap
+from mfls.features.course_map import KINDS, CourseMap
 
 CSP: Final = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -36,6 +36,45 @@ def embedded_json(value: Any) -> str:
     )
 
 
+def page_data(
+    course_map: CourseMap, locations: Sequence[tuple[str, str | None]]
+) -> dict[str, Any]:
+    """The map as the page's script reads it: the `CourseMap.to_json` fields, with each
+    key a list `[key, group, askedIn, reads, readLessons, problems, places]` and each
+    place `[lesson, kind index, line, column, text, choices, input, multiple]` (a
+    course of 20,000 keys weighs a third of its JSON form)."""
+    kinds = list(KINDS)
+    kind_index = {kind: i for i, kind in enumerate(kinds)}
+    keys = []
+    for lane in course_map.keys:
+        places = [
+            [p.lesson, kind_index[p.kind], p.line, p.column, p.text]
+            + ([list(p.choices), p.input, int(p.multiple)] if p.choices or p.input else [])
+            for p in lane.places
+        ]
+        asked = sorted({p.lesson for p in lane.asked})
+        reads = lane.reads
+        keys.append(
+            [
+                lane.key,
+                lane.group,
+                asked,
+                len(reads),
+                len({p.lesson for p in reads}),
+                [problem.to_json() for problem in lane.problems],
+                places,
+            ]
+        )
+    return {
+        "course": {"name": course_map.name, "root": course_map.root, "host": course_map.host},
+        "legend": [{"kind": kind, "meaning": course_map.legend[kind]} for kind in kinds],
+        "kinds": kinds,
+        "lessons": [[x.title, x.kind, x.group] for x in course_map.lessons],
+        "keys": keys,
+        "locations": [[shown, file] for shown, file in locations],
+    }
+
+
 def map_html(
     course_map: CourseMap,
     locations: Sequence[tuple[str, str | None]] | None = None,
@@ -44,10 +83,9 @@ def map_html(
     """The page. `locations`, one per lesson: how a place in it is named (a path, or an
     export's `FILE.json#title`) and the file an editor link opens (None: no link);
     by default the lesson's path and that path."""
-    data = course_map.to_json()
     if locations is None:
         locations = [(lesson.path or lesson.uri, lesson.path) for lesson in course_map.lessons]
-    data["locations"] = [{"shown": shown, "file": file} for shown, file in locations]
+    data = page_data(course_map, locations)
     title = html.escape(f"{course_map.name} · course map", quote=True)
     return (
         _PAGE.replace("@@CSP@@", html.escape(csp, quote=True))
@@ -157,7 +195,19 @@ main { flex: 1; display: flex; min-height: 0; }
 "use strict";
 (function () {
   const data = JSON.parse(document.getElementById("map-data").textContent);
-  const lessons = data.lessons, keys = data.keys, locations = data.locations;
+  const kinds = data.kinds;
+  const lessons = data.lessons.map(function (x, i) {
+    return { index: i, title: x[0], kind: x[1], group: x[2] };
+  });
+  const locations = data.locations.map(function (x) { return { shown: x[0], file: x[1] }; });
+  const keys = data.keys.map(function (k) {
+    return { key: k[0], group: k[1], askedIn: k[2], reads: k[3], readLessons: k[4],
+      problems: k[5], places: k[6].map(function (p) {
+        return { lesson: p[0], kind: kinds[p[1]], line: p[2], column: p[3], text: p[4],
+          choices: p.length > 5 ? p[5] : null, input: p.length > 5 ? p[6] : null,
+          multiple: p.length > 5 && p[7] === 1 };
+      }) };
+  });
   const meaning = {};
   for (const item of data.legend) meaning[item.kind] = item.meaning;
   const RANK = ["reserved", "unbound", "near-miss", "read-before-asked", "reference-binding",

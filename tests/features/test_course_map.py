@@ -191,7 +191,7 @@ def test_html_escapes_author_text() -> None:
     data = re.search(r'id="map-data">(.*?)</script>', page, re.S)
     assert data is not None
     decoded = json.loads(data.group(1))
-    assert decoded["keys"][0]["key"] == HOSTILE
+    assert decoded["keys"][0][0] == HOSTILE
     assert decoded["course"]["name"] == "</title><script>alert(3)</script>"
     assert "innerHTML" not in page and "insertAdjacentHTML" not in page
     assert "Content-Security-Policy" in page
