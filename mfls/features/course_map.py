@@ -18,10 +18,11 @@ from typing import Any, Final
 
 from mfls.features.diagnostics import near_miss_index
 from mfls.features.near_miss import NearMissIndex
+from mfls.features.refusal import Refusal
 from mfls.syntax.model import Interaction, Marker, Role
 from mfls.text.lines import line_breaks, line_start
 from mfls.workspace.hosts import HostProfile
-from mfls.workspace.index import CourseSnapshot, DocEntry, relative_path
+from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot, relative_path
 from mfls.workspace.uris import uri_to_path
 
 ASKED: Final = "asked"
@@ -376,9 +377,7 @@ def _reserved(host: HostProfile, key: str) -> bool:
 
 
 def _interactions_by_binding(interactions: Iterable[Interaction]) -> dict[int, Interaction]:
-    return {
-        i.binding_marker.start: i for i in interactions if i.binding_marker is not None
-    }
+    return {i.binding_marker.start: i for i in interactions if i.binding_marker is not None}
 
 
 def _snippet(text: str, start: int, offset: int) -> str:
@@ -449,3 +448,54 @@ def key_table(course_map_: CourseMap) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def map_of_document(snapshot: WorkspaceSnapshot, uri: str) -> CourseMap | Refusal:
+    """The map of the course the document at `uri` belongs to (a lesson, a reference or
+    its `mfcourse.toml`)."""
+    course = snapshot.course_for(uri)
+    if course is None:
+        path = uri_to_path(uri)
+        for candidate in snapshot.courses.values():
+            if path is not None and candidate.config_path == path:
+                course = candidate
+                break
+    if course is None:
+        return Refusal("This document is not part of any indexed course yet.")
+    return course_map(course)
+
+
+def _cell(text: str) -> str:
+    """`text` as the content of a Markdown table cell, shown as written."""
+    flat = " ".join(text.split())
+    escaped = "".join("\\" + ch if ch in "\\`*_[]<>|#!~&" else ch for ch in flat)
+    return escaped or " "
+
+
+def key_table_markdown(course_map_: CourseMap) -> str:
+    """The course key table as Markdown: one row per key in course order."""
+    lessons = course_map_.lessons
+    lines = [
+        f"# Course keys: {_cell(course_map_.name)}",
+        "",
+        f"{len(lessons)} documents, {len(course_map_.keys)} questions.",
+        "",
+        "| question | asked in | reads | problems |",
+        "|---|---|---|---|",
+    ]
+    for lane in course_map_.keys:
+        asked = ", ".join(f"{_cell(lessons[p.lesson].title)} (line {p.line})" for p in lane.asked)
+        problems = ", ".join(
+            p.code
+            + (f" ×{p.count}" if p.count > 1 else "")
+            + (f" (did you mean “{_cell(p.suggestion)}”)" if p.suggestion else "")
+            for p in lane.problems
+        )
+        reads = f"{len(lane.reads)} in {lane.read_lessons} lesson" + (
+            "" if lane.read_lessons == 1 else "s"
+        )
+        system = " (host)" if lane.group == SYSTEM_GROUP else ""
+        lines.append(
+            f"| {_cell(lane.key)}{system} | {asked or '—'} | {reads} | {problems or '—'} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -36,9 +36,7 @@ def embedded_json(value: Any) -> str:
     )
 
 
-def page_data(
-    course_map: CourseMap, locations: Sequence[tuple[str, str | None]]
-) -> dict[str, Any]:
+def page_data(course_map: CourseMap, locations: Sequence[tuple[str, str | None]]) -> dict[str, Any]:
     """The map as the page's script reads it: the `CourseMap.to_json` fields, with each
     key a list `[key, group, askedIn, reads, readLessons, problems, places]` and each
     place `[lesson, kind index, line, column, text, choices, input, multiple]` (a
@@ -265,7 +263,10 @@ main { flex: 1; display: flex; min-height: 0; }
       name = first ? (first.group || "(course folder)") : "(none)";
     }
     let group = byName[name];
-    if (!group) { group = byName[name] = { name: name, keys: [], closed: false }; groups.push(group); }
+    if (!group) {
+      group = byName[name] = { name: name, keys: [], closed: false };
+      groups.push(group);
+    }
     group.keys.push(k);
   }
   if (keys.length > 3000) for (const g of groups) g.closed = true;
@@ -291,7 +292,8 @@ main { flex: 1; display: flex; min-height: 0; }
     rows = [];
     for (const g of groups) {
       const shown = g.keys.filter(function (k) {
-        return (!needle || k.lower.includes(needle)) && (!onlyProblems.checked || k.problems.length);
+        return (!needle || k.lower.includes(needle)) &&
+          (!onlyProblems.checked || k.problems.length);
       });
       if (!shown.length) continue;
       rows.push({ group: g, count: shown.length });
@@ -315,7 +317,11 @@ main { flex: 1; display: flex; min-height: 0; }
     if (drawn === span) return;
     drawn = span;
     lanes.textContent = "";
-    if (!rows.length) { lanes.append(el("div", "", "No question matches.")); lanes.lastChild.id = "empty"; }
+    if (!rows.length) {
+      const none = el("div", "", "No question matches.");
+      none.id = "empty";
+      lanes.append(none);
+    }
     const frag = document.createDocumentFragment();
     for (let i = first; i < last; i++) frag.append(row(rows[i], i));
     lanes.append(frag);
@@ -333,7 +339,10 @@ main { flex: 1; display: flex; min-height: 0; }
       div.dataset.group = item.group.name;
       const label = el("div", "label");
       label.append(el("span", "key", item.group.name + " (" + item.count + ")"));
-      label.addEventListener("click", function () { item.group.closed = !item.group.closed; layout(); });
+      label.addEventListener("click", function () {
+        item.group.closed = !item.group.closed;
+        layout();
+      });
       div.append(label);
       return div;
     }
@@ -352,7 +361,8 @@ main { flex: 1; display: flex; min-height: 0; }
       cell.dataset.kind = c.kind;
       cell.dataset.lesson = String(c.lesson);
       cell.title = lessons[c.lesson].title + ": " + meaning[c.kind];
-      cell.setAttribute("aria-label", k.key + " in " + lessons[c.lesson].title + ": " + meaning[c.kind]);
+      cell.setAttribute("aria-label",
+        k.key + " in " + lessons[c.lesson].title + ": " + meaning[c.kind]);
       cell.append(mark(c.kind));
       if (c.places.length > 1) cell.append(el("span", "count", String(c.places.length)));
       cell.addEventListener("click", function () { select(cell); showCell(k, c); });
@@ -386,7 +396,8 @@ main { flex: 1; display: flex; min-height: 0; }
   }
   function summary(k) {
     const asked = k.askedIn.map(function (i) { return lessons[i].title; });
-    details.append(el("div", "muted", (asked.length ? "asked in " + asked.join(", ") : "asked nowhere") +
+    details.append(el("div", "muted",
+      (asked.length ? "asked in " + asked.join(", ") : "asked nowhere") +
       " · read " + k.reads + " time" + (k.reads === 1 ? "" : "s") + " in " + k.readLessons +
       " lesson" + (k.readLessons === 1 ? "" : "s")));
     for (const problem of k.problems) {
@@ -408,7 +419,8 @@ main { flex: 1; display: flex; min-height: 0; }
     if (p.choices && (p.choices.length || p.input !== null)) {
       const choices = p.choices.slice();
       if (p.input !== null && p.input !== undefined) choices.push("…" + p.input);
-      box.append(el("div", "muted", (p.multiple ? "choose any of: " : "choices: ") + choices.join(" | ")));
+      box.append(el("div", "muted",
+        (p.multiple ? "choose any of: " : "choices: ") + choices.join(" | ")));
     }
     const links = el("div", "where");
     if (loc.file) {

@@ -41,7 +41,7 @@ _LABEL_CHARS: Final = 44
 def _text(value: str) -> str:
     """`value` safe as SVG character data: escaped, with characters XML forbids replaced."""
     kept = "".join(
-        ch if ch in "\t\n\r" or (" " <= ch and not 0xD800 <= ord(ch) <= 0xDFFF) else "\ufffd"
+        ch if ch in "\t\n\r" or (ch >= " " and not 0xD800 <= ord(ch) <= 0xDFFF) else "\ufffd"
         for ch in value
     )
     return escape(kept.replace("\ufffe", "\ufffd").replace("\uffff", "\ufffd"))
@@ -61,9 +61,7 @@ def shape(kind: str, x: float, y: float) -> str:
     if kind == READ:
         return f'<rect x="{x - 4.5}" y="{y - 4.5}" width="9" height="9" rx="2" fill="#3b6fd8"/>'
     if kind == READ_BEFORE_ASKED:
-        return (
-            f'<polygon points="{x},{y - 7} {x + 7},{y + 6} {x - 7},{y + 6}" fill="#e8790c"/>'
-        )
+        return f'<polygon points="{x},{y - 7} {x + 7},{y + 6} {x - 7},{y + 6}" fill="#e8790c"/>'
     if kind == UNBOUND:
         return (
             f'<path d="M{x - 6},{y - 6} L{x + 6},{y + 6} M{x + 6},{y - 6} L{x - 6},{y + 6}" '
@@ -108,13 +106,9 @@ def map_svg(course_map: CourseMap) -> str:
     for row, lane in enumerate(lanes):
         y = HEAD + LANE * row
         if row % 2:
-            out.append(
-                f'<rect x="0" y="{y}" width="{width}" height="{LANE}" fill="#f7f8fb"/>'
-            )
+            out.append(f'<rect x="0" y="{y}" width="{width}" height="{LANE}" fill="#f7f8fb"/>')
         weight = ' fill="#5b6476"' if lane.group == "system" else ""
-        out.append(
-            f'<text x="10" y="{y + LANE / 2 + 4}"{weight}>{_text(_short(lane.key))}</text>'
-        )
+        out.append(f'<text x="10" y="{y + LANE / 2 + 4}"{weight}>{_text(_short(lane.key))}</text>')
         cells: dict[int, str] = {}
         for place in lane.places:
             known = cells.get(place.lesson)

@@ -109,8 +109,8 @@ def main() -> None:
             load_s, loaded = timed(lambda: load_course(str(root)))
             course = loaded.course
             assert course is not None
-            map_s, found = timed(lambda: course_map(course))
-            html_s, page_text = timed(lambda: map_html(found))
+            map_s, found = timed(lambda c=course: course_map(c))
+            html_s, page_text = timed(lambda m=found: map_html(m))
             loads.append(load_s)
             maps.append(map_s)
             pages.append(html_s)
@@ -125,8 +125,11 @@ def main() -> None:
             scripts.append(float(seen["scriptMs"]) / 1000)  # type: ignore[arg-type]
         if renders:
             searched = browser(page, "topic 42?")
-        print(f"course: {args.lessons} lessons, {len(found.keys)} keys; load average "
-              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+        print(
+            f"course: {args.lessons} lessons, {len(found.keys)} keys; load average "
+            f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+        )
+
         def row(name: str, runs: list[tuple[float, float]]) -> None:
             wall = statistics.median(r[0] for r in runs)
             cpu = statistics.median(r[1] for r in runs)
@@ -135,7 +138,8 @@ def main() -> None:
         row("load (index the folder)", loads)
         row("course_map", maps)
         row("map_html", pages)
-        row("generation (map + html)", [(a[0] + b[0], a[1] + b[1]) for a, b in zip(maps, pages)])
+        both = [(a[0] + b[0], a[1] + b[1]) for a, b in zip(maps, pages, strict=True)]
+        row("generation (map + html)", both)
         print(f"page size                 {len(page_text.encode()) / 1e6:7.1f} MB")
         if renders:
             print(f"browser: open to ready    {statistics.median(renders):7.2f} s")

@@ -95,7 +95,10 @@ def test_map_of_an_export_names_lessons_by_title(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     table = json.loads(done.stdout)
     lessons = [(x["title"], x["location"]) for x in table["lessons"] if x["kind"] == "lesson"]
-    assert lessons == [("Ask the <name>", "course.json#Ask the <name>"), ("Use it", "course.json#Use it")]
+    assert lessons == [
+        ("Ask the <name>", "course.json#Ask the <name>"),
+        ("Use it", "course.json#Use it"),
+    ]
     assert table["course"]["root"] is None
     near = next(k for k in table["keys"] if k["key"] == "Name")
     assert near["problems"] == [{"code": "near-miss", "count": 1, "suggestion": "name"}]

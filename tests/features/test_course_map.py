@@ -179,7 +179,9 @@ HOSTILE = "</script><img src=x onerror=alert(1)>&amp;<!-- '\"x"
 def test_html_escapes_author_text() -> None:
     found = make_course(
         {
-            "<b>lesson</b>.md": f"# </title><script>alert(2)</script>\n\n?[{{{{ {HOSTILE} }}}} A]\n",
+            "<b>lesson</b>.md": (
+                f"# </title><script>alert(2)</script>\n\n?[{{{{ {HOSTILE} }}}} A]\n"
+            ),
             "mfcourse.toml": 'name = "</title><script>alert(3)</script>"\n',
         }
     )
