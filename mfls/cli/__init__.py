@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mfls import __version__
-from mfls.cli import check, pack, rename, scan, serve, unpack
+from mfls.cli import check, course_map, pack, rename, scan, serve, unpack
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("rename", rename.HELP, rename.configure, rename.run),
     Subcommand("unpack", unpack.HELP, unpack.configure, unpack.run),
     Subcommand("pack", pack.HELP, pack.configure, pack.run),
+    Subcommand("map", course_map.HELP, course_map.configure, course_map.run),
 )
 
 

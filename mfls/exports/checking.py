@@ -12,8 +12,9 @@ from typing import Final
 
 from mfls.disk.memory import MemoryDisk
 from mfls.exports.ai_shifu import Export
-from mfls.exports.layout import Placed, decode_text, unpack
+from mfls.exports.layout import CourseFolder, Placed, decode_text, unpack
 from mfls.features.diagnostics import Diagnostic, document_diagnostics
+from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
 
@@ -30,8 +31,22 @@ class ExportDiagnostic:
     diagnostic: Diagnostic
 
 
-def check_export(export: Export, source: bytes, source_name: str) -> list[ExportDiagnostic]:
-    """Every diagnostic of the export's lessons and prompts, lessons in course order."""
+@dataclass(frozen=True, slots=True)
+class ExportCourse:
+    """An export indexed as the course `layout.unpack` makes of it, in memory: the
+    snapshot, the unpacked folder, and which text of the export each document holds."""
+
+    snapshot: WorkspaceSnapshot
+    folder: CourseFolder
+    by_uri: dict[str, Placed]
+
+    @property
+    def course(self) -> CourseSnapshot | None:
+        return self.snapshot.courses.get(ROOT)
+
+
+def export_course(export: Export, source: bytes, source_name: str) -> ExportCourse:
+    """The export's course, indexed in a `MemoryDisk` under `ROOT`."""
     folder = unpack(export, source, source_name)
     files = {
         os.path.join(ROOT, *path.split("/")): _readable(data) for path, data in folder.files.items()
@@ -39,8 +54,14 @@ def check_export(export: Export, source: bytes, source_name: str) -> list[Export
     workspace = Workspace(disk=MemoryDisk(files))
     workspace.set_folders([ROOT])
     workspace.index_all()
-    snapshot = workspace.snapshot
     by_uri = {path_to_uri(os.path.join(ROOT, *p.path.split("/"))): p for p in folder.placed}
+    return ExportCourse(workspace.snapshot, folder, by_uri)
+
+
+def check_export(export: Export, source: bytes, source_name: str) -> list[ExportDiagnostic]:
+    """Every diagnostic of the export's lessons and prompts, lessons in course order."""
+    indexed = export_course(export, source, source_name)
+    folder, snapshot, by_uri = indexed.folder, indexed.snapshot, indexed.by_uri
     found: list[ExportDiagnostic] = []
     for placed in _ordered(folder.placed):
         uri = path_to_uri(os.path.join(ROOT, *placed.path.split("/")))

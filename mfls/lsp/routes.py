@@ -27,6 +27,7 @@ from lsprotocol import types as t
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.handlers import (
     assistance,
+    course_map,
     diagnostics,
     documents,
     editing,
@@ -55,6 +56,12 @@ class Route:
     options: Any = None
     empty: Callable[[Any], Any] = nothing  # the answer to a fault, from the params
     when: Callable[[Capabilities], bool] | None = None  # None: offered to every client
+
+
+def command(name: str, handler: Callable[..., Any]) -> Route:
+    """A `workspace/executeCommand` command: the handler gets the command's arguments
+    (a list) and its name is offered in `executeCommandProvider.commands`."""
+    return Route(name, handler, t.ExecuteCommandOptions(commands=[name]))
 
 
 def _pull_client(caps: Capabilities) -> bool:
@@ -113,6 +120,9 @@ ROUTES: tuple[Route, ...] = (
         empty=diagnostics.no_report,
         when=_pull_client,
     ),
+    # commands (workspace/executeCommand), one line each
+    command(course_map.COURSE_KEYS, course_map.course_keys),
+    command(course_map.COURSE_MAP, course_map.course_map),
 )
 
 
@@ -128,8 +138,21 @@ def install(server: MflsServer, routes: Sequence[Route], caps: Capabilities | No
     capabilities call for."""
     for route in routes:
         wanted = route.when is None if caps is None else route.when is not None and route.when(caps)
-        if wanted:
+        if not wanted:
+            continue
+        if isinstance(route.options, t.ExecuteCommandOptions):
+            server.command(route.method)(_with_arguments(answering(server, route)))
+        else:
             server.feature(route.method, route.options)(answering(server, route))
+
+
+def _with_arguments(run: Callable[[Any], Any]) -> Callable[..., Any]:
+    """A command handler for pygls, which passes a command's arguments one by one."""
+
+    def command(*arguments: Any) -> Any:
+        return run(list(arguments))
+
+    return command
 
 
 def answering(server: MflsServer, route: Route) -> Callable[[Any], Any]:

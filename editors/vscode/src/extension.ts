@@ -5,6 +5,7 @@ import {
   type ServerOptions,
   State,
 } from "vscode-languageclient/node";
+import { registerCourseMap } from "./courseMap";
 import { IndexingStatus } from "./indexingStatus";
 import { locateExecutable, type ServerCommand, startFailureMessage } from "./serverCommand";
 
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }
     }),
   );
+  registerCourseMap(context, () => client);
   void queue(start);
 }
 

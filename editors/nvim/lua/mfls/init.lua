@@ -99,6 +99,7 @@ function M.setup(opts)
   M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
   local group = vim.api.nvim_create_augroup("mfls", { clear = true })
   vim.api.nvim_create_user_command("MflsRestart", M.restart, { desc = "Restart the mfls server" })
+  require("mfls.course_map").commands()
   if not M.config.autostart then
     return
   end

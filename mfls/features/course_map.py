@@ -1,0 +1,501 @@
+"""The memory picture of one course: every question (key) with the places where it is
+asked and read, lesson by lesson in course order, and what is wrong with it.
+
+`course_map(course)` -> `CourseMap`, plain data (`to_json()` is the `mfls map --format
+json` contract); the map views (`course_map_html`, `course_map_svg`) and the editors'
+course key table are drawn from it. The verdicts are the ones the diagnostics give
+(unbound, near miss, read before asked, reserved, binding in a reference), computed
+from the same course data, without their severities: the map shows facts.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from mfls.features.diagnostics import near_miss_index
+from mfls.features.near_miss import NearMissIndex
+from mfls.features.refusal import Refusal
+from mfls.syntax.model import Interaction, Marker, Role
+from mfls.text.lines import line_breaks, line_start
+from mfls.workspace.hosts import HostProfile
+from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot, relative_path
+from mfls.workspace.uris import uri_to_path
+
+ASKED: Final = "asked"
+"""A lesson binds the key: an interaction saves the learner's answer."""
+READ: Final = "read"
+"""The key is read after a lesson asks it."""
+READ_BEFORE_ASKED: Final = "read-before-asked"
+"""Read in a lesson that comes, in course order, before the first lesson asking it."""
+UNBOUND: Final = "unbound"
+"""Read, but no lesson asks it and the host does not provide it."""
+NEAR_MISS: Final = "near-miss"
+"""Unbound, and almost the text of a key that is bound (did you mean ...?)."""
+RESERVED: Final = "reserved"
+"""Bound, but the host reserves the key (its own or one of its prefixes)."""
+PROVIDED: Final = "provided"
+"""Read, and the host provides the value."""
+REFERENCE_BINDING: Final = "reference-binding"
+"""Bound in a reference document: no permission to save an answer."""
+
+KINDS: Final = (
+    ASKED,
+    READ,
+    READ_BEFORE_ASKED,
+    UNBOUND,
+    NEAR_MISS,
+    RESERVED,
+    PROVIDED,
+    REFERENCE_BINDING,
+)
+"""Every kind of place, in the order a legend lists them."""
+
+LEGEND: Final[Mapping[str, str]] = {
+    ASKED: "asked here: an interaction saves the answer",
+    READ: "read here, after it is asked",
+    READ_BEFORE_ASKED: "read here before any lesson asks it",
+    UNBOUND: "read, but no lesson asks it",
+    NEAR_MISS: "read, but only a similar question is asked (did you mean ...?)",
+    RESERVED: "asked, but the host reserves this key",
+    PROVIDED: "read; the host provides the value",
+    REFERENCE_BINDING: "asked in a reference document: no answer is saved",
+}
+
+_PROBLEMS: Final = frozenset({READ_BEFORE_ASKED, UNBOUND, NEAR_MISS, RESERVED, REFERENCE_BINDING})
+_RANK: Final = {
+    kind: rank
+    for rank, kind in enumerate(
+        (RESERVED, UNBOUND, NEAR_MISS, READ_BEFORE_ASKED, REFERENCE_BINDING, ASKED, PROVIDED, READ)
+    )
+}
+SNIPPET_LIMIT: Final = 200
+"""Code points of a place's line kept in the map."""
+
+COURSE_GROUP: Final = "course"
+SYSTEM_GROUP: Final = "system"
+
+
+@dataclass(frozen=True, slots=True)
+class Lesson:
+    """One document of the course (a column of the map), in course order."""
+
+    index: int
+    uri: str
+    path: str | None
+    title: str
+    kind: str  # lesson | reference
+    group: str  # the folder it lies in (an export: its chapter), "" at the root
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "uri": self.uri,
+            "path": self.path,
+            "title": self.title,
+            "kind": self.kind,
+            "group": self.group,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One marker of a key: where (lesson index, 1-based line, code point column) and
+    what it is (`kind`); an asked place carries the interaction's choices."""
+
+    lesson: int
+    kind: str
+    start: int
+    end: int
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str  # the line holding the marker, at most SNIPPET_LIMIT code points
+    choices: tuple[str, ...] = ()
+    input: str | None = None
+    multiple: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        found: dict[str, Any] = {
+            "lesson": self.lesson,
+            "kind": self.kind,
+            "line": self.line,
+            "column": self.column,
+            "endLine": self.end_line,
+            "endColumn": self.end_column,
+            "text": self.text,
+        }
+        if self.kind in (ASKED, RESERVED, REFERENCE_BINDING):
+            found["choices"] = list(self.choices)
+            found["input"] = self.input
+            found["multiple"] = self.multiple
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class KeyProblem:
+    """What is wrong with a key as a whole: `code` is a diagnostic code of the places
+    (`unbound-reference`, `near-miss`, `read-before-asked`, `reserved-key-binding`,
+    `binding-in-reference`); `suggestion` the key a near miss probably means."""
+
+    code: str
+    count: int
+    suggestion: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"code": self.code, "count": self.count}
+        if self.suggestion is not None:
+            found["suggestion"] = self.suggestion
+        return found
+
+
+_PROBLEM_CODES: Final = {
+    READ_BEFORE_ASKED: "read-before-asked",
+    UNBOUND: "unbound-reference",
+    NEAR_MISS: "near-miss",
+    RESERVED: "reserved-key-binding",
+    REFERENCE_BINDING: "binding-in-reference",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class KeyLane:
+    """One question (a lane of the map): its places in course order."""
+
+    key: str
+    group: str  # COURSE_GROUP, or SYSTEM_GROUP for the host's keys and reserved ones
+    places: tuple[Place, ...]
+    suggestion: str | None = None  # a near miss: the key it probably means
+
+    @property
+    def asked(self) -> tuple[Place, ...]:
+        return tuple(p for p in self.places if p.kind in (ASKED, RESERVED, REFERENCE_BINDING))
+
+    @property
+    def reads(self) -> tuple[Place, ...]:
+        return tuple(p for p in self.places if p.kind not in (ASKED, RESERVED, REFERENCE_BINDING))
+
+    @property
+    def read_lessons(self) -> int:
+        return len({p.lesson for p in self.reads})
+
+    @property
+    def problems(self) -> tuple[KeyProblem, ...]:
+        counts: dict[str, int] = {}
+        for place in self.places:
+            if place.kind in _PROBLEMS:
+                counts[place.kind] = counts.get(place.kind, 0) + 1
+        return tuple(
+            KeyProblem(
+                _PROBLEM_CODES[kind], counts[kind], self.suggestion if kind == NEAR_MISS else None
+            )
+            for kind in sorted(counts, key=_RANK.__getitem__)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        asked = self.asked
+        return {
+            "key": self.key,
+            "group": self.group,
+            "askedIn": sorted({p.lesson for p in asked}),
+            "reads": len(self.reads),
+            "readLessons": self.read_lessons,
+            "problems": [p.to_json() for p in self.problems],
+            "places": [p.to_json() for p in self.places],
+        }
+
+
+@dataclass(frozen=True)
+class CourseMap:
+    name: str
+    root: str | None
+    host: str
+    lessons: tuple[Lesson, ...]
+    keys: tuple[KeyLane, ...]
+    legend: Mapping[str, str] = field(default_factory=lambda: dict(LEGEND))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "course": {"name": self.name, "root": self.root, "host": self.host},
+            "legend": [{"kind": kind, "meaning": self.legend[kind]} for kind in KINDS],
+            "lessons": [lesson.to_json() for lesson in self.lessons],
+            "keys": [lane.to_json() for lane in self.keys],
+        }
+
+
+def course_map(
+    course: CourseSnapshot,
+    titles: Mapping[str, str] | None = None,
+    groups: Mapping[str, str] | None = None,
+) -> CourseMap:
+    """The map of `course`. `titles`/`groups` (uri -> text) name the lessons where the
+    files do not (an export's lesson titles and chapters); otherwise a lesson's title is
+    its first heading, else its file name, and its group the folder it lies in."""
+    entries = sorted(course.docs.values(), key=lambda e: (e.order, e.uri))
+    lessons: list[Lesson] = []
+    column: dict[str, int] = {}
+    for index, entry in enumerate(entries):
+        column[entry.uri] = index
+        title = (titles or {}).get(entry.uri) or _title(entry)
+        group = (groups or {}).get(entry.uri)
+        if group is None:
+            group = _group(course, entry)
+        lessons.append(Lesson(index, entry.uri, entry.path, title, entry.kind, group))
+    places: dict[str, list[Place]] = {}
+    first_seen: dict[str, tuple[int, int]] = {}
+    facts = _KeyFacts(course)
+    asking = (ASKED, RESERVED, REFERENCE_BINDING)
+    for entry in entries:
+        index = column[entry.uri]
+        marks = _kinds(entry, facts)
+        if not marks:
+            continue
+        interactions = _interactions_by_binding(entry.marker_scan.interactions)
+        text = entry.text
+        line, at = 1, 0
+        for marker, kind in marks:
+            start, end = marker.start, marker.end
+            line += line_breaks(text, at, start)
+            at = start
+            begins = line_start(text, start)
+            one_line = text.find("\n", start, end) < 0 and text.find("\r", start, end) < 0
+            breaks = 0 if one_line else line_breaks(text, start, end)
+            end_column = end - (line_start(text, end) if breaks else begins) + 1
+            interaction = interactions.get(start) if kind in asking else None
+            place = Place(
+                index,
+                kind,
+                start,
+                end,
+                line,
+                start - begins + 1,
+                line + breaks,
+                end_column,
+                _snippet(text, begins, start),
+                () if interaction is None else tuple(c.label for c in interaction.choices),
+                None if interaction is None else interaction.input,
+                interaction is not None and interaction.multiple,
+            )
+            found = places.get(marker.key)
+            if found is None:
+                places[marker.key] = [place]
+                first_seen[marker.key] = (index, start)
+            else:
+                found.append(place)
+    lanes = [
+        KeyLane(
+            key,
+            SYSTEM_GROUP if facts.is_reserved(key) else COURSE_GROUP,
+            tuple(found),  # documents in course order, markers in text order
+            facts.suggestions.get(key),
+        )
+        for key, found in places.items()
+    ]
+    lanes.sort(key=lambda lane: (lane.group == SYSTEM_GROUP, first_seen[lane.key], lane.key))
+    return CourseMap(course.name, course.root, course.host.name, tuple(lessons), tuple(lanes))
+
+
+class _KeyFacts:
+    """What `_kinds` asks of the course about one key, asked once per key."""
+
+    __slots__ = ("course", "firsts", "near", "reserved", "suggestions")
+
+    def __init__(self, course: CourseSnapshot) -> None:
+        self.course = course
+        self.near: NearMissIndex | None = None
+        self.reserved: dict[str, bool] = {}
+        self.firsts: dict[str, tuple[int, int] | None] = {}
+        self.suggestions: dict[str, str | None] = {}
+
+    def is_reserved(self, key: str) -> bool:
+        found = self.reserved.get(key)
+        if found is None:
+            found = self.reserved[key] = _reserved(self.course.host, key)
+        return found
+
+    def first_asked(self, key: str) -> tuple[int, int] | None:
+        """The course position of the key's first binding in a lesson, if any."""
+        if key in self.firsts:
+            return self.firsts[key]
+        first = self.course.first_lesson_binding(key)
+        found = self.firsts[key] = None if first is None else self.course.position(first)
+        return found
+
+    def suggestion(self, key: str) -> str | None:
+        if key not in self.suggestions:
+            if self.near is None:
+                self.near = near_miss_index(self.course)
+            nearest = self.near.nearest(key)
+            self.suggestions[key] = None if nearest is None else nearest.key
+        return self.suggestions[key]
+
+
+def _kinds(entry: DocEntry, facts: _KeyFacts) -> list[tuple[Marker, str]]:
+    """Each marker of `entry` that asks or reads a key, with its kind, in text order."""
+    host = facts.course.host
+    keys = entry.keys
+    found: list[tuple[Marker, str]] = []
+    for key, bindings in keys.bindings.items():
+        if facts.is_reserved(key):
+            kind = RESERVED
+        elif entry.kind == "reference":
+            kind = REFERENCE_BINDING
+        else:
+            kind = ASKED
+        found.extend((m, kind) for m in bindings)
+    substitutes = host.substitutes
+    binding = Role.BINDING
+    for key, references in keys.references.items():
+        read = [m for m in references if m.role is not binding and substitutes(m)]
+        if not read:
+            continue
+        if host.provides(key):
+            found.extend((m, PROVIDED) for m in read)
+            continue
+        limit = facts.first_asked(key)
+        if limit is None:
+            kind = UNBOUND if facts.suggestion(key) is None else NEAR_MISS
+            found.extend((m, kind) for m in read)
+            continue
+        lesson = entry.kind == "lesson"
+        for marker in read:
+            early = lesson and (entry.order, marker.start) < limit
+            found.append((marker, READ_BEFORE_ASKED if early else READ))
+    found.sort(key=lambda pair: pair[0].start)
+    return found
+
+
+def _reserved(host: HostProfile, key: str) -> bool:
+    """The host provides `key` or reserves its prefix."""
+    if host.provides(key):
+        return True
+    return bool(host.reserved_prefixes) and host.reserved_prefix_of(key) is not None
+
+
+def _interactions_by_binding(interactions: Iterable[Interaction]) -> dict[int, Interaction]:
+    return {i.binding_marker.start: i for i in interactions if i.binding_marker is not None}
+
+
+def _snippet(text: str, start: int, offset: int) -> str:
+    """The line starting at `start` that holds `offset`, cut to SNIPPET_LIMIT around it."""
+    newline = text.find("\n", start, start + 4 * SNIPPET_LIMIT)
+    end = newline if newline >= 0 else min(len(text), start + 4 * SNIPPET_LIMIT)
+    ret = text.find("\r", start, end)
+    if ret >= 0:
+        end = ret
+    line = text[start:end]
+    if len(line) <= SNIPPET_LIMIT:
+        return line
+    cut = max(0, min(offset - start - SNIPPET_LIMIT // 4, len(line) - SNIPPET_LIMIT))
+    return line[cut : cut + SNIPPET_LIMIT]
+
+
+def _title(entry: DocEntry) -> str:
+    """The first ATX heading of the document, else its file name."""
+    text = entry.text
+    for raw in text[:20_000].splitlines():
+        line = raw.strip()
+        if line.startswith("#"):
+            heading = line.lstrip("#")
+            if heading[:1] in (" ", "\t") and heading.strip():
+                return heading.strip().rstrip("#").strip() or entry.label
+    return entry.label
+
+
+def _group(course: CourseSnapshot, entry: DocEntry) -> str:
+    path = entry.path if entry.path is not None else uri_to_path(entry.uri)
+    if path is None:
+        return ""
+    if course.root is not None:
+        folder = posixpath.dirname(relative_path(path, course.root))
+        return "" if folder.startswith("..") else folder
+    return os.path.basename(os.path.dirname(path))
+
+
+# -- the course key table ---------------------------------------------------------------
+
+
+def key_table(course_map_: CourseMap) -> list[dict[str, Any]]:
+    """One row per key, in course order: where it is asked (lesson titles and lines), how
+    often and in how many lessons it is read, and its problems. Plain data: the answer of
+    the editors' course key command."""
+    lessons = course_map_.lessons
+    rows: list[dict[str, Any]] = []
+    for lane in course_map_.keys:
+        asked = lane.asked
+        rows.append(
+            {
+                "key": lane.key,
+                "group": lane.group,
+                "asked": [
+                    {
+                        "lesson": lessons[p.lesson].title,
+                        "uri": lessons[p.lesson].uri,
+                        "line": p.line,
+                        "column": p.column,
+                        "choices": list(p.choices),
+                        "input": p.input,
+                    }
+                    for p in asked
+                ],
+                "reads": len(lane.reads),
+                "readLessons": lane.read_lessons,
+                "problems": [p.to_json() for p in lane.problems],
+            }
+        )
+    return rows
+
+
+def map_of_document(snapshot: WorkspaceSnapshot, uri: str) -> CourseMap | Refusal:
+    """The map of the course the document at `uri` belongs to (a lesson, a reference or
+    its `mfcourse.toml`)."""
+    course = snapshot.course_for(uri)
+    if course is None:
+        path = uri_to_path(uri)
+        for candidate in snapshot.courses.values():
+            if path is not None and candidate.config_path == path:
+                course = candidate
+                break
+    if course is None:
+        return Refusal("This document is not part of any indexed course yet.")
+    return course_map(course)
+
+
+def _cell(text: str) -> str:
+    """`text` as the content of a Markdown table cell, shown as written."""
+    flat = " ".join(text.split())
+    escaped = "".join("\\" + ch if ch in "\\`*_[]<>|#!~&" else ch for ch in flat)
+    return escaped or " "
+
+
+def key_table_markdown(course_map_: CourseMap) -> str:
+    """The course key table as Markdown: one row per key in course order."""
+    lessons = course_map_.lessons
+    lines = [
+        f"# Course keys: {_cell(course_map_.name)}",
+        "",
+        f"{len(lessons)} documents, {len(course_map_.keys)} questions.",
+        "",
+        "| question | asked in | reads | problems |",
+        "|---|---|---|---|",
+    ]
+    for lane in course_map_.keys:
+        asked = ", ".join(f"{_cell(lessons[p.lesson].title)} (line {p.line})" for p in lane.asked)
+        problems = ", ".join(
+            p.code
+            + (f" ×{p.count}" if p.count > 1 else "")
+            + (f" (did you mean “{_cell(p.suggestion)}”)" if p.suggestion else "")
+            for p in lane.problems
+        )
+        reads = f"{len(lane.reads)} in {lane.read_lessons} lesson" + (
+            "" if lane.read_lessons == 1 else "s"
+        )
+        system = " (host)" if lane.group == SYSTEM_GROUP else ""
+        lines.append(
+            f"| {_cell(lane.key)}{system} | {asked or '—'} | {reads} | {problems or '—'} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,63 @@
+"""The course map commands (`workspace/executeCommand`), each given a document URI:
+
+- `mfls.courseKeys`: the course key table, every key in course order with where it is
+  asked, how often it is read and its problems (`rows`), and the same as Markdown;
+- `mfls.courseMap`: the course map page (`html`), for an editor's web view.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from mfls.features.course_map import key_table, key_table_markdown, map_of_document
+from mfls.features.course_map_html import map_html
+from mfls.features.refusal import Refusal
+from mfls.lsp.server import MflsServer
+
+COURSE_KEYS: Final = "mfls.courseKeys"
+COURSE_MAP: Final = "mfls.courseMap"
+
+WEBVIEW_CSP: Final = (
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+    "base-uri 'none'; form-action 'none'"
+)
+
+
+def _uri(arguments: list[Any] | None) -> str | Refusal:
+    """The document URI of a command's arguments: `[uri]` or `[{"uri": uri}]`."""
+    first = arguments[0] if arguments else None
+    if isinstance(first, dict):
+        first = first.get("uri")
+    if not isinstance(first, str):
+        return Refusal("Name a document of the course: give its URI as the argument.")
+    return first
+
+
+def course_keys(ls: MflsServer, arguments: list[Any] | None) -> dict[str, Any] | Refusal:
+    uri = _uri(arguments)
+    if isinstance(uri, Refusal):
+        return uri
+    found = map_of_document(ls.courses.snapshot, uri)
+    if isinstance(found, Refusal):
+        return found
+    return {
+        "course": found.name,
+        "root": found.root,
+        "lessons": len(found.lessons),
+        "rows": key_table(found),
+        "markdown": key_table_markdown(found),
+    }
+
+
+def course_map(ls: MflsServer, arguments: list[Any] | None) -> dict[str, Any] | Refusal:
+    uri = _uri(arguments)
+    if isinstance(uri, Refusal):
+        return uri
+    found = map_of_document(ls.courses.snapshot, uri)
+    if isinstance(found, Refusal):
+        return found
+    return {
+        "course": found.name,
+        "title": f"Course map: {found.name}",
+        "html": map_html(found, csp=WEBVIEW_CSP),
+    }

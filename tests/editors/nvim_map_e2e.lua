@@ -1,0 +1,125 @@
+-- :MflsKeys and :MflsMap of the mfls Neovim plugin against the real server, headless.
+-- Environment: MFLS_PLUGIN, MFLS_COURSE, MFLS_SERVER_CMD (JSON list), MFLS_RESULTS, MFLS_WAIT_MS,
+-- MFLS_OPENED (where the test's map opener copies the HTML file it is given).
+-- Every step runs under pcall: an uncaught error would hang headless Neovim.
+
+local results = { checks = {} }
+local wait_ms = tonumber(os.getenv("MFLS_WAIT_MS") or "20000")
+local course = os.getenv("MFLS_COURSE")
+
+local function record(name, ok, detail)
+  table.insert(results.checks, { name = name, ok = ok and true or false, detail = detail or "" })
+end
+
+local function open(relative)
+  vim.cmd("edit " .. vim.fn.fnameescape(course .. "/" .. relative))
+  local bufnr = vim.api.nvim_get_current_buf()
+  vim.bo[bufnr].filetype = "markdown"
+  return bufnr
+end
+
+local function wait_for_client(bufnr)
+  local client_id = require("mfls").attach(bufnr)
+  local client
+  vim.wait(wait_ms, function()
+    client = vim.lsp.get_client_by_id(client_id)
+    return client == nil or client.initialized == true
+  end, 50)
+  if client == nil or not client.initialized then
+    error("mfls did not start")
+  end
+  -- The course is indexed when the lesson's typo is a near miss of a key another lesson binds.
+  vim.wait(wait_ms, function()
+    for _, diagnostic in ipairs(vim.diagnostic.get(bufnr)) do
+      if diagnostic.code == "near-miss" then
+        return true
+      end
+    end
+    return false
+  end, 50)
+  return client
+end
+
+local function buffer_lines(name)
+  local found
+  vim.wait(wait_ms, function()
+    local bufnr = vim.fn.bufnr(name)
+    if bufnr ~= -1 and vim.api.nvim_buf_line_count(bufnr) > 1 then
+      found = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+      return true
+    end
+    return false
+  end, 50)
+  return found
+end
+
+local checks = {}
+
+function checks.keys()
+  local bufnr = open("lessons/03-practice.md")
+  wait_for_client(bufnr)
+  vim.cmd("MflsKeys")
+  local lines = buffer_lines("mfls://course-keys")
+  if lines == nil then
+    error("no mfls://course-keys buffer")
+  end
+  local scratch = vim.fn.bufnr("mfls://course-keys")
+  results.keys = lines
+  results.keys_buftype = vim.bo[scratch].buftype
+  results.keys_current = vim.api.nvim_get_current_buf() == scratch
+  record("keys", true, table.concat(lines, "\n"))
+end
+
+function checks.json()
+  vim.cmd("wincmd p")
+  vim.cmd("MflsMap json")
+  local lines = buffer_lines("mfls://course-keys.json")
+  if lines == nil then
+    error("no mfls://course-keys.json buffer")
+  end
+  results.json = lines
+  record("json", true, tostring(#lines) .. " lines")
+end
+
+function checks.html()
+  vim.cmd("wincmd p")
+  vim.g.mfls_map_opener = { "sh", "-c", 'cp "$1" "$MFLS_OPENED"', "sh" }
+  vim.cmd("MflsMap")
+  local opened = os.getenv("MFLS_OPENED")
+  local ok = vim.wait(wait_ms, function()
+    return vim.fn.filereadable(opened) == 1 and vim.fn.getfsize(opened) > 1000
+  end, 50)
+  record("html", ok, tostring(require("mfls.course_map").last_map))
+end
+
+local function main()
+  vim.opt.runtimepath:prepend(os.getenv("MFLS_PLUGIN"))
+  vim.opt.swapfile = false
+  vim.opt.hidden = true
+  require("mfls").setup({ cmd = vim.fn.json_decode(os.getenv("MFLS_SERVER_CMD")) })
+  for _, name in ipairs({ "keys", "json", "html" }) do
+    local ok, err = pcall(checks[name])
+    if not ok then
+      record(name, false, "error: " .. tostring(err))
+    end
+  end
+end
+
+local ok, err = pcall(main)
+if not ok then
+  record("main", false, "error: " .. tostring(err))
+end
+local written = pcall(function()
+  local file = io.open(os.getenv("MFLS_RESULTS"), "w")
+  file:write(vim.fn.json_encode(results))
+  file:close()
+end)
+pcall(function()
+  for _, client in ipairs(vim.lsp.get_active_clients()) do
+    client.stop()
+  end
+  vim.wait(3000, function()
+    return #vim.lsp.get_active_clients() == 0
+  end, 50)
+end)
+vim.cmd(written and "qall!" or "cquit 3")

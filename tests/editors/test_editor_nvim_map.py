@@ -1,0 +1,95 @@
+"""`:MflsKeys` and `:MflsMap` in Debian's Neovim (0.7.2 in CI), headless, with the editors/nvim
+plugin against the real server on a copy of the example course."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from editor_harness import (
+    EDITORS,
+    copy_course,
+    isolated_env,
+    require_executable,
+    run_bounded,
+    server_command,
+)
+
+DRIVER = Path(__file__).with_name("nvim_map_e2e.lua")
+WAIT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def nvim_map(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
+    nvim = require_executable("nvim")
+    work = tmp_path_factory.mktemp("nvim-map")
+    course = copy_course(work)
+    results, opened = work / "results.json", work / "opened.html"
+    env = isolated_env(
+        work / "home",
+        {
+            "MFLS_PLUGIN": str(EDITORS / "nvim"),
+            "MFLS_COURSE": str(course),
+            "MFLS_SERVER_CMD": json.dumps(server_command()),
+            "MFLS_RESULTS": str(results),
+            "MFLS_WAIT_MS": str(WAIT_MS),
+            "MFLS_OPENED": str(opened),
+        },
+    )
+    finished = run_bounded(
+        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {DRIVER}"],
+        env=env,
+        cwd=course,
+        timeout=180,
+    )
+    if not results.exists():
+        pytest.fail(f"nvim exited {finished.returncode} without results\n{finished.stderr}")
+    found: dict[str, Any] = json.loads(results.read_text(encoding="utf-8"))
+    return found, opened
+
+
+def _check(found: dict[str, Any], name: str) -> None:
+    checks = {c["name"]: c for c in found["checks"]}
+    assert "main" not in checks, checks["main"]["detail"]
+    assert name in checks, sorted(checks)
+    assert checks[name]["ok"], checks[name]["detail"]
+
+
+def test_mflskeys_shows_the_key_table(nvim_map: tuple[dict[str, Any], Path]) -> None:
+    found, _ = nvim_map
+    _check(found, "keys")
+    lines = found["keys"]
+    assert found["keys_buftype"] == "nofile"
+    assert found["keys_current"]
+    assert lines[0] == "Course keys: Learning to program (5 documents, 16 questions)"
+    rows = {re.split(r"\s+\|", line)[0].rstrip(): line for line in lines[3:]}
+    assert len(rows) == 16
+    late = rows["Which project will you build?"]
+    assert re.search(r"\| Your project:5 \| 2 in 2 \| read-before-asked$", late), late
+    typo = rows["What would you like to lern?"]
+    assert typo.endswith('near-miss (did you mean "What would you like to learn?"?)'), typo
+    assert rows["sys_favourite_color (host)"].endswith("reserved-key-binding")
+    assert next(iter(rows)) == "What would you like to learn?"
+
+
+def test_mflsmap_json_lists_every_key(nvim_map: tuple[dict[str, Any], Path]) -> None:
+    found, _ = nvim_map
+    _check(found, "json")
+    rows = [json.loads(line) for line in found["json"]]
+    assert len(rows) == 16
+    learn = rows[0]
+    assert learn["key"] == "What would you like to learn?"
+    assert learn["asked"][0]["choices"] == ["Python", "JavaScript"]
+    assert (learn["reads"], learn["readLessons"]) == (4, 3)
+
+
+def test_mflsmap_opens_the_html_map(nvim_map: tuple[dict[str, Any], Path]) -> None:
+    found, opened = nvim_map
+    _check(found, "html")
+    page = opened.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    assert "Which project will you build?" in page
+    assert "Learning to program" in page

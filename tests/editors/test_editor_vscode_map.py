@@ -1,0 +1,126 @@
+"""The course map and course key table in real VS Code (code-server 4.x, headless chromium),
+with the packaged mfls extension: the commands "MarkdownFlow: Show Course Map" and
+"MarkdownFlow: Show Course Keys" run from the command palette, their web views read."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from editor_harness import (
+    EDITORS,
+    Check,
+    background,
+    copy_course,
+    isolated_env,
+    read_checks,
+    require_executable,
+    require_path,
+    run_bounded,
+    wait_until,
+)
+from test_editor_vscode import _free_port, _healthy
+
+DRIVER = Path(__file__).with_name("vscode_map_e2e.cjs")
+HARNESS = EDITORS / "code-server"
+WAIT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def map_checks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, Check], str]]:
+    node = require_executable("node")
+    chromium = require_executable("chromium")
+    code_server = require_path(
+        HARNESS / "node_modules" / ".bin" / "code-server",
+        "code-server (npm ci in editors/code-server)",
+    )
+    require_path(HARNESS / "node_modules" / "playwright-core", "playwright-core")
+    vsix = require_path(EDITORS / "vscode" / "mfls.vsix", "the extension package (npm run package)")
+
+    work = tmp_path_factory.mktemp("vscode-map")
+    course = copy_course(work)
+    env = isolated_env(work / "home")
+    user_data, extensions = work / "user-data", work / "extensions"
+    common = [
+        *(str(code_server), "--user-data-dir", str(user_data)),
+        *("--extensions-dir", str(extensions)),
+    ]
+    installed = run_bounded(
+        [*common, "--install-extension", str(vsix)], env=env, cwd=work, timeout=120
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    settings = {
+        "mfls.server.path": sys.executable,
+        "mfls.server.args": ["-m", "mfls", "serve"],
+        "mfls.trace.server": "messages",
+        "workbench.startupEditor": "none",
+        "workbench.tips.enabled": False,
+        "security.workspace.trust.enabled": False,
+        "telemetry.telemetryLevel": "off",
+        "extensions.autoUpdate": False,
+        "extensions.autoCheckUpdates": False,
+        "update.mode": "none",
+        "files.autoSave": "off",
+    }
+    (user_data / "User").mkdir(parents=True, exist_ok=True)
+    (user_data / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    serve = [
+        *common,
+        *("--bind-addr", f"127.0.0.1:{port}", "--auth", "none"),
+        *("--disable-telemetry", "--disable-update-check", "--disable-workspace-trust"),
+        str(course),
+    ]
+    with background(serve, env=env, cwd=work, log=work / "code-server.log") as server:
+        if not wait_until(lambda: server.poll() is not None or _healthy(url), 60):
+            pytest.fail("code-server did not answer /healthz within 60 s")
+        results, shots = work / "results.json", work / "screenshots"
+        shots.mkdir()
+        driver_env = dict(env)
+        driver_env.update(
+            {
+                "MFLS_NODE_MODULES": str(HARNESS / "node_modules"),
+                "MFLS_URL": url,
+                "MFLS_COURSE": str(course),
+                "MFLS_RESULTS": str(results),
+                "MFLS_SHOTS": str(shots),
+                "MFLS_WAIT_MS": str(WAIT_MS),
+                "MFLS_CHROMIUM": chromium,
+            }
+        )
+        finished = run_bounded([node, str(DRIVER)], env=driver_env, cwd=work, timeout=300)
+        if not results.exists():
+            pytest.fail(f"the driver wrote no results:\n{finished.stdout}\n{finished.stderr}")
+        checks = read_checks(results)
+    for check in checks.values():
+        if not check.ok:
+            check.detail += f"\n(screenshots and logs in {work})"
+    traces = sorted((user_data / "logs").rglob("*MarkdownFlow Trace.log"))
+    trace = "\n".join(path.read_text(encoding="utf-8", errors="replace") for path in traces)
+    yield checks, trace
+
+
+def _passed(found: tuple[dict[str, Check], str], name: str) -> Check:
+    checks = found[0]
+    assert "main" not in checks, checks["main"].detail
+    check = checks.get(name)
+    assert check is not None, f"the driver recorded no {name!r} check: {sorted(checks)}"
+    assert check.ok, f"{name}: {check.detail}"
+    return check
+
+
+def test_show_course_map_opens_the_map_beside_the_lesson(map_checks) -> None:  # type: ignore[no-untyped-def]
+    _passed(map_checks, "map")
+    assert "Sending request 'workspace/executeCommand" in map_checks[1]
+
+
+def test_the_map_follows_typing(map_checks) -> None:  # type: ignore[no-untyped-def]
+    _passed(map_checks, "follows")
+
+
+def test_show_course_keys_previews_the_key_table(map_checks) -> None:  # type: ignore[no-untyped-def]
+    _passed(map_checks, "keys")

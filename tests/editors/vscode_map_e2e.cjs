@@ -1,0 +1,182 @@
+// The course map and key table in code-server (real VS Code in chromium), as a person uses them:
+// open a lesson, run "MarkdownFlow: Show Course Map" from the command palette, look at the web
+// view beside the editor, type a new question into the lesson and watch the map follow; then
+// run "MarkdownFlow: Show Course Keys" and read the preview.
+// Environment: MFLS_NODE_MODULES, MFLS_URL, MFLS_COURSE, MFLS_RESULTS, MFLS_SHOTS, MFLS_WAIT_MS,
+// MFLS_CHROMIUM.
+"use strict";
+const fs = require("node:fs");
+const path = require("node:path");
+const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
+
+const waitMs = Number(process.env.MFLS_WAIT_MS || "30000");
+const course = process.env.MFLS_COURSE;
+const shots = process.env.MFLS_SHOTS;
+const results = { checks: [] };
+const LATE = "Which project will you build?";
+const NEW_KEY = "Which language do you dream in?";
+
+function record(name, ok, detail) {
+  results.checks.push({ name, ok: Boolean(ok), detail: String(detail ?? "") });
+}
+
+async function until(condition, what, timeout = waitMs) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await condition();
+    if (value) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function tabs(page) {
+  return page.$$eval(".tab", (items) => items.map((item) => item.getAttribute("aria-label") || ""));
+}
+
+async function openFile(page, name) {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: waitMs });
+  await input.fill(name);
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first();
+  await row.waitFor({ state: "visible", timeout: waitMs });
+  await row.click();
+  await input.waitFor({ state: "hidden", timeout: waitMs });
+  await until(async () => (await tabs(page)).some((label) => label.includes(name)), `the tab of ${name}`);
+}
+
+async function command(page, label) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: waitMs });
+  await input.fill(`>${label}`);
+  await page
+    .locator(".quick-input-list .monaco-list-row", { hasText: label })
+    .first()
+    .waitFor({ state: "visible", timeout: waitMs });
+  await page.keyboard.press("Enter");
+  await input.waitFor({ state: "hidden", timeout: waitMs });
+}
+
+// The frame (of the web views nested in the workbench) where `probe` returns a value.
+async function inFrames(page, probe, argument) {
+  for (const frame of page.frames()) {
+    const value = await frame.evaluate(probe, argument).catch(() => null);
+    if (value) {
+      return value;
+    }
+  }
+  return null;
+}
+
+function mapLanes() {
+  const rows = document.querySelectorAll("#lanes .row[data-key]");
+  if (!rows.length) {
+    return null;
+  }
+  return Array.from(rows).map((row) => ({
+    key: row.dataset.key,
+    cells: Array.from(row.querySelectorAll(".cell")).map((cell) => [Number(cell.dataset.lesson), cell.dataset.kind]),
+  }));
+}
+
+const checks = {
+  async map(page) {
+    await openFile(page, "03-practice.md");
+    await command(page, "MarkdownFlow: Show Course Map");
+    await until(
+      async () => (await tabs(page)).find((label) => label.startsWith("Course map: ")),
+      "the course map tab",
+    );
+    // Until the course is indexed the map may show the lesson alone; it follows the index.
+    const lanes = await until(async () => {
+      const found = await inFrames(page, mapLanes);
+      return found && found.length === 16 ? found : null;
+    }, "the whole course's map inside the web view", waitMs * 2);
+    const title = (await tabs(page)).find((label) => label.startsWith("Course map: "));
+    const late = lanes.find((lane) => lane.key === LATE);
+    const marked = late !== undefined && late.cells.some(([lesson, kind]) => lesson === 2 && kind === "read-before-asked");
+    await page.screenshot({ path: path.join(shots, "map.png") }).catch(() => undefined);
+    record("map", title.startsWith("Course map: Learning to program") && title.includes("Editor Group 2") && lanes.length === 16 && marked,
+      `${title}; ${lanes.length} lanes; ${JSON.stringify(late)}`);
+  },
+
+  async follows(page) {
+    // Type a new question into the lesson (not saved): the map gains its lane.
+    await openFile(page, "03-practice.md");
+    await page.locator(".editor-instance .monaco-editor textarea").first().focus();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type(`Use {{ ${NEW_KEY} }} here.`);
+    const lanes = await until(async () => {
+      const found = await inFrames(page, mapLanes);
+      return found && found.some((lane) => lane.key === NEW_KEY) ? found : null;
+    }, "the new question in the map");
+    const lane = lanes.find((item) => item.key === NEW_KEY);
+    record("follows", lane.cells.length === 1 && lane.cells[0][1] === "unbound", JSON.stringify(lane));
+  },
+
+  async keys(page) {
+    await command(page, "MarkdownFlow: Show Course Keys");
+    const title = await until(
+      async () => (await tabs(page)).find((label) => label.includes("Learning to program keys.md")),
+      "the course keys preview tab",
+    );
+    const table = await until(
+      () =>
+        inFrames(page, () => {
+          const rows = document.querySelectorAll("table tr");
+          return rows.length > 1 ? Array.from(rows).map((row) => row.innerText.replace(/\s+/g, " ").trim()) : null;
+        }),
+      "the key table in the preview",
+    );
+    const late = table.find((row) => row.startsWith(LATE));
+    const typed = table.find((row) => row.startsWith(NEW_KEY));
+    await page.screenshot({ path: path.join(shots, "keys.png") }).catch(() => undefined);
+    record("keys", title.startsWith("Preview") && late && late.includes("read-before-asked") && typed,
+      `${title}; ${late}; ${typed}; ${table.length} rows`);
+  },
+};
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath: process.env.MFLS_CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+    timeout: waitMs,
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+    page.setDefaultTimeout(waitMs);
+    await page.goto(`${process.env.MFLS_URL}/?folder=${encodeURIComponent(course)}`, { timeout: waitMs });
+    await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
+    await until(
+      async () => (await page.locator(".statusbar-item[aria-label*='MarkdownFlow: running']").count()) > 0 ||
+        (await page.locator(".statusbar-item", { hasText: "MarkdownFlow" }).count()) > 0,
+      "the MarkdownFlow status item",
+      waitMs * 2,
+    );
+    for (const name of ["map", "follows", "keys"]) {
+      try {
+        await checks[name](page);
+      } catch (error) {
+        record(name, false, `error: ${error && error.message ? error.message : error}`);
+        await page.screenshot({ path: path.join(shots, `${name}.png`) }).catch(() => undefined);
+        await page.keyboard.press("Escape").catch(() => undefined);
+      }
+    }
+  } finally {
+    await browser.close().catch(() => undefined);
+  }
+}
+
+main()
+  .catch((error) => record("main", false, `error: ${error && error.stack ? error.stack : error}`))
+  .finally(() => {
+    fs.writeFileSync(process.env.MFLS_RESULTS, JSON.stringify(results));
+  });
