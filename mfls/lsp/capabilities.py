@@ -29,6 +29,7 @@ class Capabilities:
     hierarchical_symbols: bool = False
     document_changes: bool = False  # WorkspaceEdit.documentChanges
     snippet_edits: bool = False  # SnippetTextEdit inside documentChanges
+    change_annotations: bool = False  # annotated edits inside documentChanges
 
     @classmethod
     def read(cls, caps: t.ClientCapabilities) -> Capabilities:
@@ -56,6 +57,8 @@ class Capabilities:
             ),
             document_changes=document_changes,
             snippet_edits=document_changes and bool(edits and edits.snippet_edit_support),
+            change_annotations=document_changes
+            and bool(edits and edits.change_annotation_support),
         )
 
 

@@ -411,6 +411,9 @@ def sends_json_ready(converter: cattrs.Converter) -> bool:
 class EditBuilder:
     """Turns plain `WorkspaceChange`s into `WorkspaceEdit`s for one client.
 
+    A change's annotation is sent (never needing confirmation) only to a client that
+    declares `changeAnnotationSupport`.
+
     With `json_ready`, documents go out as `JsonReady` dicts (see there); otherwise as
     lsprotocol objects, the same JSON once sent."""
 
@@ -420,6 +423,7 @@ class EditBuilder:
         self.json_ready = json_ready
         self.document_changes = caps.document_changes
         self.snippets = caps.snippet_edits
+        self.annotations = caps.change_annotations
 
     def target(self, change: rn.DocumentChange) -> tuple[StreamPositions, int | None, str] | None:
         """Positions in the text the change was computed on, the open buffer's version
@@ -444,7 +448,8 @@ class EditBuilder:
                     f"{doc.uri} changed while the edit was computed; try again", stale=True
                 )
             targets.append((doc, *target))
-        annotation_id = rn.ANNOTATION_ID if change.annotation is not None else None
+        annotated = change.annotation is not None and self.annotations
+        annotation_id = rn.ANNOTATION_ID if annotated else None
         if not self.document_changes:
             changes: dict[str, list[t.TextEdit]] = {}
             for doc, positions, _, uri in targets:
@@ -472,7 +477,7 @@ class EditBuilder:
             annotations = {
                 annotation_id: t.ChangeAnnotation(
                     label=change.annotation.label,
-                    needs_confirmation=change.annotation.needs_confirmation,
+                    needs_confirmation=False,
                     description=change.annotation.description,
                 )
             }
