@@ -24,6 +24,7 @@ class Capabilities:
     pull_diagnostics: bool = False
     diagnostics_refresh: bool = False
     lazy_completion_documentation: bool = False  # documentation via completionItem/resolve
+    completion_label_details: bool = False  # CompletionItem.labelDetails
     definition_links: bool = False
     declaration_links: bool = False
     hierarchical_symbols: bool = False
@@ -50,6 +51,7 @@ class Capabilities:
             pull_diagnostics=text is not None and text.diagnostic is not None,
             diagnostics_refresh=bool(_get(workspace, "diagnostics", "refresh_support")),
             lazy_completion_documentation="documentation" in resolvable,
+            completion_label_details=bool(_get(completion_item, "label_details_support")),
             definition_links=bool(_get(text, "definition", "link_support")),
             declaration_links=bool(_get(text, "declaration", "link_support")),
             hierarchical_symbols=bool(
@@ -57,8 +59,7 @@ class Capabilities:
             ),
             document_changes=document_changes,
             snippet_edits=document_changes and bool(edits and edits.snippet_edit_support),
-            change_annotations=document_changes
-            and bool(edits and edits.change_annotation_support),
+            change_annotations=document_changes and bool(edits and edits.change_annotation_support),
         )
 
 

@@ -105,17 +105,23 @@ def completion_list(
     index: LineIndex,
     result: Completion,
     lazy_documentation: bool,
+    label_details: bool = False,
 ) -> t.CompletionList:
-    """Every item replaces exactly the range the feature computed (what was typed).
+    """Every item replaces exactly the range the feature computed (the key typed so
+    far) and carries no `filterText`: Neovim 0.7 reads the range only without one.
 
     With `lazy_documentation` the documentation is left for `completionItem/resolve`,
     and `data` carries what resolving needs to find it again: the document, the
-    requested offset and the key.
+    requested offset and the key. With `label_details` a doubtful key's doubt is also
+    the label's description (the detail always says it).
     """
     range_ = convert.range(index, result.start, result.end)
     items = [
         t.CompletionItem(
             label=item.key,
+            label_details=t.CompletionItemLabelDetails(description=item.doubt)
+            if label_details and item.doubt
+            else None,
             kind=t.CompletionItemKind.Constant
             if item.kind == "host"
             else t.CompletionItemKind.Variable,
@@ -124,8 +130,7 @@ def completion_list(
             if lazy_documentation
             else t.MarkupContent(kind=t.MarkupKind.Markdown, value=item.documentation),
             sort_text=item.sort_text,
-            filter_text=item.filter_text,
-            text_edit=t.TextEdit(range=range_, new_text=item.new_text),
+            text_edit=t.TextEdit(range=range_, new_text=result.new_text(item.key)),
             data={"uri": uri, "offset": offset, "key": item.key} if lazy_documentation else None,
         )
         for item in result.items

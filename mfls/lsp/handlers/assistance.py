@@ -35,7 +35,8 @@ def complete(ls: MflsServer, params: t.CompletionParams) -> t.CompletionList | N
     if result is None:
         return None
     lazy = ls.caps.lazy_completion_documentation
-    return to_proto.completion_list(ls.convert, at.uri, at.offset, at.index, result, lazy)
+    details = ls.caps.completion_label_details
+    return to_proto.completion_list(ls.convert, at.uri, at.offset, at.index, result, lazy, details)
 
 
 def resolve_completion(ls: MflsServer, item: t.CompletionItem) -> t.CompletionItem:
