@@ -6,7 +6,9 @@ that are missing is written. So the typed part of the key is the filter word in 
 client (VS Code filters on the label; Neovim 0.7's `vim.lsp.omnifunc` and current
 Neovim's `vim.lsp.completion` start the completed word where the edit range starts,
 which they read only when an item has no `filterText`, and keep the items whose inserted
-text or label starts with what was typed), and no client doubles the braces.
+text or label starts with what was typed), and no client doubles the braces. Neovim 0.11
+inserts a plain item's text only up to its first space, so a client that takes snippets
+gets the text as a snippet (`snippet_text`), which Neovim expands whole.
 
 Ranking (`CompletionItem.sort_text`, and `doubt` for the items that are not real keys):
 keys bound in this lesson, then keys bound in other lessons in course order, then keys
@@ -66,6 +68,13 @@ class Completion:
             after = " " + after
         return self.before + key + after
 
+    def snippet_text(self, key: str) -> str:
+        """`new_text(key)` as an LSP snippet (no tab stop: `$`, `}` and `\\` escaped)."""
+        return _SNIPPET_SPECIAL.sub(r"\\\1", self.new_text(key))
+
+
+_SNIPPET_SPECIAL = re.compile(r"([\\$}])")
+
 
 @dataclass(frozen=True, slots=True)
 class _Edit:
@@ -100,8 +109,10 @@ def complete(
 ) -> Completion | None:
     """Keys to insert at `offset` if it lies in a marker's body, else None.
 
-    With `limit`, at most that many items are returned, filtered by what was typed, and
-    the list is marked incomplete so the editor asks again as typing goes on.
+    With `limit` (the editors' requests), the items are filtered by what was typed of
+    the key (a subsequence, case folded: Neovim 0.11 filters no item that has an edit
+    range), at most `limit` are returned, and a filtered or cut list is marked
+    incomplete so the editor asks again as typing goes on.
     """
     found = snapshot.entry(uri)
     if found is None:
@@ -119,10 +130,10 @@ def complete(
             position = table.positions.get(key)
             if position is not None and table.values[position].kind == "bound":
                 local[position] = f"{LOCAL}{ordinal:07d}"
-    if limit is None or len(table.values) <= limit:
+    typed = text[edit.start : offset].strip(WHITESPACE_CHARS).casefold()
+    if limit is None or (len(table.values) <= limit and not typed):
         items = [_ranked(course, item, local.get(i)) for i, item in enumerate(table.values)]
         return _completion(edit, items, False)
-    typed = text[edit.start : offset].strip(WHITESPACE_CHARS).casefold()
     picked = _best(table, local, _matcher(typed), limit)
     if len(picked) <= limit:
         picked.sort()

@@ -25,6 +25,7 @@ class Capabilities:
     diagnostics_refresh: bool = False
     lazy_completion_documentation: bool = False  # documentation via completionItem/resolve
     completion_label_details: bool = False  # CompletionItem.labelDetails
+    completion_snippets: bool = False  # snippet completion items
     definition_links: bool = False
     declaration_links: bool = False
     hierarchical_symbols: bool = False
@@ -52,6 +53,7 @@ class Capabilities:
             diagnostics_refresh=bool(_get(workspace, "diagnostics", "refresh_support")),
             lazy_completion_documentation="documentation" in resolvable,
             completion_label_details=bool(_get(completion_item, "label_details_support")),
+            completion_snippets=bool(_get(completion_item, "snippet_support")),
             definition_links=bool(_get(text, "definition", "link_support")),
             declaration_links=bool(_get(text, "declaration", "link_support")),
             hierarchical_symbols=bool(

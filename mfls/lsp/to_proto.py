@@ -106,6 +106,7 @@ def completion_list(
     result: Completion,
     lazy_documentation: bool,
     label_details: bool = False,
+    snippets: bool = False,
 ) -> t.CompletionList:
     """Every item replaces exactly the range the feature computed (the key typed so
     far) and carries no `filterText`: Neovim 0.7 reads the range only without one.
@@ -113,9 +114,12 @@ def completion_list(
     With `lazy_documentation` the documentation is left for `completionItem/resolve`,
     and `data` carries what resolving needs to find it again: the document, the
     requested offset and the key. With `label_details` a doubtful key's doubt is also
-    the label's description (the detail always says it).
+    the label's description (the detail always says it). With `snippets` the text is
+    sent as a snippet (Neovim 0.11 inserts a plain text only up to its first space).
     """
     range_ = convert.range(index, result.start, result.end)
+    text = result.snippet_text if snippets else result.new_text
+    text_format = t.InsertTextFormat.Snippet if snippets else None
     items = [
         t.CompletionItem(
             label=item.key,
@@ -130,7 +134,8 @@ def completion_list(
             if lazy_documentation
             else t.MarkupContent(kind=t.MarkupKind.Markdown, value=item.documentation),
             sort_text=item.sort_text,
-            text_edit=t.TextEdit(range=range_, new_text=result.new_text(item.key)),
+            insert_text_format=text_format,
+            text_edit=t.TextEdit(range=range_, new_text=text(item.key)),
             data={"uri": uri, "offset": offset, "key": item.key} if lazy_documentation else None,
         )
         for item in result.items

@@ -123,7 +123,9 @@ async def test_completion_replaces_what_was_typed(client: LanguageClient, course
     item = items[KEY]
     assert isinstance(item.text_edit, t.TextEdit)
     # Only what is missing after the typed `{{` is written: no client doubles the braces.
-    assert item.text_edit.new_text == " What would you like to learn? }}"
+    # VS Code takes snippets: the text is one, escaped, without tab stops.
+    assert item.insert_text_format == t.InsertTextFormat.Snippet
+    assert item.text_edit.new_text == " What would you like to learn? \\}\\}"
     assert item.text_edit.range == t.Range(
         start=t.Position(line=7, character=13), end=t.Position(line=7, character=13)
     )
@@ -165,6 +167,9 @@ async def test_completion_over_an_auto_closed_marker(client: LanguageClient, cou
         start=t.Position(line=6, character=7), end=t.Position(line=6, character=9)
     )
     assert item.text_edit.new_text == "level "
+    # Typed `le`: only the keys holding it are offered, and the list is asked again.
+    assert all("l" in i.label.casefold() and "e" in i.label.casefold() for i in result.items)
+    assert result.is_incomplete
 
 
 async def test_hover_shows_the_exact_key(client: LanguageClient, course: Path) -> None:

@@ -141,6 +141,20 @@ function M.setup(opts)
   M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
   local group = vim.api.nvim_create_augroup("mfls", { clear = true })
   vim.api.nvim_create_user_command("MflsRestart", M.restart, { desc = "Restart the mfls server" })
+  if M.config.omnifunc and vim.lsp.completion ~= nil and vim.lsp.completion.enable then
+    -- Neovim 0.11+: the accepted item's text is written whole (a snippet, expanded on
+    -- CompleteDone) only where vim.lsp.completion is enabled; without autotrigger,
+    -- completion still starts with <C-x><C-o> only.
+    vim.api.nvim_create_autocmd("LspAttach", {
+      group = group,
+      callback = function(args)
+        local client = vim.lsp.get_client_by_id(args.data.client_id)
+        if client and client.name == "mfls" then
+          vim.lsp.completion.enable(true, client.id, args.buf, { autotrigger = false })
+        end
+      end,
+    })
+  end
   if M.config.highlight_markers then
     -- Loading a syntax clears the buffer's: add the markers once it is done.
     vim.api.nvim_create_autocmd("Syntax", {
