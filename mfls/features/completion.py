@@ -131,14 +131,32 @@ def complete(
             if position is not None and table.values[position].kind == "bound":
                 local[position] = f"{LOCAL}{ordinal:07d}"
     typed = text[edit.start : offset].strip(WHITESPACE_CHARS).casefold()
+    own = _own_key(course, uri, edit, text[edit.start : edit.end])
     if limit is None or (len(table.values) <= limit and not typed):
-        items = [_ranked(course, item, local.get(i)) for i, item in enumerate(table.values)]
+        items = [
+            _ranked(course, item, local.get(i))
+            for i, item in enumerate(table.values)
+            if item.key != own
+        ]
         return _completion(edit, items, False)
-    picked = _best(table, local, _matcher(typed), limit)
+    skipped = None if own is None else table.positions.get(own)
+    picked = [i for i in _best(table, local, _matcher(typed), limit + 1) if i != skipped]
     if len(picked) <= limit:
         picked.sort()
     items = [_ranked(course, table.values[i], local.get(i)) for i in picked[:limit]]
     return _completion(edit, items, True)
+
+
+def _own_key(course: CourseSnapshot, uri: str, edit: _Edit, typed: str) -> str | None:
+    """The key of the marker being typed when that marker is its only use: it is not
+    offered to itself."""
+    key = typed.strip(WHITESPACE_CHARS)
+    found = course.occurrences(key) if key else ()
+    if len(found) != 1:
+        return None
+    only = found[0]
+    inside = only.marker.start <= edit.start and edit.end <= only.marker.end
+    return key if only.uri == uri and inside else None
 
 
 def _completion(edit: _Edit, items: list[CompletionItem], incomplete: bool) -> Completion:

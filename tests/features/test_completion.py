@@ -253,3 +253,13 @@ def test_plain_text_edits_reuse_the_key_table() -> None:
     assert _table(after) is table
     workspace.change(uri, [(0, 0, "?[{{ two }} B]\n\n")], 3)
     assert _table(workspace.snapshot.course_for(uri)) is not table
+
+
+def test_the_key_being_typed_is_not_offered_to_itself() -> None:
+    # An editor that closes braces makes `{{ Wh}}` a marker: "Wh" is read once, here.
+    course = make_course({"a.md": "?[{{ What now }} A]\n\nAsk {{ Wh$0}}\n"})
+    result = complete(course.snapshot, course.cursor_uri, course.offset, limit=10)
+    assert keys(result) == ["What now"]
+    elsewhere = make_course({"a.md": "?[{{ What now }} A]\n\nAsk {{ What now$0\n"})
+    result = complete(elsewhere.snapshot, elsewhere.cursor_uri, elsewhere.offset, limit=10)
+    assert keys(result) == ["What now"]
