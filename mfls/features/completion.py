@@ -1,14 +1,14 @@
 """Completion of memory keys inside a marker being typed.
 
-What an item writes (`Completion.new_text`) replaces only the key being typed: the edit
-range starts after `{{` and its padding, and nothing but the key, the padding and `}}`
-that are missing is written. So the typed part of the key is the filter word in every
-client (VS Code filters on the label; Neovim 0.7's `vim.lsp.omnifunc` and current
-Neovim's `vim.lsp.completion` start the completed word where the edit range starts,
-which they read only when an item has no `filterText`, and keep the items whose inserted
-text or label starts with what was typed), and no client doubles the braces. Neovim 0.11
-inserts a plain item's text only up to its first space, so a client that takes snippets
-gets the text as a snippet (`snippet_text`), which Neovim expands whole.
+What an item writes (`Completion.new_text`) replaces only the key typed so far: the edit
+range starts after `{{` and its padding, and only the key and the padding and `}}` the
+marker still lacks are written, so no client doubles the braces. The typed part of the
+key is then the filter word everywhere: VS Code filters on the label; Neovim 0.7's
+`vim.lsp.omnifunc` starts the completed word at the edit range (it reads the range only
+for items without `filterText`, so there is none) and keeps the words starting with
+what was typed; Neovim 0.11 filters no item with an edit range, so the server filters
+(`complete` with a limit), and it inserts a plain text only up to its first space, so
+clients that take snippets get the text as one (`snippet_text`).
 
 Ranking (`CompletionItem.sort_text`, and `doubt` for the items that are not real keys):
 keys bound in this lesson, then keys bound in other lessons in course order, then keys
