@@ -263,3 +263,10 @@ def test_the_key_being_typed_is_not_offered_to_itself() -> None:
     elsewhere = make_course({"a.md": "?[{{ What now }} A]\n\nAsk {{ What now$0\n"})
     result = complete(elsewhere.snapshot, elsewhere.cursor_uri, elsewhere.offset, limit=10)
     assert keys(result) == ["What now"]
+
+
+def test_snippet_text_escapes_what_a_snippet_would_read() -> None:
+    course = make_course({"a.md": "?[{{ cost $1 \\ {x} }} A]\n\nAsk {{$0\n"})
+    result = complete(course.snapshot, course.cursor_uri, course.offset)
+    assert result.new_text("cost $1 \\ {x}") == " cost $1 \\ {x} }}"
+    assert result.snippet_text("cost $1 \\ {x}") == " cost \\$1 \\\\ {x\\} \\}\\}"
