@@ -1,7 +1,25 @@
-"""Completion of memory keys inside a marker being typed."""
+"""Completion of memory keys inside a marker being typed.
+
+What an item writes (`Completion.new_text`) replaces only the key typed so far: the edit
+range starts after `{{` and its padding, and only the key and the padding and `}}` the
+marker still lacks are written, so no client doubles the braces. The typed part of the
+key is then the filter word everywhere: VS Code filters on the label; Neovim 0.7's
+`vim.lsp.omnifunc` starts the completed word at the edit range (it reads the range only
+for items without `filterText`, so there is none) and keeps the words starting with
+what was typed; Neovim 0.11 filters no item with an edit range, so the server filters
+(`complete` with a limit), and it inserts a plain text only up to its first space, so
+clients that take snippets get the text as one (`snippet_text`).
+
+Ranking (`CompletionItem.sort_text`, and `doubt` for the items that are not real keys):
+keys bound in this lesson, then keys bound in other lessons in course order, then keys
+the host provides, then, labelled, keys that are doubtful: only read (never asked in a
+lesson; a near miss of another key says so), bound only in a reference document, or
+bound under a prefix the host reserves.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from bisect import bisect_right
 from collections.abc import Callable
@@ -10,31 +28,63 @@ from functools import cached_property, partial
 
 from mfls.features import key_display
 from mfls.features.at_offset import marker_at
-from mfls.syntax.keys import OPENING_SEQUENCE
+from mfls.features.diagnostics import near_miss_index
+from mfls.syntax.keys import OPENING_SEQUENCE, WHITESPACE_CHARS
 from mfls.syntax.model import BlockKind, ScanResult
 from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
 from mfls.workspace.overlay_mapping import GONE, Layered
 
 _OPENER = len(OPENING_SEQUENCE)
 
+# Sort text classes, first character.
+LOCAL, LESSON, HOST, DOUBTFUL = "0", "1", "2", "3"
+
 
 @dataclass(frozen=True, slots=True)
 class CompletionItem:
     key: str  # the label
-    new_text: str  # `{{ key }}`, inserted over the completion's edit range
-    filter_text: str
     sort_text: str
     detail: str
     documentation: str  # markdown
-    kind: str  # "bound" | "host" | "referenced"
+    kind: str  # "bound" | "host" | "doubtful"
+    doubt: str = ""  # why a doubtful key is doubtful, in a few words ("" for a real key)
 
 
 @dataclass(frozen=True)
 class Completion:
-    start: int  # the edit range every item replaces
+    start: int  # the edit range every item replaces: the key typed so far
     end: int
     items: list[CompletionItem]
     is_incomplete: bool = False
+    before: str = ""  # written before each key: the padding after `{{` when none is typed
+    after: str = " }}"  # written after each key: padding and `}}` the marker still lacks
+    closes_after: bool = False  # the text right after the edit range starts with `}`
+
+    def new_text(self, key: str) -> str:
+        """What accepting `key` writes over [start, end)."""
+        after = self.after
+        closes = after.startswith("}") if after else self.closes_after
+        if key.endswith("}") and closes:
+            after = " " + after
+        return self.before + key + after
+
+    def snippet_text(self, key: str) -> str:
+        """`new_text(key)` as an LSP snippet (no tab stop: `$`, `}` and `\\` escaped)."""
+        return _SNIPPET_SPECIAL.sub(r"\\\1", self.new_text(key))
+
+
+_SNIPPET_SPECIAL = re.compile(r"([\\$}])")
+
+
+@dataclass(frozen=True, slots=True)
+class _Edit:
+    """Where a key's completion writes, and the padding and closing it adds."""
+
+    start: int
+    end: int
+    before: str
+    after: str
+    closes_after: bool
 
 
 @dataclass(frozen=True)
@@ -59,8 +109,10 @@ def complete(
 ) -> Completion | None:
     """Keys to insert at `offset` if it lies in a marker's body, else None.
 
-    With `limit`, at most that many items are returned, filtered by what was typed, and
-    the list is marked incomplete so the editor asks again as typing goes on.
+    With `limit` (the editors' requests), the items are filtered by what was typed of
+    the key (a subsequence, case folded: Neovim 0.11 filters no item that has an edit
+    range), at most `limit` are returned, and a filtered or cut list is marked
+    incomplete so the editor asks again as typing goes on.
     """
     found = snapshot.entry(uri)
     if found is None:
@@ -70,29 +122,81 @@ def complete(
     span = edit_range(text, entry.result_near(offset), offset)
     if span is None:
         return None
+    edit = key_edit(text, span, offset)
     table = _table(course)
     local: dict[int, str] = {}
-    for key, ordinal in entry.keys.first_binding.items():
-        position = table.positions.get(key)
-        if position is not None:
-            local[position] = f"0{ordinal:07d}"
-    if limit is None or len(table.values) <= limit:
-        items = [_with_sort_text(item, local.get(i)) for i, item in enumerate(table.values)]
-        return Completion(span[0], span[1], items, False)
-    typed = text[span[0] + _OPENER : offset].strip().casefold()
-    picked = _best(table, local, _matcher(typed), limit)
+    if entry.kind == "lesson":
+        for key, ordinal in entry.keys.first_binding.items():
+            position = table.positions.get(key)
+            if position is not None and table.values[position].kind == "bound":
+                local[position] = f"{LOCAL}{ordinal:07d}"
+    typed = text[edit.start : offset].strip(WHITESPACE_CHARS).casefold()
+    own = _own_key(course, uri, edit, text[edit.start : edit.end])
+    if limit is None or (len(table.values) <= limit and not typed):
+        items = [
+            _ranked(course, item, local.get(i))
+            for i, item in enumerate(table.values)
+            if item.key != own
+        ]
+        return _completion(edit, items, False)
+    skipped = None if own is None else table.positions.get(own)
+    picked = [i for i in _best(table, local, _matcher(typed), limit + 1) if i != skipped]
     if len(picked) <= limit:
         picked.sort()
-    items = [_with_sort_text(table.values[i], local.get(i)) for i in picked[:limit]]
-    return Completion(span[0], span[1], items, True)
+    items = [_ranked(course, table.values[i], local.get(i)) for i in picked[:limit]]
+    return _completion(edit, items, True)
+
+
+def _own_key(course: CourseSnapshot, uri: str, edit: _Edit, typed: str) -> str | None:
+    """The key of the marker being typed when that marker is its only use: it is not
+    offered to itself."""
+    key = typed.strip(WHITESPACE_CHARS)
+    found = course.occurrences(key) if key else ()
+    if len(found) != 1:
+        return None
+    only = found[0]
+    inside = only.marker.start <= edit.start and edit.end <= only.marker.end
+    return key if only.uri == uri and inside else None
+
+
+def _completion(edit: _Edit, items: list[CompletionItem], incomplete: bool) -> Completion:
+    return Completion(
+        edit.start, edit.end, items, incomplete, edit.before, edit.after, edit.closes_after
+    )
+
+
+def key_edit(text: str, span: tuple[int, int], offset: int) -> _Edit:
+    """The part of the marker `span` (from its `{{`, see `edit_range`) a key replaces:
+    from the end of the padding typed after `{{` to the cursor, or to the end of the
+    key already there. The padding written mirrors what was typed: `{{` alone gets
+    `{{ key }}`, `{{Wh` gets `{{What...}}`."""
+    start, end = span
+    body = start + text.startswith("%", start) + _OPENER
+    typed = text[body:offset]
+    lead = len(typed) - len(typed.lstrip(WHITESPACE_CHARS))
+    key_start = body + lead
+    closed = text.startswith("}}", end - 2) and end - 2 >= offset
+    if not closed:
+        padded = lead > 0 or key_start == offset
+        before = " " if lead == 0 and key_start == offset else ""
+        return _Edit(key_start, offset, before, " }}" if padded else "}}", False)
+    closing = end - 2
+    inner = text[key_start:closing]
+    key_end = max(offset, key_start + len(inner.rstrip(WHITESPACE_CHARS)))
+    trail = key_end < closing
+    empty = key_start == offset == key_end
+    before = " " if lead == 0 and empty else ""
+    padded = lead > 0 or empty
+    after = "" if trail else (" " if padded else "")
+    return _Edit(key_start, key_end, before, after, text.startswith("}", key_end))
 
 
 def _best(
     table: _Table, local: dict[int, str], matches: Callable[[str], object] | None, limit: int
 ) -> list[int]:
     """Positions of the items that `matches` their casefolded key, by sort text, stopping
-    at `limit` + 1. Items bound in the current document (`local`, whose sort texts start
-    with "0") come before every other item (whose sort texts start with "1" to "3")."""
+    at `limit` + 1. Items bound in the current lesson (`local`, whose sort texts start
+    with LOCAL) come before every other item (whose sort texts start with a later class)."""
     folded = table.folded
     own = sorted((text, i) for i, text in local.items() if matches is None or matches(folded[i]))
     picked = [i for _, i in own]
@@ -114,18 +218,17 @@ def _matcher(typed: str) -> Callable[[str], object] | None:
     return re.compile(".*?".join(map(re.escape, typed)), re.DOTALL).search
 
 
-def _with_sort_text(item: CompletionItem, sort_text: str | None) -> CompletionItem:
-    if sort_text is None:
-        return item
-    return CompletionItem(
-        item.key,
-        item.new_text,
-        item.filter_text,
-        sort_text,
-        item.detail,
-        item.documentation,
-        item.kind,
-    )
+def _ranked(course: CourseSnapshot, item: CompletionItem, local: str | None) -> CompletionItem:
+    """`item` with its sort text in this lesson, and a read-only key's near miss named
+    (it depends on the other keys of the course, so it is found when asked)."""
+    if local is not None:
+        item = dataclasses.replace(item, sort_text=local)
+    if item.doubt == NEVER_ASKED:
+        near = near_miss_index(course).nearest(item.key)
+        if near is not None:
+            doubt = f"typo of '{near.key}'?"
+            item = dataclasses.replace(item, doubt=doubt, detail=f"{doubt} · {item.detail}")
+    return item
 
 
 def edit_range(text: str, result: ScanResult, offset: int) -> tuple[int, int] | None:
@@ -145,7 +248,8 @@ def edit_range(text: str, result: ScanResult, offset: int) -> tuple[int, int] | 
         body_start = invalid.opening[1]
         closing = invalid.closing
         if closing is None:
-            if body_start <= offset <= invalid.end and not _broken(text[body_start:offset]):
+            typing = body_start <= offset <= invalid.end or _spaces(text, invalid.end, offset)
+            if typing and not _broken(text[body_start:offset]):
                 return invalid.start, offset
         elif body_start <= offset <= closing[0]:
             return invalid.start, invalid.end
@@ -185,6 +289,11 @@ def _literal_around(result: ScanResult, offset: int) -> tuple[int, int] | None:
     return None
 
 
+def _spaces(text: str, start: int, end: int) -> bool:
+    """True when [start, end) is spaces or tabs only: padding a paragraph's end drops."""
+    return start <= end and not text[start:end].strip(" \t")
+
+
 def _broken(typed: str) -> bool:
     """True when a line break follows typed key text: the cursor has left the marker."""
     stripped = typed.lstrip()
@@ -203,21 +312,40 @@ def _in_code_block(result: ScanResult, offset: int) -> bool:
     return False
 
 
+NEVER_ASKED = "never asked"
+REFERENCE_ONLY = "reference only"
+
+
 def describe(course: CourseSnapshot, key: str) -> tuple[str, str]:
     """(detail, kind) of a key: where it is bound and how often it is read."""
-    bindings = course.bindings.get(key, ())
-    substitutes = course.host.substitutes
+    detail, kind, _ = _describe(course, key)
+    return detail, kind
+
+
+def _describe(course: CourseSnapshot, key: str) -> tuple[str, str, str]:
+    """(detail, kind, doubt) of a key."""
+    host = course.host
+    substitutes = host.substitutes
     uses = sum(1 for o in course.references.get(key, ()) if substitutes(o.marker))
     used = f"read {uses}×" if uses != 1 else "read once"
-    if bindings:
-        first = min(bindings, key=course.position)
-        where = course.docs[first.uri].label
-        documents = {o.uri for o in bindings}
-        more = f" and {len(documents) - 1} more" if len(documents) > 1 else ""
-        return f"bound in {where}{more} · {used}", "bound"
-    if course.host.provides(key):
-        return f"provided by {course.host.title or course.host.name} · {used}", "host"
-    return f"not bound in this course · {used}", "referenced"
+    if host.provides(key):
+        return f"provided by {host.title or host.name} · {used}", "host", ""
+    lesson = course.lesson_bindings(key)
+    bindings = lesson or course.bindings.get(key, ())
+    if not bindings:
+        return f"not bound in this course · {used}", "doubtful", NEVER_ASKED
+    first = min(bindings, key=course.position)
+    where = course.docs[first.uri].label
+    documents = {o.uri for o in bindings}
+    more = f" and {len(documents) - 1} more" if len(documents) > 1 else ""
+    if not lesson:
+        return f"bound only in reference {where}{more} · {used}", "doubtful", REFERENCE_ONLY
+    prefix = host.reserved_prefix_of(key)
+    if prefix is not None:
+        doubt = f"reserved prefix {prefix}"
+        reserved = f"{prefix} is reserved by {host.title or host.name}"
+        return f"{reserved} · bound in {where}{more} · {used}", "doubtful", doubt
+    return f"bound in {where}{more} · {used}", "bound", ""
 
 
 def _item(course: CourseSnapshot, key: str) -> CompletionItem | None:
@@ -229,19 +357,18 @@ def _item(course: CourseSnapshot, key: str) -> CompletionItem | None:
     )
     if not offered:
         return None
-    detail, kind = describe(course, key)
-    if bindings:
-        first = course.docs[bindings[0].uri]
-        sort_text = f"1{first.order:07d}{first.keys.first_binding[key]:07d}"
+    detail, kind, doubt = _describe(course, key)
+    first = course.first_lesson_binding(key) if kind == "bound" else None
+    if first is not None:
+        entry = course.docs[first.uri]
+        sort_text = f"{LESSON}{entry.order:07d}{entry.keys.first_binding[key]:07d}"
     else:
-        sort_text = ("2" if kind == "host" else "3") + key
+        sort_text = (HOST if kind == "host" else DOUBTFUL) + key
     notes = key_display.notes(key)
     documentation = key_display.fenced(key) + (
         "\n\n" + "\n".join(f"- {n}" for n in notes) if notes else ""
     )
-    return CompletionItem(
-        key, f"{{{{ {key} }}}}", f"{{{{ {key}", sort_text, detail, documentation, kind
-    )
+    return CompletionItem(key, sort_text, detail, documentation, kind, doubt)
 
 
 def _table(course: CourseSnapshot) -> _Table:

@@ -48,9 +48,12 @@ class RenameTarget:
 
 @dataclass(frozen=True, slots=True)
 class Annotation:
+    """A label and description for every change of an edit. It never asks for
+    confirmation: an editor applies the edit at once (VS Code would otherwise open its
+    Refactor Preview with every change unticked)."""
+
     label: str
     description: str
-    needs_confirmation: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +289,15 @@ def stored_answers_annotation(old_key: str, new_key: str, *, merge: bool) -> Ann
             "by key and do not migrate them, so learners who answered before will be asked "
             "again, or the lessons fall back to their stated default."
         ),
+    )
+
+
+def stored_answers_warning(old_key: str, new_key: str) -> str:
+    """What the editor shows after a rename: the point first, then why."""
+    return (
+        f"Stored answers stay under the old key '{old_key}'. Hosts store answers by key "
+        f"and do not migrate them: learners who answered before are asked again for "
+        f"'{new_key}', or the lessons fall back to their stated default."
     )
 
 

@@ -24,11 +24,14 @@ class Capabilities:
     pull_diagnostics: bool = False
     diagnostics_refresh: bool = False
     lazy_completion_documentation: bool = False  # documentation via completionItem/resolve
+    completion_label_details: bool = False  # CompletionItem.labelDetails
+    completion_snippets: bool = False  # snippet completion items
     definition_links: bool = False
     declaration_links: bool = False
     hierarchical_symbols: bool = False
     document_changes: bool = False  # WorkspaceEdit.documentChanges
     snippet_edits: bool = False  # SnippetTextEdit inside documentChanges
+    change_annotations: bool = False  # annotated edits inside documentChanges
 
     @classmethod
     def read(cls, caps: t.ClientCapabilities) -> Capabilities:
@@ -49,6 +52,8 @@ class Capabilities:
             pull_diagnostics=text is not None and text.diagnostic is not None,
             diagnostics_refresh=bool(_get(workspace, "diagnostics", "refresh_support")),
             lazy_completion_documentation="documentation" in resolvable,
+            completion_label_details=bool(_get(completion_item, "label_details_support")),
+            completion_snippets=bool(_get(completion_item, "snippet_support")),
             definition_links=bool(_get(text, "definition", "link_support")),
             declaration_links=bool(_get(text, "declaration", "link_support")),
             hierarchical_symbols=bool(
@@ -56,6 +61,7 @@ class Capabilities:
             ),
             document_changes=document_changes,
             snippet_edits=document_changes and bool(edits and edits.snippet_edit_support),
+            change_annotations=document_changes and bool(edits and edits.change_annotation_support),
         )
 
 

@@ -91,6 +91,14 @@ class MflsServer(LanguageServer):
         else:
             loop.call_soon_threadsafe(callback, *args)
 
+    def after_answer(self, callback: Callable[..., Any], *args: Any) -> None:
+        """Run `callback(*args)` on the event loop once the request being handled (on
+        the loop) has been answered: pygls sends a synchronous handler's answer before
+        the loop runs anything else."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon(callback, *args)
+
     def client_log(self, kind: t.MessageType, text: str) -> None:
         self.from_thread(self.window_log_message, t.LogMessageParams(type=kind, message=text))
 

@@ -105,17 +105,27 @@ def completion_list(
     index: LineIndex,
     result: Completion,
     lazy_documentation: bool,
+    label_details: bool = False,
+    snippets: bool = False,
 ) -> t.CompletionList:
-    """Every item replaces exactly the range the feature computed (what was typed).
+    """Every item replaces exactly the range the feature computed (the key typed so
+    far) and carries no `filterText`: Neovim 0.7 reads the range only without one.
 
     With `lazy_documentation` the documentation is left for `completionItem/resolve`,
     and `data` carries what resolving needs to find it again: the document, the
-    requested offset and the key.
+    requested offset and the key. With `label_details` a doubtful key's doubt is also
+    the label's description (the detail always says it). With `snippets` the text is
+    sent as a snippet (Neovim 0.11 inserts a plain text only up to its first space).
     """
     range_ = convert.range(index, result.start, result.end)
+    text = result.snippet_text if snippets else result.new_text
+    text_format = t.InsertTextFormat.Snippet if snippets else None
     items = [
         t.CompletionItem(
             label=item.key,
+            label_details=t.CompletionItemLabelDetails(description=item.doubt)
+            if label_details and item.doubt
+            else None,
             kind=t.CompletionItemKind.Constant
             if item.kind == "host"
             else t.CompletionItemKind.Variable,
@@ -124,8 +134,8 @@ def completion_list(
             if lazy_documentation
             else t.MarkupContent(kind=t.MarkupKind.Markdown, value=item.documentation),
             sort_text=item.sort_text,
-            filter_text=item.filter_text,
-            text_edit=t.TextEdit(range=range_, new_text=item.new_text),
+            insert_text_format=text_format,
+            text_edit=t.TextEdit(range=range_, new_text=text(item.key)),
             data={"uri": uri, "offset": offset, "key": item.key} if lazy_documentation else None,
         )
         for item in result.items
@@ -411,6 +421,9 @@ def sends_json_ready(converter: cattrs.Converter) -> bool:
 class EditBuilder:
     """Turns plain `WorkspaceChange`s into `WorkspaceEdit`s for one client.
 
+    A change's annotation is sent (never needing confirmation) only to a client that
+    declares `changeAnnotationSupport`.
+
     With `json_ready`, documents go out as `JsonReady` dicts (see there); otherwise as
     lsprotocol objects, the same JSON once sent."""
 
@@ -420,6 +433,7 @@ class EditBuilder:
         self.json_ready = json_ready
         self.document_changes = caps.document_changes
         self.snippets = caps.snippet_edits
+        self.annotations = caps.change_annotations
 
     def target(self, change: rn.DocumentChange) -> tuple[StreamPositions, int | None, str] | None:
         """Positions in the text the change was computed on, the open buffer's version
@@ -444,7 +458,8 @@ class EditBuilder:
                     f"{doc.uri} changed while the edit was computed; try again", stale=True
                 )
             targets.append((doc, *target))
-        annotation_id = rn.ANNOTATION_ID if change.annotation is not None else None
+        annotated = change.annotation is not None and self.annotations
+        annotation_id = rn.ANNOTATION_ID if annotated else None
         if not self.document_changes:
             changes: dict[str, list[t.TextEdit]] = {}
             for doc, positions, _, uri in targets:
@@ -472,7 +487,7 @@ class EditBuilder:
             annotations = {
                 annotation_id: t.ChangeAnnotation(
                     label=change.annotation.label,
-                    needs_confirmation=change.annotation.needs_confirmation,
+                    needs_confirmation=False,
                     description=change.annotation.description,
                 )
             }

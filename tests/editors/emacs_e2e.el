@@ -109,14 +109,24 @@
                      (string-join candidates " | "))
     (revert-buffer t t)))
 
+(defvar mfls-e2e-shown nil "Messages eglot showed the user, newest first.")
+(advice-add 'eglot--message :before
+            (lambda (format &rest args) (push (apply #'format-message format args) mfls-e2e-shown)))
+
 (defun mfls-e2e-check-rename ()
   (if (not mfls-e2e-rename-provider)
       (mfls-e2e-record "rename" nil "skipped: the server does not advertise renameProvider")
     (mfls-e2e-open "lessons/03-practice.md")
     (mfls-e2e-goto "{{ How did the first program go? }}" 5)
+    (setq mfls-e2e-shown nil)
     (eglot-rename "How was your first program?")
     (save-some-buffers t)
-    (mfls-e2e-record "rename" t "applied and saved")))
+    ;; The stored-answers warning comes as window/showMessage right after the answer.
+    (let ((warning (mfls-e2e-wait-for
+                    "the stored-answers warning"
+                    (lambda () (cl-find-if (lambda (m) (string-match-p "Stored answers" m))
+                                           mfls-e2e-shown)))))
+      (mfls-e2e-record "rename" t (format "applied and saved; shown: %s" warning)))))
 
 (defun mfls-e2e-main ()
   (let ((checks '(("attach" . mfls-e2e-check-attach)

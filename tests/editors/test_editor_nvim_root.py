@@ -10,8 +10,8 @@ from editor_harness import (
     Check,
     isolated_env,
     read_checks,
-    require_executable,
     run_bounded,
+    system_nvim,
 )
 
 DRIVER = Path(__file__).with_name("nvim_root.lua")
@@ -19,7 +19,7 @@ DRIVER = Path(__file__).with_name("nvim_root.lua")
 
 @pytest.fixture(scope="module")
 def root_checks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Check]:
-    nvim = require_executable("nvim")
+    nvim = system_nvim()
     work = tmp_path_factory.mktemp("nvim-root")
     tree = work / "tree"
     (tree / "repo" / ".git").mkdir(parents=True)

@@ -24,12 +24,30 @@ def keys(result) -> list[str]:
     return [item.key for item in sorted(result.items, key=lambda i: i.sort_text)]
 
 
+def accepted(text: str, result, key: str) -> str:
+    """The text once the item of `key` is accepted (its edit applied)."""
+    assert any(item.key == key for item in result.items)
+    return text[: result.start] + result.new_text(key) + text[result.end :]
+
+
+def line_after(course: Course, key: str) -> str:
+    """The cursor's line once the item of `key` is accepted."""
+    text = course.snapshot.entry(course.cursor_uri)[1].text
+    result = complete(course.snapshot, course.cursor_uri, course.offset)
+    assert result is not None
+    assert result.start <= course.offset <= result.end
+    done = accepted(text, result, key)
+    start = text.rfind("\n", 0, course.offset) + 1
+    return done[start : done.find("\n", start)]
+
+
 def test_auto_closed_marker_is_replaced_whole(course: Course) -> None:
     at = course.offset_of("two.md", "{{}}", 2)
     result = complete(course.snapshot, course.uri("two.md"), at)
     assert result is not None
     text = course.snapshot.entry(course.uri("two.md"))[1].text
-    assert text[result.start : result.end] == "{{}}"
+    assert (result.start, result.end) == (at, at)
+    assert "Type {{ goal }} here" in accepted(text, result, "goal")
     assert set(keys(result)) == {
         "goal",
         "学习目标",
@@ -40,8 +58,6 @@ def test_auto_closed_marker_is_replaced_whole(course: Course) -> None:
         "example",
     }
     goal = next(item for item in result.items if item.key == "goal")
-    assert goal.new_text == "{{ goal }}"
-    assert goal.filter_text.startswith("{{")
     assert "bound in one.md" in goal.detail and "read 2×" in goal.detail
     assert "```text\ngoal\n```" in goal.documentation
 
@@ -51,14 +67,52 @@ def test_unclosed_marker_being_typed_replaces_up_to_the_cursor(course: Course) -
     result = complete(course.snapshot, course.uri("two.md"), at)
     assert result is not None
     text = course.snapshot.entry(course.uri("two.md"))[1].text
-    assert text[result.start : result.end] == "{{ go"
+    assert text[result.start : result.end] == "go"
+    assert "and {{ goal }} here" in accepted(text, result, "goal")
 
 
-def test_inside_an_existing_marker_replaces_the_marker(course: Course) -> None:
+def test_inside_an_existing_marker_replaces_the_key(course: Course) -> None:
     at = course.offset_of("two.md", "{{ goal }}", 5)
     result = complete(course.snapshot, course.uri("two.md"), at)
     text = course.snapshot.entry(course.uri("two.md"))[1].text
-    assert text[result.start : result.end] == "{{ goal }}"
+    assert text[result.start : result.end] == "goal"
+    assert "Use {{ pace }}." in accepted(text, result, "pace")
+
+
+@pytest.mark.parametrize(
+    ("typed", "line"),
+    [
+        ("Ask {{$0", "Ask {{ level }}"),
+        ("Ask {{ $0", "Ask {{ level }}"),
+        ("Ask {{ le$0", "Ask {{ level }}"),
+        ("Ask {{   le$0", "Ask {{   level }}"),
+        ("Ask {{le$0", "Ask {{level}}"),
+        ("Ask {{$0}}", "Ask {{ level }}"),
+        ("Ask {{ $0 }}", "Ask {{ level }}"),
+        ("Ask {{ le$0 }} now", "Ask {{ level }} now"),
+        ("Ask {{le$0}} now", "Ask {{level}} now"),
+        ("Ask {{ le$0vel }}", "Ask {{ level }}"),
+        ("Ask {{ $0le }}", "Ask {{ level }}"),
+        ("Ask %{{ le$0 }}", "Ask %{{ level }}"),
+        ("Ask `{{ le$0`", "Ask `{{ level }}`"),
+    ],
+)
+def test_accepting_writes_one_marker_and_no_doubled_braces(typed: str, line: str) -> None:
+    course = make_course({"a.md": "?[{{ level }} A]\n\n" + typed + "\n"})
+    assert line_after(course, "level") == line
+
+
+def test_a_key_ending_with_a_brace_keeps_its_marker_closed() -> None:
+    course = make_course({"a.md": "?[{{ a} }} A]\n\nAsk {{a$0}}\n"})
+    assert line_after(course, "a}") == "Ask {{a} }}"
+
+
+def test_the_range_starts_where_the_key_starts_for_every_item(course: Course) -> None:
+    # Neovim uses one start column for every item: the start of the edit range.
+    at = course.offset_of("two.md", "{{ go here", 5)
+    result = complete(course.snapshot, course.uri("two.md"), at)
+    assert result.start == at - 2
+    assert all(result.new_text(i.key).startswith(i.key) for i in result.items)
 
 
 def test_ranking_same_lesson_then_course_order_then_host_then_unbound(course: Course) -> None:
@@ -94,9 +148,10 @@ def test_after_interaction_opener() -> None:
     at = course.offset
     result = complete(course.snapshot, course.uri("a.md"), at)
     text = course.snapshot.entry(course.uri("a.md"))[1].text
-    assert text[result.start : result.end] == "{{}}"
+    assert "?[{{ level }}]" in accepted(text, result, "level")
     result = complete(course.snapshot, course.uri("b.md"), 4)
-    assert (result.start, result.end) == (2, 4)
+    assert (result.start, result.end) == (4, 4)
+    assert result.new_text("level") == " level }}"
     assert keys(result) == ["level"]
 
 
@@ -112,7 +167,8 @@ def test_legacy_binding_keeps_its_percent() -> None:
     at = course.offset
     result = complete(course.snapshot, course.uri("a.md"), at)
     text = course.snapshot.entry(course.uri("a.md"))[1].text
-    assert text[result.start : result.end] == "{{ k }}"
+    assert text[result.start : result.end] == "k"
+    assert "?[%{{ k }} B]" in accepted(text, result, "k")
 
 
 def test_cjk_and_punctuated_keys() -> None:
@@ -120,11 +176,9 @@ def test_cjk_and_punctuated_keys() -> None:
     at = course.offset
     result = complete(course.snapshot, course.uri("a.md"), at)
     text = course.snapshot.entry(course.uri("a.md"))[1].text
-    assert text[result.start : result.end] == "{{ 你"
-    item = next(i for i in result.items if i.key == "你想学什么？")
-    assert item.new_text == "{{ 你想学什么？ }}"
-    assert item.filter_text == "{{ 你想学什么？"
-    assert any(i.new_text == "{{ a.b [0] }}" for i in result.items)
+    assert text[result.start : result.end] == "你"
+    assert "{{ 你想学什么？ }} x" in accepted(text, result, "你想学什么？")
+    assert "{{ a.b [0] }} x" in accepted(text, result, "a.b [0]")
 
 
 def test_limit_filters_by_what_was_typed() -> None:
@@ -168,10 +222,7 @@ def test_table_survives_removal_from_the_middle() -> None:
     workspace.change(uri, [(0, 16, "")], 2)
     result = complete(workspace.snapshot, uri, at - 16)
     assert keys(result) == ["two", "three"]
-    assert [i.new_text for i in sorted(result.items, key=lambda i: i.sort_text)] == [
-        "{{ two }}",
-        "{{ three }}",
-    ]
+    assert [result.new_text(k) for k in keys(result)] == [" two ", " three "]
     workspace.change(uri, [(0, 0, "?[{{ four }} A]\n\n")], 3)
     assert keys(complete(workspace.snapshot, uri, at + 1)) == ["four", "two", "three"]
 
@@ -182,7 +233,7 @@ def test_raw_html_triggers_and_indented_code_does_not() -> None:
     uri = course.uri("a.md")
     at = text.index("{{ in pre") + 4
     result = complete(course.snapshot, uri, at)
-    assert result is not None and (result.start, result.end) == (at - 4, at)
+    assert result is not None and (result.start, result.end) == (at - 1, at)
     assert complete(course.snapshot, uri, text.index("{{ indented") + 4) is None
 
 
@@ -202,3 +253,20 @@ def test_plain_text_edits_reuse_the_key_table() -> None:
     assert _table(after) is table
     workspace.change(uri, [(0, 0, "?[{{ two }} B]\n\n")], 3)
     assert _table(workspace.snapshot.course_for(uri)) is not table
+
+
+def test_the_key_being_typed_is_not_offered_to_itself() -> None:
+    # An editor that closes braces makes `{{ Wh}}` a marker: "Wh" is read once, here.
+    course = make_course({"a.md": "?[{{ What now }} A]\n\nAsk {{ Wh$0}}\n"})
+    result = complete(course.snapshot, course.cursor_uri, course.offset, limit=10)
+    assert keys(result) == ["What now"]
+    elsewhere = make_course({"a.md": "?[{{ What now }} A]\n\nAsk {{ What now$0\n"})
+    result = complete(elsewhere.snapshot, elsewhere.cursor_uri, elsewhere.offset, limit=10)
+    assert keys(result) == ["What now"]
+
+
+def test_snippet_text_escapes_what_a_snippet_would_read() -> None:
+    course = make_course({"a.md": "?[{{ cost $1 \\ {x} }} A]\n\nAsk {{$0\n"})
+    result = complete(course.snapshot, course.cursor_uri, course.offset)
+    assert result.new_text("cost $1 \\ {x}") == " cost $1 \\ {x} }}"
+    assert result.snippet_text("cost $1 \\ {x}") == " cost \\$1 \\\\ {x\\} \\}\\}"

@@ -61,7 +61,7 @@ def test_positions_follow_the_encoding() -> None:
 
 
 def test_completion_list_defers_documentation_with_data_to_find_it_again() -> None:
-    item = CompletionItem("x", "{{ x }}", "{{ x", "1", "bound in a", "**x**", "bound")
+    item = CompletionItem("x", "1", "bound in a", "**x**", "bound")
     result = Completion(2, 9, [item])
     lazy = to_proto.completion_list(converter(), URI, 5, LineIndex(TEXT), result, True)
     [sent] = lazy.items

@@ -124,36 +124,42 @@ def test_only_unknown_related_places_give_no_related_information() -> None:
 
 def _items() -> list[CompletionItem]:
     return [
-        CompletionItem("𝒳", "{{ 𝒳 }}", "{{ 𝒳", "0001", "bound in a.md", "**𝒳**", "bound"),
-        CompletionItem("sys_lang", "{{ sys_lang }}", "{{ sys_lang", "0002", "host", "h", "host"),
-        CompletionItem("seen", "{{ seen }}", "{{ seen", "0003", "read 1×", "s", "referenced"),
+        CompletionItem("𝒳", "0001", "bound in a.md", "**𝒳**", "bound"),
+        CompletionItem("sys_lang", "0002", "host", "h", "host"),
+        CompletionItem("seen", "0003", "never asked · read 1×", "s", "doubtful", "never asked"),
     ]
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_completion_items_replace_the_range_counted_in_the_encoding(encoding: Encoding) -> None:
-    result = Completion(*MARKER, _items(), is_incomplete=True)
+    result = Completion(*MARKER, _items(), is_incomplete=True, before=" ", after="")
     sent = to_proto.completion_list(converter(encoding), URI, 4, INDEX, result, False)
     assert sent.is_incomplete is True
     assert [item.label for item in sent.items] == ["𝒳", "sys_lang", "seen"]
     for item, plain in zip(sent.items, _items(), strict=True):
         assert item.text_edit == t.TextEdit(
-            range=on(encoding, "marker", 0), new_text=plain.new_text
+            range=on(encoding, "marker", 0), new_text=f" {plain.key}"
         )
-        assert (item.sort_text, item.filter_text, item.detail) == (
-            plain.sort_text,
-            plain.filter_text,
-            plain.detail,
-        )
+        # No filterText: Neovim 0.7 reads the edit range only for items without one.
+        assert item.filter_text is None and item.insert_text is None
+        assert (item.sort_text, item.detail) == (plain.sort_text, plain.detail)
         assert item.documentation == t.MarkupContent(
             kind=t.MarkupKind.Markdown, value=plain.documentation
         )
         assert item.data is None
+        assert item.label_details is None
     assert [item.kind for item in sent.items] == [
         t.CompletionItemKind.Variable,
         t.CompletionItemKind.Constant,
         t.CompletionItemKind.Variable,
     ]
+
+
+def test_a_doubtful_key_is_labelled_for_clients_with_label_details() -> None:
+    result = Completion(*MARKER, _items())
+    sent = to_proto.completion_list(converter(), URI, 4, INDEX, result, False, True)
+    details = [item.label_details for item in sent.items]
+    assert details == [None, None, t.CompletionItemLabelDetails(description="never asked")]
 
 
 def test_completion_range_on_a_later_line_and_an_empty_list() -> None:

@@ -105,7 +105,7 @@ def test_merge_is_offered_for_near_misses_and_requested_keys(course: Path) -> No
     merge = _titled(actions, "Merge key 'What would you like to lern?' into")
     assert merge.kind == ca.MERGE
     assert merge.change.annotation is not None
-    assert merge.change.annotation.needs_confirmation
+    assert "will not follow" in merge.change.annotation.description
     assert applied(merge.change) == {uri(course / "l2.md"): L2.replace("lern? }}", "learn? }}")}
     requested = _actions(course, "l2.md", L2, "{{goal}}", merge_targets={"goal": ["pace"]})
     into_pace = _titled(requested, "Merge key 'goal' into 'pace'")

@@ -24,7 +24,10 @@ def test_json_ready_edits_serialize_like_attrs_edits(make_course: Callable[..., 
     caps = Capabilities.read(
         t.ClientCapabilities(
             workspace=t.WorkspaceClientCapabilities(
-                workspace_edit=t.WorkspaceEditClientCapabilities(document_changes=True)
+                workspace_edit=t.WorkspaceEditClientCapabilities(
+                    document_changes=True,
+                    change_annotation_support=t.ChangeAnnotationsSupportOptions(),
+                )
             )
         )
     )

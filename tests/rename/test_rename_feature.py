@@ -122,7 +122,6 @@ def test_rename_carries_the_stored_answers_annotation(course: Path) -> None:
     snapshot = indexed(course).snapshot
     change = rn.rename(snapshot, uri(course / "l2.md"), _offset_of(LESSON_2, "{{ goal }}"), "aim")
     assert change.annotation is not None
-    assert change.annotation.needs_confirmation is True
     assert "Answers already stored under 'goal' will not follow" in change.annotation.description
 
 

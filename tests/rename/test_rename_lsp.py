@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcException
-from rename_support import Editor, caps_of, editor, uri, write_files
+from rename_support import Editor, caps_of, editor, uri, wait_until, write_files
 
 from mfls.features import code_actions as ca
 
@@ -148,7 +148,7 @@ async def test_rename_across_open_and_closed_documents_with_annotation(
             assert {e.annotation_id for e in change.edits} == {"mfls.storedAnswers"}
         assert edit.change_annotations is not None
         note = edit.change_annotations["mfls.storedAnswers"]
-        assert note.needs_confirmation is True
+        assert not note.needs_confirmation, "VS Code would open its preview, changes unticked"
         assert "will not follow" in (note.description or "")
         texts = ed.applied(edit)
         new = "🚀 Favourite topic?"
@@ -285,10 +285,65 @@ async def test_conflict_then_merge_action(folders: tuple[Path, Path]) -> None:
         merge = _one(actions, "Merge key 'topic' into 'goal'")
         assert merge.kind == ca.MERGE
         assert merge.edit is not None and merge.edit.change_annotations is not None
-        assert merge.edit.change_annotations["mfls.storedAnswers"].needs_confirmation
+        assert not merge.edit.change_annotations["mfls.storedAnswers"].needs_confirmation
         texts = ed.applied(merge.edit)
         assert "?[{{ goal }} Python | Go]" in texts[l1]
         assert "Use {{ goal }} and {{ goal }}." in texts[uri(course / "l2.md")]
+
+
+async def test_rename_warns_about_stored_answers_after_its_answer(
+    folders: tuple[Path, Path],
+) -> None:
+    course, other = folders
+    async with editor(caps_of("visual-studio-code"), course, other) as ed:
+        order: list[str] = []
+        protocol = ed.client.protocol
+        handle = protocol.handle_message
+
+        def spy(message: object) -> None:
+            method = getattr(message, "method", None)
+            order.append(method or ("answer" if hasattr(message, "result") else "other"))
+            handle(message)
+
+        protocol.handle_message = spy  # type: ignore[method-assign]  # a spy on arrivals
+        doc = ed.open(course / "l2.md")
+        edit = await _rename(ed, doc, _at(L2, "{{ topic }}"), "subject")
+        assert edit.document_changes
+        await wait_until(lambda: bool(ed.client.messages))
+        (message,) = ed.client.messages
+        assert message.type == t.MessageType.Warning
+        first = message.message.split(". ")[0]
+        assert first == "Stored answers stay under the old key 'topic'" and len(first) <= 80
+        assert "'subject'" in message.message
+        assert order.index("answer") < order.index(t.WINDOW_SHOW_MESSAGE)
+
+
+async def test_refused_rename_sends_no_warning(folders: tuple[Path, Path]) -> None:
+    course, other = folders
+    async with editor(caps_of("visual-studio-code"), course, other) as ed:
+        doc = ed.open(course / "l2.md")
+        with pytest.raises(JsonRpcException):
+            await _rename(ed, doc, _at(L2, "{{ topic }}"), "goal")
+        await _rename(ed, doc, _at(L2, "{{ pace }}"), "speed")
+        await wait_until(lambda: bool(ed.client.messages))
+        assert [m.message.split("'")[1] for m in ed.client.messages] == ["pace"]
+
+
+@pytest.mark.parametrize("client", ["neovim", "emacs"])
+async def test_clients_without_annotation_support_get_plain_edits(
+    folders: tuple[Path, Path], client: str
+) -> None:
+    course, other = folders
+    async with editor(caps_of(client), course, other) as ed:
+        doc = ed.open(course / "l2.md")
+        edit = await _rename(ed, doc, _at(L2, "{{ topic }}"), "subject")
+        assert edit.change_annotations is None
+        changes = edit.document_changes or []
+        edits = [e for c in changes for e in c.edits] or [
+            e for es in (edit.changes or {}).values() for e in es
+        ]
+        assert edits and not any(isinstance(e, t.AnnotatedTextEdit) for e in edits)
+        assert "subject" in ed.applied(edit)[doc]
 
 
 async def test_source_actions_for_the_document_and_the_course(

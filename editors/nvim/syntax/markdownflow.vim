@@ -1,14 +1,9 @@
-" MarkdownFlow: Markdown syntax plus memory markers and interactions.
+" MarkdownFlow: Markdown syntax plus memory markers and interactions (the markers come
+" from syntax/markdownflow/markers.vim, which Vim loads after this file).
 if exists("b:current_syntax")
   finish
 endif
 runtime! syntax/markdown.vim
 unlet! b:current_syntax
-
-syntax match markdownflowMarker /\\\@<!{{\%(\%(}}\)\@!.\)\{-1,}}}/ containedin=ALLBUT,markdownCode,markdownCodeBlock,htmlComment
-syntax match markdownflowInteraction /\\\@<!?\[/ containedin=ALLBUT,markdownCode,markdownCodeBlock,htmlComment
-
-highlight default link markdownflowMarker Identifier
-highlight default link markdownflowInteraction Special
 
 let b:current_syntax = "markdownflow"

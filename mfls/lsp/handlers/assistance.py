@@ -34,8 +34,15 @@ def complete(ls: MflsServer, params: t.CompletionParams) -> t.CompletionList | N
     result = completion.complete(ls.courses.snapshot, at.uri, at.offset, limit=COMPLETION_LIMIT)
     if result is None:
         return None
-    lazy = ls.caps.lazy_completion_documentation
-    return to_proto.completion_list(ls.convert, at.uri, at.offset, at.index, result, lazy)
+    caps = ls.caps
+    lazy, details, snippets = (
+        caps.lazy_completion_documentation,
+        caps.completion_label_details,
+        caps.completion_snippets,
+    )
+    return to_proto.completion_list(
+        ls.convert, at.uri, at.offset, at.index, result, lazy, details, snippets
+    )
 
 
 def resolve_completion(ls: MflsServer, item: t.CompletionItem) -> t.CompletionItem:

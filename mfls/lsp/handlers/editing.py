@@ -10,6 +10,10 @@ between the two requests: when the client asks for refactorings explicitly (`onl
 names `refactor`, `refactor.rewrite` or the merge kind), every other key of the course
 is offered as a merge target; otherwise only the near miss of the key is.
 
+A rename is applied at once (its annotation never asks for confirmation); the warning
+that answers stored under the old key do not follow is a `window/showMessage` warning
+sent right after the answer, so it reaches the author without holding the edit back.
+
 A rename's record (`mfls.features.rename_record`) is kept pending by the server and
 appended to the course's `.mfls/renames.jsonl` once every document it edits is seen
 holding its new text (`MflsServer.observe_renames`): the client may never apply an edit.
@@ -95,10 +99,15 @@ def rename(ls: MflsServer, params: t.RenameParams) -> t.WorkspaceEdit | Refusal 
         return None
     log.info("rename: %d markers in %d documents", change.markers, len(change.documents))
     edit = ls.edits().edit(change)
-    if not isinstance(edit, Refusal) and fresh.root is not None:
-        new_key = check_new_key(params.new_name)[0] or params.new_name
+    if isinstance(edit, Refusal):
+        return edit
+    new_key = check_new_key(params.new_name)[0] or params.new_name
+    if fresh.root is not None:
         waiting = _pending(fresh, change, target.key, new_key)
         ls.pending_renames = ls.pending_renames.added(waiting)
+    ls.after_answer(
+        ls.show_message, t.MessageType.Warning, rn.stored_answers_warning(target.key, new_key)
+    )
     return edit
 
 

@@ -12,6 +12,8 @@ local defaults = {
   capabilities = nil,
   on_attach = nil,
   autostart = true,
+  omnifunc = true,
+  highlight_markers = true,
 }
 
 M.config = vim.deepcopy(defaults)
@@ -48,6 +50,40 @@ local function is_managed_filetype(ft)
   return false
 end
 
+local COURSE_FILE = "mfcourse.toml"
+
+--- True when the buffer's file lies in a course (a folder above it holds mfcourse.toml).
+local function in_course(bufnr)
+  local path = vim.api.nvim_buf_get_name(bufnr)
+  return path ~= "" and root.find_up(vim.fn.fnamemodify(path, ":p:h"), COURSE_FILE) ~= nil
+end
+
+--- Adds the marker highlighting to a Markdown buffer of a course (a markdownflow buffer
+--- has it from its own syntax). Runs once the syntax has been loaded, which clears it.
+function M.highlight_markers(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.b[bufnr].current_syntax ~= "markdown" then
+    return false
+  end
+  if not in_course(bufnr) then
+    return false
+  end
+  vim.api.nvim_buf_call(bufnr, function()
+    vim.cmd("runtime syntax/markdownflow/markers.vim")
+  end)
+  return true
+end
+
+--- Buffer settings of an attached buffer: completion with <C-x><C-o>, markers highlighted.
+local function buffer_setup(bufnr)
+  if M.config.omnifunc then
+    vim.bo[bufnr].omnifunc = "v:lua.vim.lsp.omnifunc"
+  end
+  if M.config.highlight_markers then
+    M.highlight_markers(bufnr)
+  end
+end
+
 --- Starts (or reuses) the server for the buffer's course and attaches the buffer.
 --- Returns the client id, or nil when the buffer has no file.
 function M.attach(bufnr)
@@ -58,7 +94,11 @@ function M.attach(bufnr)
   end
   local root_dir = root.for_file(path, M.config.root_markers)
   if has_start() then
-    return vim.lsp.start(client_config(root_dir), { bufnr = bufnr })
+    local started = vim.lsp.start(client_config(root_dir), { bufnr = bufnr })
+    if started then
+      buffer_setup(bufnr)
+    end
+    return started
   end
   local client_id = clients_by_root[root_dir]
   if client_id == nil or vim.lsp.get_client_by_id(client_id) == nil then
@@ -70,7 +110,9 @@ function M.attach(bufnr)
     end
     clients_by_root[root_dir] = client_id
   end
-  vim.lsp.buf_attach_client(bufnr, client_id)
+  if vim.lsp.buf_attach_client(bufnr, client_id) ~= false then
+    buffer_setup(bufnr)
+  end
   return client_id
 end
 
@@ -94,12 +136,38 @@ function M.restart()
 end
 
 --- Configures the plugin. Options: cmd, filetypes, root_markers, settings,
---- init_options, capabilities, on_attach, autostart.
+--- init_options, capabilities, on_attach, autostart, omnifunc, highlight_markers.
 function M.setup(opts)
   M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
   local group = vim.api.nvim_create_augroup("mfls", { clear = true })
   vim.api.nvim_create_user_command("MflsRestart", M.restart, { desc = "Restart the mfls server" })
   require("mfls.course_map").commands()
+  if M.config.omnifunc and vim.lsp.completion ~= nil and vim.lsp.completion.enable then
+    -- Neovim 0.11+: the accepted item's text is written whole (a snippet, expanded on
+    -- CompleteDone) only where vim.lsp.completion is enabled; without autotrigger,
+    -- completion still starts with <C-x><C-o> only.
+    vim.api.nvim_create_autocmd("LspAttach", {
+      group = group,
+      callback = function(args)
+        local client = vim.lsp.get_client_by_id(args.data.client_id)
+        if client and client.name == "mfls" then
+          vim.lsp.completion.enable(true, client.id, args.buf, { autotrigger = false })
+        end
+      end,
+    })
+  end
+  if M.config.highlight_markers then
+    -- Loading a syntax clears the buffer's: add the markers once it is done.
+    vim.api.nvim_create_autocmd("Syntax", {
+      group = group,
+      pattern = "markdown",
+      callback = function(args)
+        vim.schedule(function()
+          M.highlight_markers(args.buf)
+        end)
+      end,
+    })
+  end
   if not M.config.autostart then
     return
   end

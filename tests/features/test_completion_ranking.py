@@ -1,0 +1,92 @@
+"""Completion ranks what is real: keys bound in lessons first, doubtful keys last, labelled."""
+
+from __future__ import annotations
+
+from course_kit import course
+
+from mfls.features.completion import DOUBTFUL, HOST, LESSON, LOCAL, complete
+
+CONFIG = 'host = "ai-shifu"\ntarget = "current"\nlessons = ["l*.md"]\nreferences = ["ref/*.md"]\n'
+FILES = {
+    "mfcourse.toml": CONFIG,
+    "l1.md": "?[{{ favourite language }} Python | Go]\n\n?[{{ sys_my_level }} A | B]\n",
+    "l2.md": (
+        "?[{{ pace }} Slow | Fast]\n\nHello {{ sys_user_nickname }}, "
+        "you like {{ favorite language }} and {{ mood }}.\n\n{{$0}}\n"
+    ),
+    "ref/glossary.md": "?[{{ glossary term }} X | Y]\n",
+}
+
+
+def _items() -> dict[str, object]:
+    kit = course(FILES)
+    result = complete(kit.snapshot, kit.cursor_uri, kit.offset)
+    assert result is not None
+    return {item.key: item for item in result.items}
+
+
+def test_order_this_lesson_other_lessons_host_then_doubtful() -> None:
+    items = _items()
+    ranked = sorted(items, key=lambda k: items[k].sort_text)
+    assert ranked[:2] == ["pace", "favourite language"]
+    assert items["pace"].sort_text[0] == LOCAL
+    assert items["favourite language"].sort_text[0] == LESSON
+    assert items["sys_user_nickname"].sort_text[0] == HOST
+    doubtful = {"favorite language", "mood", "sys_my_level", "glossary term"}
+    assert {k for k in items if items[k].sort_text[0] == DOUBTFUL} == doubtful
+    assert set(ranked[-len(doubtful) :]) == doubtful
+
+
+def test_real_keys_carry_no_doubt() -> None:
+    items = _items()
+    for key in ("pace", "favourite language", "sys_user_nickname"):
+        assert items[key].doubt == "" and items[key].kind != "doubtful"
+
+
+def test_doubtful_keys_say_why() -> None:
+    items = _items()
+    typo = items["favorite language"]
+    assert typo.doubt == "typo of 'favourite language'?"
+    assert typo.detail.startswith("typo of 'favourite language'?")
+    assert items["mood"].doubt == "never asked"
+    assert "not bound in this course" in items["mood"].detail
+    assert items["sys_my_level"].doubt == "reserved prefix sys_"
+    assert "sys_ is reserved by" in items["sys_my_level"].detail
+    assert items["glossary term"].doubt == "reference only"
+    assert "bound only in reference" in items["glossary term"].detail
+    assert all(items[k].kind == "doubtful" for k in ("mood", "sys_my_level", "glossary term"))
+
+
+def test_a_binding_in_this_lesson_of_a_reserved_key_is_not_ranked_first() -> None:
+    files = dict(FILES, **{"l2.md": "?[{{ sys_mine }} A]\n\n?[{{ pace }} B]\n\n{{$0}}\n"})
+    kit = course(files)
+    result = complete(kit.snapshot, kit.cursor_uri, kit.offset)
+    items = {item.key: item for item in result.items}
+    assert items["pace"].sort_text[0] == LOCAL
+    assert items["sys_mine"].sort_text[0] == DOUBTFUL
+
+
+def test_a_reference_document_ranks_nothing_as_its_own() -> None:
+    files = dict(FILES)
+    files["ref/glossary.md"] = "?[{{ glossary term }} X | Y]\n\n{{$0}}\n"
+    files["l2.md"] = FILES["l2.md"].replace("{{$0}}", "")
+    kit = course(files)
+    result = complete(kit.snapshot, kit.cursor_uri, kit.offset)
+    items = {item.key: item for item in result.items}
+    assert items["glossary term"].sort_text[0] == DOUBTFUL
+    assert not any(item.sort_text[0] == LOCAL for item in result.items)
+
+
+def test_a_typo_label_follows_the_key_it_resembles() -> None:
+    # The near miss depends on other keys: once the real key is gone the label goes too.
+    kit = course(FILES)
+    workspace, uri = kit.workspace, kit.uri("l1.md")
+    text = kit.snapshot.entry(uri)[1].text
+    workspace.open(uri, text, 1)
+    assert complete(workspace.snapshot, kit.cursor_uri, kit.offset) is not None
+    start = text.index("?[{{ favourite")
+    workspace.change(uri, [(start, text.index("\n", start) + 1, "")], 2)
+    result = complete(workspace.snapshot, kit.cursor_uri, kit.offset)
+    items = {item.key: item for item in result.items}
+    assert "favourite language" not in items
+    assert items["favorite language"].doubt == "never asked"
