@@ -29,6 +29,7 @@ class Capabilities:
     hierarchical_symbols: bool = False
     document_changes: bool = False  # WorkspaceEdit.documentChanges
     snippet_edits: bool = False  # SnippetTextEdit inside documentChanges
+    completion_snippets: bool = False  # completion items in snippet syntax
 
     @classmethod
     def read(cls, caps: t.ClientCapabilities) -> Capabilities:
@@ -56,6 +57,7 @@ class Capabilities:
             ),
             document_changes=document_changes,
             snippet_edits=document_changes and bool(edits and edits.snippet_edit_support),
+            completion_snippets=bool(_get(completion_item, "snippet_support")),
         )
 
 
