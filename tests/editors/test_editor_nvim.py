@@ -89,6 +89,13 @@ def test_completion_offers_course_key(nvim_session: tuple[dict[str, Check], Path
     _passed(nvim_session, "completion")
 
 
+def test_code_lens_shows_refreshes_and_fills_quickfix(
+    nvim_session: tuple[dict[str, Check], Path],
+) -> None:
+    check = _passed(nvim_session, "codelens")
+    assert "quickfix: 01-welcome.md:" in check.detail, check.detail
+
+
 def test_rename_updates_two_files(nvim_session: tuple[dict[str, Check], Path]) -> None:
     checks, course = nvim_session
     rename = checks.get("rename")

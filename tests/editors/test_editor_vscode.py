@@ -168,6 +168,10 @@ def test_definition_jumps_to_binding_in_other_lesson(vscode_session: Session) ->
     _passed(vscode_session, "definition")
 
 
+def test_code_lens_counts_reads_and_shows_references(vscode_session: Session) -> None:
+    _passed(vscode_session, "codeLens")
+
+
 def test_completion_offers_course_key(vscode_session: Session) -> None:
     _passed(vscode_session, "completion")
 

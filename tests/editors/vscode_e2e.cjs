@@ -191,6 +191,25 @@ const checks = {
     record("definition", true, `${await activeTab(page)} ${where}`);
   },
 
+  async codeLens(page) {
+    // The lens above a binding counts its reads; clicking it opens the references peek.
+    await openFile(page, "01-welcome.md");
+    const title = "asked here · read 4 times in 3 lessons";
+    const lens = page.locator(".editor-instance .codelens-decoration a", { hasText: title }).first();
+    await lens.waitFor({ state: "visible", timeout: waitMs });
+    const shown = await page.locator(".editor-instance .codelens-decoration").allTextContents();
+    await lens.click();
+    const peek = page.locator(".editor-instance .peekview-widget").first();
+    await peek.waitFor({ state: "visible", timeout: waitMs });
+    const header = await until(async () => {
+      const text = ((await peek.locator(".peekview-title").first().innerText().catch(() => "")) || "").replace(/\s+/g, " ");
+      return /4 references/.test(text) ? text : "";
+    }, "the references peek to list 4 references");
+    const rows = await peek.locator(".ref-tree .monaco-list-row").allTextContents();
+    record("codeLens", true, `lenses: ${shown.join(" | ")}; peek: ${header}; rows: ${rows.join(" | ")}`);
+    await page.keyboard.press("Escape");
+  },
+
   async completion(page) {
     await openFile(page, "04-project.md");
     await page.keyboard.press("Control+End");
@@ -327,7 +346,7 @@ async function main() {
     page.setDefaultTimeout(waitMs);
     await page.goto(`${process.env.MFLS_URL}/?folder=${encodeURIComponent(course)}`, { timeout: waitMs });
     await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
-    const order = ["activation", "progress", "diagnostics", "hover", "definition", "completion", "rename", "restart", "mdflow", "startFailure"];
+    const order = ["activation", "progress", "diagnostics", "hover", "definition", "codeLens", "completion", "rename", "restart", "mdflow", "startFailure"];
     for (const name of order) {
       try {
         const ok = await checks[name](page);

@@ -6,6 +6,7 @@ import {
   State,
 } from "vscode-languageclient/node";
 import { IndexingStatus } from "./indexingStatus";
+import { registerShowReferences } from "./references";
 import { locateExecutable, type ServerCommand, startFailureMessage } from "./serverCommand";
 
 const CLIENT_ID = "mfls";
@@ -22,6 +23,7 @@ export function activate(context: vscode.ExtensionContext): void {
   status = new IndexingStatus();
   context.subscriptions.push(output, traceOutput, status);
 
+  context.subscriptions.push(registerShowReferences(() => client));
   context.subscriptions.push(
     vscode.commands.registerCommand("mfls.restartServer", () => queue(restart)),
     vscode.workspace.onDidChangeConfiguration((event) => {
@@ -69,6 +71,8 @@ async function start(): Promise<void> {
       { scheme: "untitled", language: "markdown" },
       { scheme: "file", language: "markdownflow" },
       { scheme: "untitled", language: "markdownflow" },
+      // The course file: its lessons/references globs link to their files.
+      { scheme: "file", pattern: "**/mfcourse.toml" },
     ],
     synchronize: {
       fileEvents: vscode.workspace.createFileSystemWatcher(
