@@ -201,10 +201,13 @@ const checks = {
     await lens.click();
     const peek = page.locator(".editor-instance .peekview-widget").first();
     await peek.waitFor({ state: "visible", timeout: waitMs });
-    const header = await until(async () => {
-      const text = ((await peek.locator(".peekview-title").first().innerText().catch(() => "")) || "").replace(/\s+/g, " ");
-      return /4 references/.test(text) ? text : "";
-    }, "the references peek to list 4 references");
+    let header = "";
+    await until(async () => {
+      header = ((await peek.innerText().catch(() => "")) || "").replace(/\s+/g, " ");
+      return /4 references/.test(header);
+    }, "the references peek to list 4 references", waitMs).catch((error) => {
+      throw new Error(`${error.message}; the peek shows: ${header}`);
+    });
     const rows = await peek.locator(".ref-tree .monaco-list-row").allTextContents();
     record("codeLens", true, `lenses: ${shown.join(" | ")}; peek: ${header}; rows: ${rows.join(" | ")}`);
     await page.keyboard.press("Escape");
