@@ -247,6 +247,44 @@ function checks.codelens()
     "before: " .. texts .. "; after typing: " .. after .. "; quickfix: " .. table.concat(places, " "))
 end
 
+-- `?[` then the buffer's omnifunc, as a person types it: Neovim 0.7 declares no snippet
+-- support, so the first snippet (single choice) arrives as plain text and is inserted.
+function checks.snippets()
+  local bufnr = open("lessons/04-project.md")
+  wait_for_client(bufnr)
+  local original = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  vim.bo[bufnr].omnifunc = "v:lua.vim.lsp.omnifunc"
+  local function keys(text, flags)
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(text, true, false, true), flags, false)
+  end
+  -- Insert mode waits for keys: a timer looks for the popup menu, then accepts the
+  -- selected item and leaves insert mode, which lets the typed keys return.
+  local shown, menu = false, {}
+  local started = vim.loop.now()
+  local timer = vim.loop.new_timer()
+  timer:start(50, 50, vim.schedule_wrap(function()
+    local visible = vim.fn.pumvisible() == 1
+    if not visible and vim.loop.now() - started < wait_ms then
+      return
+    end
+    timer:stop()
+    timer:close()
+    shown = visible
+    menu = vim.fn.complete_info({ "items" }).items or {}
+    keys(visible and "<C-y><Esc>" or "<Esc>", "n")
+  end))
+  keys("Go?[<C-x><C-o>", "x!")
+  local line = vim.api.nvim_get_current_line()
+  local labels = {}
+  for _, item in ipairs(menu) do
+    table.insert(labels, item.abbr or item.word)
+  end
+  vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, original)
+  vim.bo[bufnr].modified = false
+  record("snippets", shown and line == "?[{{ question }} Yes | No]",
+    "nvim " .. results.nvim .. " line: " .. line .. "; menu: " .. table.concat(labels, " | "))
+end
+
 function checks.rename()
   if not results.rename_provider then
     record("rename", false, "skipped: the server does not advertise renameProvider")
@@ -276,7 +314,7 @@ function checks.rename()
   record("rename", #files >= 2, table.concat(files, " "))
 end
 
-local order = { "attach", "diagnostics", "hover", "definition", "completion", "codelens", "rename" }
+local order = { "attach", "diagnostics", "hover", "definition", "completion", "codelens", "snippets", "rename" }
 
 local function main()
   vim.opt.runtimepath:prepend(os.getenv("MFLS_PLUGIN"))

@@ -96,6 +96,13 @@ def test_code_lens_shows_refreshes_and_fills_quickfix(
     assert "quickfix: 01-welcome.md:" in check.detail, check.detail
 
 
+def test_interaction_snippet_through_the_omnifunc(
+    nvim_session: tuple[dict[str, Check], Path],
+) -> None:
+    check = _passed(nvim_session, "snippets")
+    assert "single choice | multiple choice | input" in check.detail, check.detail
+
+
 def test_rename_updates_two_files(nvim_session: tuple[dict[str, Check], Path]) -> None:
     checks, course = nvim_session
     rename = checks.get("rename")

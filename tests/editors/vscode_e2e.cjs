@@ -204,8 +204,9 @@ const checks = {
     let header = "";
     await until(async () => {
       header = ((await peek.innerText().catch(() => "")) || "").replace(/\s+/g, " ");
-      return /4 references/.test(header);
-    }, "the references peek to list 4 references", waitMs).catch((error) => {
+      // VS Code titles the peek of editor.action.showReferences "Locations (N)".
+      return /Locations \(4\)/.test(header);
+    }, "the references peek to list 4 locations", waitMs).catch((error) => {
       throw new Error(`${error.message}; the peek shows: ${header}`);
     });
     const rows = await peek.locator(".ref-tree .monaco-list-row").allTextContents();
