@@ -214,6 +214,59 @@ const checks = {
     await page.keyboard.press("Escape");
   },
 
+  async snippets(page) {
+    // `?[` offers the interaction snippets; Enter takes the first, "single choice"; Tab walks its stops.
+    await openFile(page, "04-project.md");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("?[", { delay: 50 });
+    const widget = page.locator(".suggest-widget.visible");
+    const row = widget.locator(".monaco-list-row", { hasText: "single choice" }).first();
+    try {
+      await row.waitFor({ state: "visible", timeout: Math.min(waitMs, 8000) });
+    } catch {
+      await page.keyboard.press("Control+Space");
+      await row.waitFor({ state: "visible", timeout: waitMs });
+    }
+    const offered = await widget.locator(".monaco-list-row").allTextContents();
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Which color?", { delay: 20 });
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("Red", { delay: 20 });
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("Blue", { delay: 20 });
+    await page.keyboard.press("Tab");
+    const wanted = "?[{{ Which color? }} Red | Blue]";
+    const line = await until(
+      () =>
+        page.evaluate(() => {
+          const lines = [...document.querySelectorAll(".editor-instance .view-line")];
+          return lines.map((l) => l.textContent.replace(/\u00a0/g, " ")).find((t) => t.includes("Which color")) || "";
+        }),
+      "the snippet line",
+    );
+    record("snippets", line === wanted, `line: ${JSON.stringify(line)}; offered: ${offered.join(" | ")}`);
+    await page.keyboard.press("Escape");
+    await command(page, "File: Revert File");
+  },
+
+  async documentLink(page) {
+    // In mfcourse.toml a lessons glob is a link: Ctrl+click opens the first lesson.
+    await openFile(page, "mfcourse.toml");
+    const box = await textBox(page, "lessons = [", "lessons/*.md");
+    await page.keyboard.down("Control");
+    await page.mouse.move(box.x + 2, box.y + box.height / 2);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.keyboard.up("Control");
+    const tab = await until(async () => {
+      const label = await activeTab(page);
+      return label.includes("01-welcome.md") ? label : "";
+    }, "01-welcome.md to open from the link");
+    record("documentLink", true, tab);
+  },
+
   async completion(page) {
     await openFile(page, "04-project.md");
     await page.keyboard.press("Control+End");
@@ -350,7 +403,7 @@ async function main() {
     page.setDefaultTimeout(waitMs);
     await page.goto(`${process.env.MFLS_URL}/?folder=${encodeURIComponent(course)}`, { timeout: waitMs });
     await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
-    const order = ["activation", "progress", "diagnostics", "hover", "definition", "codeLens", "completion", "rename", "restart", "mdflow", "startFailure"];
+    const order = ["activation", "progress", "diagnostics", "hover", "definition", "codeLens", "snippets", "documentLink", "completion", "rename", "restart", "mdflow", "startFailure"];
     for (const name of order) {
       try {
         const ok = await checks[name](page);
