@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from e2e_session import capabilities, session, uri_of, write_files
+from e2e_session import capabilities, session, uri_of, wait_until, write_files
 from lsprotocol import types as t
 
 A = "# A\n\n?[{{ name }} ...your name]\n\nHi {{ name }}, 😀 {{ name }}\n"
@@ -97,3 +97,38 @@ async def test_snippets_after_the_opener(tmp_path: Path, snippets: bool) -> None
         else:
             assert single.insert_text_format == t.InsertTextFormat.PlainText
             assert single.text_edit.new_text == "{{ question }} Yes | No]"
+
+
+@pytest.mark.asyncio
+async def test_lenses_are_refreshed_when_another_lesson_changes(tmp_path: Path) -> None:
+    files(tmp_path)
+    caps = capabilities("visual-studio-code")
+    assert caps.workspace is not None
+    caps.workspace.code_lens = t.CodeLensWorkspaceClientCapabilities(refresh_support=True)
+    async with session(caps, [tmp_path]) as s:
+        refreshes: list[None] = []
+
+        @s.client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
+        def refresh(params: None) -> None:
+            refreshes.append(params)
+
+        await s.indexed()
+        a = s.open(tmp_path / "a.md")
+        b = s.open(tmp_path / "b.md")
+        await wait_until(lambda: len(refreshes) >= 1)
+        before = len(refreshes)
+        s.change(
+            b,
+            [
+                t.TextDocumentContentChangePartial(
+                    range=t.Range(start=t.Position(0, 0), end=t.Position(0, 0)),
+                    text="And {{ name }}. ",
+                )
+            ],
+        )
+        await wait_until(lambda: len(refreshes) > before)
+        lenses = await s.client.text_document_code_lens_async(
+            t.CodeLensParams(text_document=t.TextDocumentIdentifier(uri=a))
+        )
+        assert lenses is not None and lenses[0].command is not None
+        assert lenses[0].command.title == "asked here · read 4 times in 2 lessons"
