@@ -214,7 +214,11 @@ SYMBOL_KINDS = {
 }
 
 
-FOLD_KINDS = {"section": t.FoldingRangeKind.Region, "block": t.FoldingRangeKind.Region}
+FOLD_KINDS = {
+    "section": t.FoldingRangeKind.Region,
+    "block": t.FoldingRangeKind.Region,
+    "comment": t.FoldingRangeKind.Comment,
+}
 
 
 def folding_ranges(index: LineIndex, found: Sequence[Fold]) -> list[t.FoldingRange]:

@@ -204,3 +204,25 @@ def test_snippet_tab_stops() -> None:
 def test_no_snippets_outside_a_fresh_interaction(text: str) -> None:
     c = course("a.md", text)
     assert interaction_snippets(c.snapshot, c.cursor_uri, c.offset) is None
+
+
+# --- folding: what the issue lists ------------------------------------------------
+
+
+def test_folds_cover_headings_interactions_code_html_and_comments() -> None:
+    from mfls.features.folding import folding_ranges
+
+    text = (
+        "# A\n\n?[{{ q }} One\n| Two]\n\n```\ncode\nmore\n```\n\n<div>\nx\n</div>\n\n"
+        "<!-- a\nnote -->\n\n## B\n\nend\n"
+    )
+    c = course("a.md", text)
+    folds = folding_ranges(c.snapshot, c.uri("a.md"))
+    assert [(f.kind, text[f.start : f.end].split("\n")[0]) for f in folds] == [
+        ("section", "# A"),
+        ("interaction", "?[{{ q }} One"),
+        ("code", "```"),
+        ("html", "<div>"),
+        ("comment", "<!-- a"),
+        ("section", "## B"),
+    ]
