@@ -106,17 +106,11 @@ async def test_lenses_are_refreshed_when_another_lesson_changes(tmp_path: Path) 
     assert caps.workspace is not None
     caps.workspace.code_lens = t.CodeLensWorkspaceClientCapabilities(refresh_support=True)
     async with session(caps, [tmp_path]) as s:
-        refreshes: list[None] = []
-
-        @s.client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
-        def refresh(params: None) -> None:
-            refreshes.append(params)
-
         await s.indexed()
         a = s.open(tmp_path / "a.md")
         b = s.open(tmp_path / "b.md")
-        await wait_until(lambda: len(refreshes) >= 1)
-        before = len(refreshes)
+        await wait_until(lambda: s.lens_refreshes >= 1)
+        before = s.lens_refreshes
         s.change(
             b,
             [
@@ -126,7 +120,7 @@ async def test_lenses_are_refreshed_when_another_lesson_changes(tmp_path: Path) 
                 )
             ],
         )
-        await wait_until(lambda: len(refreshes) > before)
+        await wait_until(lambda: s.lens_refreshes > before)
         lenses = await s.client.text_document_code_lens_async(
             t.CodeLensParams(text_document=t.TextDocumentIdentifier(uri=a))
         )
