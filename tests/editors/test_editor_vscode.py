@@ -176,6 +176,10 @@ def test_interaction_snippet_after_the_opener(vscode_session: Session) -> None:
     _passed(vscode_session, "snippets")
 
 
+def test_hover_place_link_opens_the_binding_line(vscode_session: Session) -> None:
+    _passed(vscode_session, "hoverLink")
+
+
 def test_course_file_glob_links_to_its_first_lesson(vscode_session: Session) -> None:
     _passed(vscode_session, "documentLink")
 

@@ -251,6 +251,23 @@ const checks = {
     await command(page, "File: Revert File");
   },
 
+  async hoverLink(page) {
+    // The hover names where the key is bound as a link; clicking it opens that line.
+    await openFile(page, "02-first-program.md");
+    const box = await textBox(page, "to generate a chapter heading", "would you like");
+    await page.mouse.move(box.x + 2, box.y + 2);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 10 });
+    const link = page.locator(".monaco-hover:not(.hidden) .rendered-markdown a", { hasText: "01-welcome.md:7" }).first();
+    await link.waitFor({ state: "visible", timeout: waitMs });
+    await link.click();
+    await until(async () => (await activeTab(page)).includes("01-welcome.md"), "01-welcome.md to open from the hover");
+    const where = await until(async () => {
+      const text = await cursorAt(page);
+      return text.includes("Ln 7,") ? text : "";
+    }, "the cursor on line 7 (the binding)");
+    record("hoverLink", true, `${await activeTab(page)} ${where}`);
+  },
+
   async documentLink(page) {
     // In mfcourse.toml a lessons glob is a link: Ctrl+click opens the first lesson.
     await openFile(page, "mfcourse.toml");
@@ -403,7 +420,7 @@ async function main() {
     page.setDefaultTimeout(waitMs);
     await page.goto(`${process.env.MFLS_URL}/?folder=${encodeURIComponent(course)}`, { timeout: waitMs });
     await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
-    const order = ["activation", "progress", "diagnostics", "hover", "definition", "codeLens", "snippets", "documentLink", "completion", "rename", "restart", "mdflow", "startFailure"];
+    const order = ["activation", "progress", "diagnostics", "hover", "definition", "codeLens", "snippets", "hoverLink", "documentLink", "completion", "rename", "restart", "mdflow", "startFailure"];
     for (const name of order) {
       try {
         const ok = await checks[name](page);
