@@ -1,11 +1,14 @@
-"""`mfls check [--format text|json] PATH...`: course diagnostics, as the editor shows them.
+"""`mfls check [--format text|json|github|sarif] PATH...`: course diagnostics, as the
+editor shows them.
 
 Text output is one `path:line:column: severity code message` line per diagnostic
 (1-based lines, code point columns). A `.json` path is an AI-Shifu course export, checked
 as the course `mfls unpack` would make of it, in memory: each location is
 `EXPORT.json#<lesson title>:line:column`, inside that lesson's `content` (a prompt's
 location adds ` [llm_system_prompt]` to the title); `--format json` adds `lesson`,
-`outlineItemBid` and `field`. Exit status: 0 no errors, 1 errors found, 2 a path
+`outlineItemBid` and `field`; its strings carry an undecodable byte of a path as `\\xNN`.
+`github` writes GitHub workflow annotations, `sarif` one SARIF 2.1.0 log
+(`mfls.cli.check_formats`). Exit status: 0 no errors, 1 errors found, 2 a path
 could not be read (the others are still checked).
 """
 
@@ -15,12 +18,13 @@ import argparse
 import json
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mfls.cli.check_formats import report_github, report_sarif
 from mfls.cli.exports import load_export
-from mfls.cli.output import configure_stderr, places, say, shown, write_stdout
+from mfls.cli.output import configure_stderr, decoded, places, say, shown, write_stdout
 from mfls.cli.sources import (
     Unusable,
     classify,
@@ -65,17 +69,21 @@ class Finding:
     def as_json(self) -> dict[str, Any]:
         place: dict[str, Any] = {}
         if self.lesson is not None:
-            place = {"lesson": self.lesson, "outlineItemBid": self.item_id, "field": self.part}
+            place = {
+                "lesson": decoded(self.lesson),
+                "outlineItemBid": self.item_id,
+                "field": self.part,
+            }
         return {
             **place,
-            "path": self.path,
+            "path": decoded(self.path),
             "line": self.line,
             "column": self.column,
             "endLine": self.end_line,
             "endColumn": self.end_column,
             "severity": self.severity,
             "code": self.code,
-            "message": self.message,
+            "message": decoded(self.message),
         }
 
 
@@ -222,16 +230,27 @@ def report_text(report: CheckReport) -> str:
 def report_json(report: CheckReport) -> str:
     payload = {
         "diagnostics": [finding.as_json() for finding in report.findings],
-        "unreadable": list(report.unreadable),
+        "unreadable": [decoded(problem) for problem in report.unreadable],
         "checked": report.checked,
     }
     return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
 
 
+FORMATS: dict[str, Callable[[CheckReport], str]] = {
+    "text": report_text,
+    "json": report_json,
+    "github": report_github,
+    "sarif": report_sarif,
+}
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
     parser.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output format (text)"
+        "--format",
+        choices=tuple(FORMATS),
+        default="text",
+        help="output format: text (default), json, github (workflow annotations), sarif",
     )
 
 
@@ -241,10 +260,7 @@ def run(args: argparse.Namespace) -> int:
     report = check_paths(args.paths)
     for problem in report.unreadable:
         say("check", problem)
-    if args.format == "json":
-        write_stdout(report_json(report))
-    else:
-        write_stdout(report_text(report))
+    write_stdout(FORMATS[args.format](report))
     if report.unreadable:
         return 2
     return 1 if report.has_errors else 0

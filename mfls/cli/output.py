@@ -23,6 +23,23 @@ def shown(text: str) -> str:
     return printable(text)
 
 
+def decoded(text: str) -> str:
+    """`text` with each undecodable byte (a lone surrogate, as `os.fsdecode` keeps it)
+    written `\\xNN`, and nothing else changed: safe to encode as UTF-8 in JSON."""
+    if not any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+        return text
+    out: list[str] = []
+    for ch in text:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif 0xD800 <= code <= 0xDFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def say(command: str, message: str) -> None:
     """`mfls COMMAND: message` on stderr, as one escaped line."""
     print(f"mfls {command}: {shown(message)}", file=sys.stderr)

@@ -1,5 +1,6 @@
-"""Folding ranges: heading sections, interactions, fenced code and HTML blocks over
-several lines, and on AI-Shifu the prompt blocks and `!===` fixed output."""
+"""Folding ranges: heading sections, interactions, fenced code and HTML blocks (HTML
+comments as comments) over several lines, and on AI-Shifu the prompt blocks and `!===`
+fixed output."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from mfls.syntax.model import BlockKind, ScanResult
 from mfls.workspace.ai_shifu_structure import Structure
 from mfls.workspace.index import WorkspaceSnapshot
 
+HTML_COMMENT_BLOCK = 2  # the CommonMark HTML block type of `<!-- ... -->`
+
 
 @dataclass(frozen=True, slots=True)
 class Fold:
     start: int  # offsets; the front end folds from start's line to end's line
     end: int
-    kind: str  # "section" | "interaction" | "code" | "html" | "block" | "fixed"
+    kind: str  # "section" | "interaction" | "code" | "html" | "comment" | "block" | "fixed"
 
 
 def folding_ranges(snapshot: WorkspaceSnapshot, uri: str) -> list[Fold]:
@@ -45,7 +48,8 @@ def document_folds(text: str, result: ScanResult, structure: Structure | None = 
         if block.kind is BlockKind.FENCED_CODE:
             folds.append(Fold(block.start, block.end, "code"))
         elif block.kind is BlockKind.HTML_BLOCK:
-            folds.append(Fold(block.start, block.end, "html"))
+            kind = "comment" if block.level == HTML_COMMENT_BLOCK else "html"
+            folds.append(Fold(block.start, block.end, kind))
     folds.extend(Fold(i.start, i.end, "interaction") for i in result.interactions)
     if structure is not None:
         for lesson_block in structure.blocks:

@@ -8,8 +8,8 @@ from mfls.features import key_display
 from mfls.features.at_offset import interaction_of, invalid_at, invalid_span, marker_at
 from mfls.features.diagnostics import runs_on_text
 from mfls.features.lesson_structure import structure_of
+from mfls.features.places import occurrence_link
 from mfls.syntax.model import Context, InvalidMarker, Marker, Reason, Role
-from mfls.text.lines import line_number
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
 
 
@@ -146,8 +146,7 @@ def _role(course: CourseSnapshot, entry: DocEntry, marker: Marker) -> str:
 
 
 def _place(course: CourseSnapshot, occurrence: Occurrence) -> str:
-    entry = course.docs[occurrence.uri]
-    return f"{entry.label}:{line_number(entry.text, occurrence.marker.start)}"
+    return occurrence_link(course, occurrence)
 
 
 def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker) -> str:

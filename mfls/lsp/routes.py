@@ -28,6 +28,7 @@ from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.handlers import (
     assistance,
     course_map,
+    authoring,
     diagnostics,
     documents,
     editing,
@@ -84,7 +85,7 @@ ROUTES: tuple[Route, ...] = (
     Route(
         t.TEXT_DOCUMENT_COMPLETION,
         assistance.complete,
-        t.CompletionOptions(trigger_characters=["{"], resolve_provider=True),
+        t.CompletionOptions(trigger_characters=["{", "["], resolve_provider=True),
     ),
     Route(t.COMPLETION_ITEM_RESOLVE, assistance.resolve_completion, empty=unchanged),
     Route(t.TEXT_DOCUMENT_HOVER, assistance.on_hover),
@@ -108,6 +109,9 @@ ROUTES: tuple[Route, ...] = (
     Route(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL, navigation.document_symbols),
     Route(t.TEXT_DOCUMENT_FOLDING_RANGE, navigation.folding_ranges),
     Route(t.WORKSPACE_SYMBOL, navigation.workspace_symbols),
+    # authoring
+    Route(t.TEXT_DOCUMENT_CODE_LENS, authoring.code_lenses, authoring.CODE_LENS_OPTIONS),
+    Route(t.TEXT_DOCUMENT_DOCUMENT_LINK, authoring.links, authoring.DOCUMENT_LINK_OPTIONS),
     # editing
     Route(t.TEXT_DOCUMENT_PREPARE_RENAME, editing.prepare_rename),
     Route(t.TEXT_DOCUMENT_RENAME, editing.rename),

@@ -42,6 +42,7 @@ from mfls.workspace.workspace import Workspace
 log = logging.getLogger(LOGGER_NAME)
 
 PROGRESS_EVERY = 200  # files between two `$/progress` reports
+LENS_REFRESH_DELAY = 0.3  # seconds of quiet before code lenses are refreshed
 CLIENT_TIMEOUT = 10.0  # seconds to wait for the client's answer to a server request
 WATCH_GLOBS = ("**/*.md", "**/*.markdown", "**/*.mdflow", "**/mfcourse.toml")
 
@@ -68,6 +69,7 @@ class MflsServer(LanguageServer):
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
         self._published: dict[str, list[t.Diagnostic]] = {}
         self._pending: asyncio.TimerHandle | None = None
+        self._lens_refresh: asyncio.TimerHandle | None = None
         self._edited: dict[str, None] = {}  # open documents edited since the last publish
         self._watch_registration: str | None = None
         self._watchers: list[t.FileSystemWatcher] = []
@@ -285,6 +287,8 @@ class MflsServer(LanguageServer):
         """
         if self.pending_renames.waiting:
             self.from_thread(self.observe_renames)
+        if self.caps.code_lens_refresh:
+            self.from_thread(self._schedule_lens_refresh)
         if self.caps.pull_diagnostics:
             if uri is None and self.caps.diagnostics_refresh:
                 self.from_thread(self._refresh_pull)
@@ -305,6 +309,19 @@ class MflsServer(LanguageServer):
                 log.info(
                     "rename of %r to %r recorded in %s", record.old_key, record.new_key, location
                 )
+
+    def _schedule_lens_refresh(self) -> None:
+        """One `workspace/codeLens/refresh` after the changes pause: a lens counts reads
+        in other documents too."""
+        assert self.loop is not None
+        if self._lens_refresh is not None:
+            self._lens_refresh.cancel()
+        delay = max(self.settings.diagnostic_delay, LENS_REFRESH_DELAY)
+        self._lens_refresh = self.loop.call_later(delay, self._refresh_lenses)
+
+    def _refresh_lenses(self) -> None:
+        self._lens_refresh = None
+        self.protocol.send_request(t.WORKSPACE_CODE_LENS_REFRESH, None)
 
     def _refresh_pull(self) -> None:
         self.protocol.send_request(t.WORKSPACE_DIAGNOSTIC_REFRESH, None)

@@ -18,11 +18,14 @@ from pygls.protocol import default_converter
 from mfls.features import code_actions as ca
 from mfls.features import navigation, symbols
 from mfls.features import rename as rn
+from mfls.features.code_lens import Lens
 from mfls.features.completion import Completion
 from mfls.features.diagnostics import DEPRECATED, Diagnostic
+from mfls.features.document_links import DocumentLink
 from mfls.features.folding import Fold
 from mfls.features.hover import HoverInfo
 from mfls.features.refusal import Refusal
+from mfls.features.snippets import Snippets
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.documents import Texts
 from mfls.text.line_index import Encoding, LineIndex, units
@@ -221,7 +224,11 @@ SYMBOL_KINDS = {
 }
 
 
-FOLD_KINDS = {"section": t.FoldingRangeKind.Region, "block": t.FoldingRangeKind.Region}
+FOLD_KINDS = {
+    "section": t.FoldingRangeKind.Region,
+    "block": t.FoldingRangeKind.Region,
+    "comment": t.FoldingRangeKind.Comment,
+}
 
 
 def folding_ranges(index: LineIndex, found: Sequence[Fold]) -> list[t.FoldingRange]:
@@ -237,6 +244,77 @@ def folding_ranges(index: LineIndex, found: Sequence[Fold]) -> list[t.FoldingRan
             t.FoldingRange(start_line=first, end_line=last, kind=FOLD_KINDS.get(fold.kind))
         )
     return ranges
+
+
+SHOW_REFERENCES = "mfls.showReferences"
+"""The command of a code lens: arguments (document URI, position, locations) as
+`editor.action.showReferences` takes them. The editor plugins map it; the server does
+not offer it in `executeCommandProvider` (it has nothing to show on its own)."""
+
+
+def _position_json(position: t.Position) -> dict[str, int]:
+    return {"line": position.line, "character": position.character}
+
+
+def code_lenses(
+    convert: Converter, uri: str, index: LineIndex, found: Sequence[Lens]
+) -> list[t.CodeLens]:
+    lenses: list[t.CodeLens] = []
+    client_uri = convert.texts.client_uri(uri)
+    for lens in found:
+        range_ = convert.range(index, lens.start, lens.end)
+        reads = [
+            {
+                "uri": location.uri,
+                "range": {
+                    "start": _position_json(location.range.start),
+                    "end": _position_json(location.range.end),
+                },
+            }
+            for location in locations(convert, lens.reads)
+        ]
+        command = t.Command(
+            title=lens.title,
+            command=SHOW_REFERENCES,
+            arguments=[client_uri, _position_json(range_.start), reads],
+        )
+        lenses.append(t.CodeLens(range=range_, command=command))
+    return lenses
+
+
+def document_links(
+    index: LineIndex, convert: Converter, found: Sequence[DocumentLink]
+) -> list[t.DocumentLink]:
+    return [
+        t.DocumentLink(
+            range=convert.range(index, link.start, link.end),
+            target=convert.texts.client_uri(link.target),
+            tooltip=link.tooltip,
+        )
+        for link in found
+    ]
+
+
+def snippet_completion_list(
+    convert: Converter, index: LineIndex, found: Snippets, snippets: bool
+) -> t.CompletionList:
+    """The interaction snippets; in plain text for a client without snippet support."""
+    range_ = convert.range(index, found.start, found.end)
+    items = [
+        t.CompletionItem(
+            label=item.label,
+            kind=t.CompletionItemKind.Snippet,
+            detail=item.detail,
+            sort_text=item.sort_text,
+            filter_text=item.label,
+            insert_text_format=t.InsertTextFormat.Snippet
+            if snippets
+            else t.InsertTextFormat.PlainText,
+            text_edit=t.TextEdit(range=range_, new_text=item.snippet if snippets else item.plain),
+        )
+        for item in found.items
+    ]
+    return t.CompletionList(is_incomplete=False, items=items)
 
 
 def document_symbols(

@@ -68,6 +68,7 @@ class Session:
         self.result: t.InitializeResult | None = None
         self.versions: dict[str, int] = {}
         self.published: list[t.PublishDiagnosticsParams] = []
+        self.lens_refreshes = 0  # workspace/codeLens/refresh requests received
 
     @property
     def encoding(self) -> str:
@@ -153,6 +154,10 @@ async def session(
     @client.feature(t.CLIENT_REGISTER_CAPABILITY)
     def register(params: t.RegistrationParams) -> None:
         started.registrations.extend(params.registrations)
+
+    @client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
+    def refresh_lenses(params: None) -> None:
+        started.lens_refreshes += 1
 
     @client.feature(t.CLIENT_UNREGISTER_CAPABILITY)
     def unregister(params: t.UnregistrationParams) -> None:

@@ -56,6 +56,10 @@ async def client(lsp_client: LanguageClient, course: Path) -> AsyncIterator[None
     def register(params: t.RegistrationParams) -> None:
         return None
 
+    @lsp_client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
+    def refresh_lenses(params: None) -> None:
+        return None
+
     result = await lsp_client.initialize_session(
         t.InitializeParams(
             capabilities=capabilities("visual-studio-code"),
@@ -93,7 +97,7 @@ async def test_server_capabilities(client: LanguageClient) -> None:
     assert isinstance(sync, t.TextDocumentSyncOptions)
     assert sync.change == t.TextDocumentSyncKind.Incremental
     assert caps.completion_provider is not None
-    assert list(caps.completion_provider.trigger_characters or []) == ["{"]
+    assert list(caps.completion_provider.trigger_characters or []) == ["{", "["]
     assert caps.hover_provider and caps.definition_provider and caps.declaration_provider
     assert caps.references_provider and caps.document_highlight_provider
     assert caps.document_symbol_provider and caps.workspace_symbol_provider

@@ -45,6 +45,10 @@ async def client(lsp_client: LanguageClient, course: Path) -> AsyncIterator[None
     def register(params: t.RegistrationParams) -> None:
         return None
 
+    @lsp_client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
+    def refresh_lenses(params: None) -> None:
+        return None
+
     result = await lsp_client.initialize_session(
         t.InitializeParams(
             capabilities=capabilities("visual-studio-code"),

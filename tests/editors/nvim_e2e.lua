@@ -318,6 +318,106 @@ function checks.highlight()
   record("highlight", linked ~= "", table.concat(names, " ") .. " -> " .. linked)
 end
 
+-- The lens texts shown in the buffer (virtual text of vim.lsp.codelens's namespace).
+local function lens_texts(client, bufnr)
+  local ns = vim.lsp.codelens.__namespaces[client.id]
+  local texts = {}
+  for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(bufnr, ns, 0, -1, { details = true })) do
+    local chunks = {}
+    for _, chunk in ipairs(mark[4].virt_text or {}) do
+      table.insert(chunks, chunk[1])
+    end
+    table.insert(texts, (mark[2] + 1) .. ": " .. table.concat(chunks, ""))
+  end
+  return texts
+end
+
+local function wait_for_lens(client, bufnr, wanted)
+  local shown = {}
+  local found = vim.wait(wait_ms, function()
+    shown = lens_texts(client, bufnr)
+    for _, text in ipairs(shown) do
+      if text == wanted then
+        return true
+      end
+    end
+    return false
+  end, 50)
+  return found, table.concat(shown, " | ")
+end
+
+function checks.codelens()
+  local bufnr = open("lessons/01-welcome.md")
+  local client = wait_for_client(bufnr)
+  local original = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  local line = position_of(bufnr, "?[{{ What would you like to learn? }}").line + 1
+  local shown, texts = wait_for_lens(client, bufnr, line .. ": asked here · read 4 times in 3 lessons")
+  if not shown then
+    record("codelens", false, "lens not shown: " .. texts)
+    return
+  end
+  -- Type one more reference, as a person does; leaving insert mode refreshes the lens.
+  local keys = vim.api.nvim_replace_termcodes("GoAgain {{ What would you like to learn? }}<Esc>", true, false, true)
+  vim.api.nvim_feedkeys(keys, "x", false)
+  local refreshed, after = wait_for_lens(client, bufnr, line .. ": asked here · read 5 times in 3 lessons")
+  -- Run the lens on the binding's line: the reads land in the quickfix list.
+  vim.api.nvim_win_set_cursor(0, { line, 0 })
+  vim.lsp.codelens.run()
+  local qf
+  vim.wait(wait_ms, function()
+    qf = vim.fn.getqflist({ title = 1, items = 1 })
+    return qf.title == "mfls: references" and #qf.items == 5
+  end, 50)
+  local places = {}
+  for _, item in ipairs(qf.items or {}) do
+    table.insert(places, vim.fn.fnamemodify(vim.fn.bufname(item.bufnr), ":t") .. ":" .. item.lnum .. ":" .. item.col)
+  end
+  vim.cmd("cclose")
+  vim.api.nvim_set_current_buf(bufnr)
+  vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, original)
+  vim.bo[bufnr].modified = false
+  record("codelens", refreshed and #places == 5 and qf.title == "mfls: references",
+    "before: " .. texts .. "; after typing: " .. after .. "; quickfix: " .. table.concat(places, " "))
+end
+
+-- `?[` then the buffer's omnifunc, as a person types it: Neovim 0.7 declares no snippet
+-- support, so the first snippet (single choice) arrives as plain text and is inserted.
+function checks.snippets()
+  local bufnr = open("lessons/04-project.md")
+  wait_for_client(bufnr)
+  local original = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  vim.bo[bufnr].omnifunc = "v:lua.vim.lsp.omnifunc"
+  local function keys(text, flags)
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(text, true, false, true), flags, false)
+  end
+  -- Insert mode waits for keys: a timer looks for the popup menu, then accepts the
+  -- selected item and leaves insert mode, which lets the typed keys return.
+  local shown, menu = false, {}
+  local started = vim.loop.now()
+  local timer = vim.loop.new_timer()
+  timer:start(50, 50, vim.schedule_wrap(function()
+    local visible = vim.fn.pumvisible() == 1
+    if not visible and vim.loop.now() - started < wait_ms then
+      return
+    end
+    timer:stop()
+    timer:close()
+    shown = visible
+    menu = vim.fn.complete_info({ "items" }).items or {}
+    keys(visible and "<C-y><Esc>" or "<Esc>", "n")
+  end))
+  keys("Go?[<C-x><C-o>", "x!")
+  local line = vim.api.nvim_get_current_line()
+  local labels = {}
+  for _, item in ipairs(menu) do
+    table.insert(labels, item.abbr or item.word)
+  end
+  vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, original)
+  vim.bo[bufnr].modified = false
+  record("snippets", shown and line == "?[{{ question }} Yes | No]",
+    "nvim " .. results.nvim .. " line: " .. line .. "; menu: " .. table.concat(labels, " | "))
+end
+
 function checks.rename()
   if not results.rename_provider then
     record("rename", false, "skipped: the server does not advertise renameProvider")
@@ -361,7 +461,7 @@ end
 
 local order = {
   "attach", "diagnostics", "hover", "definition", "completion",
-  "omni_braces", "omni_typed", "omni_default", "highlight", "rename",
+  "omni_braces", "omni_typed", "omni_default", "highlight", "codelens", "snippets", "rename",
 }
 
 local function main()

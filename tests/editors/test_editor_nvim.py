@@ -132,6 +132,20 @@ def test_markers_in_md_lessons_are_highlighted(
     _passed(nvim_session, "highlight")
 
 
+def test_code_lens_shows_refreshes_and_fills_quickfix(
+    nvim_session: tuple[dict[str, Check], Path],
+) -> None:
+    check = _passed(nvim_session, "codelens")
+    assert "quickfix: 01-welcome.md:" in check.detail, check.detail
+
+
+def test_interaction_snippet_through_the_omnifunc(
+    nvim_session: tuple[dict[str, Check], Path],
+) -> None:
+    check = _passed(nvim_session, "snippets")
+    assert "single choice | multiple choice | input" in check.detail, check.detail
+
+
 def test_rename_updates_two_files(nvim_session: tuple[dict[str, Check], Path]) -> None:
     # vim.lsp.buf.rename(new name), :wall; the stored-answers warning reached the client.
     checks, course = nvim_session

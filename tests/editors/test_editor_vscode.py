@@ -168,6 +168,22 @@ def test_definition_jumps_to_binding_in_other_lesson(vscode_session: Session) ->
     _passed(vscode_session, "definition")
 
 
+def test_code_lens_counts_reads_and_shows_references(vscode_session: Session) -> None:
+    _passed(vscode_session, "codeLens")
+
+
+def test_interaction_snippet_after_the_opener(vscode_session: Session) -> None:
+    _passed(vscode_session, "snippets")
+
+
+def test_hover_place_link_opens_the_binding_line(vscode_session: Session) -> None:
+    _passed(vscode_session, "hoverLink")
+
+
+def test_course_file_glob_links_to_its_first_lesson(vscode_session: Session) -> None:
+    _passed(vscode_session, "documentLink")
+
+
 def test_completion_offers_course_key(vscode_session: Session) -> None:
     _passed(vscode_session, "completion")
 

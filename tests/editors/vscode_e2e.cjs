@@ -189,6 +189,99 @@ const checks = {
     record("definition", true, `${await activeTab(page)} ${where}`);
   },
 
+  async codeLens(page) {
+    // The lens above a binding counts its reads; clicking it opens the references peek.
+    await openFile(page, "01-welcome.md");
+    const title = "asked here · read 4 times in 3 lessons";
+    const lens = page.locator(".editor-instance .codelens-decoration a", { hasText: title }).first();
+    await lens.waitFor({ state: "visible", timeout: waitMs });
+    const shown = await page.locator(".editor-instance .codelens-decoration").allTextContents();
+    await lens.click();
+    const peek = page.locator(".editor-instance .peekview-widget").first();
+    await peek.waitFor({ state: "visible", timeout: waitMs });
+    let header = "";
+    await until(async () => {
+      header = ((await peek.innerText().catch(() => "")) || "").replace(/\s+/g, " ");
+      // VS Code titles the peek of editor.action.showReferences "Locations (N)".
+      return /Locations \(4\)/.test(header);
+    }, "the references peek to list 4 locations", waitMs).catch((error) => {
+      throw new Error(`${error.message}; the peek shows: ${header}`);
+    });
+    const rows = await peek.locator(".ref-tree .monaco-list-row").allTextContents();
+    record("codeLens", true, `lenses: ${shown.join(" | ")}; peek: ${header}; rows: ${rows.join(" | ")}`);
+    await page.keyboard.press("Escape");
+  },
+
+  async snippets(page) {
+    // `?[` offers the interaction snippets; Enter takes the first, "single choice"; Tab walks its stops.
+    await openFile(page, "04-project.md");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("?[", { delay: 50 });
+    const widget = page.locator(".suggest-widget.visible");
+    const row = widget.locator(".monaco-list-row", { hasText: "single choice" }).first();
+    try {
+      await row.waitFor({ state: "visible", timeout: Math.min(waitMs, 8000) });
+    } catch {
+      await page.keyboard.press("Control+Space");
+      await row.waitFor({ state: "visible", timeout: waitMs });
+    }
+    const offered = await widget.locator(".monaco-list-row").allTextContents();
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Which color?", { delay: 20 });
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("Red", { delay: 20 });
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("Blue", { delay: 20 });
+    await page.keyboard.press("Tab");
+    const wanted = "?[{{ Which color? }} Red | Blue]";
+    const line = await until(
+      () =>
+        page.evaluate(() => {
+          const lines = [...document.querySelectorAll(".editor-instance .view-line")];
+          return lines.map((l) => l.textContent.replace(/\u00a0/g, " ")).find((t) => t.includes("Which color")) || "";
+        }),
+      "the snippet line",
+    );
+    record("snippets", line === wanted, `line: ${JSON.stringify(line)}; offered: ${offered.join(" | ")}`);
+    await page.keyboard.press("Escape");
+    await command(page, "File: Revert File");
+  },
+
+  async hoverLink(page) {
+    // The hover names where the key is bound as a link; clicking it opens that line.
+    await openFile(page, "02-first-program.md");
+    const box = await textBox(page, "to generate a chapter heading", "would you like");
+    await page.mouse.move(box.x + 2, box.y + 2);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 10 });
+    const link = page.locator(".monaco-hover:not(.hidden) .rendered-markdown a", { hasText: "01-welcome.md:7" }).first();
+    await link.waitFor({ state: "visible", timeout: waitMs });
+    await link.click();
+    await until(async () => (await activeTab(page)).includes("01-welcome.md"), "01-welcome.md to open from the hover");
+    const where = await until(async () => {
+      const text = await cursorAt(page);
+      return text.includes("Ln 7,") ? text : "";
+    }, "the cursor on line 7 (the binding)");
+    record("hoverLink", true, `${await activeTab(page)} ${where}`);
+  },
+
+  async documentLink(page) {
+    // In mfcourse.toml a lessons glob is a link: Ctrl+click opens the first lesson.
+    await openFile(page, "mfcourse.toml");
+    const box = await textBox(page, "lessons = [", "lessons/*.md");
+    await page.keyboard.down("Control");
+    await page.mouse.move(box.x + 2, box.y + box.height / 2);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.keyboard.up("Control");
+    const tab = await until(async () => {
+      const label = await activeTab(page);
+      return label.includes("01-welcome.md") ? label : "";
+    }, "01-welcome.md to open from the link");
+    record("documentLink", true, tab);
+  },
+
   async completion(page) {
     // Type `{{ Wh`, ask for completion, pick the key: the line holds one marker.
     await openFile(page, "04-project.md");
@@ -344,7 +437,7 @@ async function main() {
     page.setDefaultTimeout(waitMs);
     await page.goto(`${process.env.MFLS_URL}/?folder=${encodeURIComponent(course)}`, { timeout: waitMs });
     await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
-    const order = ["activation", "progress", "diagnostics", "hover", "definition", "completion", "rename", "restart", "mdflow", "startFailure"];
+    const order = ["activation", "progress", "diagnostics", "hover", "definition", "codeLens", "snippets", "hoverLink", "documentLink", "completion", "rename", "restart", "mdflow", "startFailure"];
     for (const name of order) {
       try {
         const ok = await checks[name](page);

@@ -18,7 +18,7 @@ def test_binding_hover_shows_exact_key_role_places_and_counts() -> None:
     assert "```text\ngoal\n```" in info.markdown
     assert "**Binding**" in info.markdown
     assert "Learn, Build" in info.markdown and "free input" in info.markdown
-    assert "Bound in a.md:3." in info.markdown
+    assert "Bound in [a.md:3](file:///course/a.md#L3)." in info.markdown
     assert "Read 2 time(s) in 1 document(s) of Python." in info.markdown
 
 

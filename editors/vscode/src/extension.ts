@@ -7,6 +7,7 @@ import {
 } from "vscode-languageclient/node";
 import { registerCourseMap } from "./courseMap";
 import { IndexingStatus } from "./indexingStatus";
+import { registerShowReferences } from "./references";
 import { locateExecutable, type ServerCommand, startFailureMessage } from "./serverCommand";
 
 const CLIENT_ID = "mfls";
@@ -23,6 +24,7 @@ export function activate(context: vscode.ExtensionContext): void {
   status = new IndexingStatus();
   context.subscriptions.push(output, traceOutput, status);
 
+  context.subscriptions.push(registerShowReferences(() => client));
   context.subscriptions.push(
     vscode.commands.registerCommand("mfls.restartServer", () => queue(restart)),
     vscode.workspace.onDidChangeConfiguration((event) => {
@@ -71,6 +73,8 @@ async function start(): Promise<void> {
       { scheme: "untitled", language: "markdown" },
       { scheme: "file", language: "markdownflow" },
       { scheme: "untitled", language: "markdownflow" },
+      // The course file: its lessons/references globs link to their files.
+      { scheme: "file", pattern: "**/mfcourse.toml" },
     ],
     synchronize: {
       fileEvents: vscode.workspace.createFileSystemWatcher(

@@ -9,6 +9,7 @@ from lsprotocol import types as t
 
 from mfls.features import completion, hover, semantic_tokens
 from mfls.lsp import from_proto, to_proto
+from mfls.lsp.handlers import authoring
 from mfls.lsp.server import MflsServer
 
 COMPLETION_LIMIT = 100  # items per answer; past it the list is incomplete and re-asked
@@ -31,6 +32,9 @@ def complete(ls: MflsServer, params: t.CompletionParams) -> t.CompletionList | N
     at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
     if at is None:
         return None
+    snippets = authoring.snippet_completion(ls, at)
+    if snippets is not None:
+        return snippets
     result = completion.complete(ls.courses.snapshot, at.uri, at.offset, limit=COMPLETION_LIMIT)
     if result is None:
         return None

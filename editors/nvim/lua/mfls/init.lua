@@ -25,6 +25,43 @@ local function has_start()
   return vim.lsp.start ~= nil
 end
 
+--- The command of mfls's code lenses (arguments: document URI, position, locations):
+--- the locations in the quickfix list, opened.
+local function show_references(command, ctx)
+  local locations = (command.arguments or {})[3] or {}
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  local encoding = client and client.offset_encoding or "utf-16"
+  local items = vim.lsp.util.locations_to_items(locations, encoding)
+  vim.fn.setqflist({}, " ", { title = "mfls: references", items = items })
+  vim.cmd("botright copen")
+end
+
+--- Code lenses of the buffer, shown now and refreshed on BufEnter and InsertLeave.
+local function attach_codelens(client, bufnr)
+  local caps = client.server_capabilities or client.resolved_capabilities or {}
+  if not (caps.codeLensProvider or caps.code_lens) then
+    return
+  end
+  local group = vim.api.nvim_create_augroup("mfls_codelens_" .. bufnr, { clear = true })
+  vim.api.nvim_create_autocmd({ "BufEnter", "InsertLeave" }, {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      vim.lsp.codelens.refresh()
+    end,
+  })
+  if bufnr == vim.api.nvim_get_current_buf() then
+    vim.lsp.codelens.refresh()
+  end
+end
+
+local function on_attach(client, bufnr)
+  attach_codelens(client, bufnr)
+  if M.config.on_attach then
+    M.config.on_attach(client, bufnr)
+  end
+end
+
 local function client_config(root_dir)
   local cfg = M.config
   return {
@@ -37,7 +74,8 @@ local function client_config(root_dir)
     settings = cfg.settings,
     init_options = cfg.init_options,
     capabilities = cfg.capabilities or vim.lsp.protocol.make_client_capabilities(),
-    on_attach = cfg.on_attach,
+    commands = { ["mfls.showReferences"] = show_references },
+    on_attach = on_attach,
   }
 end
 

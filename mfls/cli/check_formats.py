@@ -1,0 +1,210 @@
+"""`mfls check` output for CI: GitHub workflow annotations and SARIF 2.1.0.
+
+Both take the findings of `mfls.cli.check` (1-based lines, code point columns, end
+column exclusive). A finding inside an AI-Shifu export is placed in a lesson's text, not
+in the JSON file's lines: it is reported on the export file without a line, its lesson
+and place leading the message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.parse
+from collections.abc import Sequence
+from typing import Any, Final, Protocol
+
+from mfls import __version__
+from mfls.cli.output import decoded
+from mfls.workspace.codes import DEFAULT_SEVERITIES
+
+
+class Finding(Protocol):
+    """What these formats read of `mfls.cli.check.Finding`."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def end_line(self) -> int: ...
+    @property
+    def end_column(self) -> int: ...
+    @property
+    def severity(self) -> str: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def lesson(self) -> str | None: ...
+    @property
+    def part(self) -> str | None: ...
+
+
+class CheckReport(Protocol):
+    """What these formats read of `mfls.cli.check.CheckReport`."""
+
+    @property
+    def findings(self) -> Sequence[Finding]: ...
+    @property
+    def unreadable(self) -> Sequence[str]: ...
+
+
+RULE_SUMMARIES: Final[dict[str, str]] = {
+    "marker-empty": "A marker names no question: nothing is left between its braces.",
+    "marker-line-break": "A line break inside a marker's question.",
+    "marker-control-character": "A control character inside a marker's question.",
+    "marker-unclosed": "A `{{` that no `}}` closes in its paragraph.",
+    "legacy-binding": "The old `%{{key}}` binding form.",
+    "unbound-reference": "A question no lesson of the course asks.",
+    "read-before-asked": "A question read before, in course order, it is first asked.",
+    "near-miss": "A question almost equal to another question of the course.",
+    "binding-in-reference": "A binding in a reference document, which saves no answer.",
+    "reserved-key-binding": "A binding of a key the host reserves or provides.",
+    "legacy-profile-key": "A legacy learner-profile key bound with `%{{...}}`.",
+    "empty-interaction": "An interaction with a binding but no choices and no input.",
+    "runtime-binding-ignored": "A binding the course target's runtime does not save.",
+    "runtime-key-differs": "A key the course target's runtime reads otherwise.",
+    "fixed-output-unclosed": "An AI-Shifu `!===` fixed output that no `!===` line closes.",
+    "course-file-invalid": "A problem in mfcourse.toml.",
+}
+"""One line per diagnostic code: the SARIF rules' short descriptions."""
+
+_GITHUB_COMMANDS: Final = {"error": "error", "warning": "warning"}  # else: notice
+_SARIF_LEVELS: Final = {"error": "error", "warning": "warning"}  # else: note
+SARIF_SCHEMA: Final = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
+
+
+def _github_data(text: str) -> str:
+    """A workflow command's message: `%`, CR and LF escaped."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _github_property(text: str) -> str:
+    """A workflow command's property value: as a message, and `:` and `,` too."""
+    return _github_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _lesson_place(finding: Finding) -> str:
+    """Where in an export a finding lies: `lesson title [field]:line:column`."""
+    title = " ".join((finding.lesson or "").split())
+    part = "" if finding.part == "content" else f" [{finding.part}]"
+    return f"{title}{part}:{finding.line}:{finding.column}"
+
+
+def _message(finding: Finding) -> str:
+    message = decoded(finding.message)
+    if finding.lesson is not None:
+        return f"{decoded(_lesson_place(finding))}: {message}"
+    return message
+
+
+def github_line(finding: Finding) -> str:
+    """`::error file=..,line=..,col=..,endLine=..,endColumn=..,title=code::message`."""
+    command = _GITHUB_COMMANDS.get(finding.severity, "notice")
+    props = [f"file={_github_property(decoded(finding.path))}"]
+    if finding.lesson is None:
+        props += [
+            f"line={finding.line}",
+            f"col={finding.column}",
+            f"endLine={finding.end_line}",
+            f"endColumn={finding.end_column}",
+        ]
+    props.append(f"title={_github_property(finding.code)}")
+    return f"::{command} {','.join(props)}::{_github_data(_message(finding))}"
+
+
+def report_github(report: CheckReport) -> str:
+    lines = [github_line(f) for f in report.findings]
+    lines += [f"::error title=mfls check::{_github_data(decoded(p))}" for p in report.unreadable]
+    return "".join(line + "\n" for line in lines)
+
+
+def artifact_uri(path: str) -> str:
+    """A path as a SARIF artifact URI: relative (to the working directory, `%SRCROOT%`)
+    when it lies below it, else an absolute `file:` URI; bytes percent-encoded."""
+    raw = os.fsencode(os.path.normpath(path)).replace(os.sep.encode(), b"/")
+    quoted = urllib.parse.quote(raw, safe="/")
+    if not os.path.isabs(path):
+        return quoted
+    return "file://" + (quoted if quoted.startswith("/") else "/" + quoted)
+
+
+def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
+    uri = artifact_uri(finding.path)
+    artifact: dict[str, Any] = {"uri": uri}
+    if not uri.startswith("file:"):
+        artifact["uriBaseId"] = "SRCROOT"
+    physical: dict[str, Any] = {"artifactLocation": artifact}
+    location: dict[str, Any] = {"physicalLocation": physical}
+    if finding.lesson is None:
+        physical["region"] = {
+            "startLine": finding.line,
+            "startColumn": finding.column,
+            "endLine": finding.end_line,
+            "endColumn": finding.end_column,
+        }
+    else:
+        location["logicalLocations"] = [
+            {"name": decoded(" ".join(finding.lesson.split())), "kind": "module"}
+        ]
+    return {
+        "ruleId": finding.code,
+        "ruleIndex": rule_index,
+        "level": _SARIF_LEVELS.get(finding.severity, "note"),
+        "message": {"text": _message(finding)},
+        "locations": [location],
+    }
+
+
+def _rules(codes: Sequence[str]) -> list[dict[str, Any]]:
+    rules = []
+    for code in codes:
+        default = DEFAULT_SEVERITIES.get(code, "warning")
+        rules.append(
+            {
+                "id": code,
+                "name": "".join(part.capitalize() for part in code.split("-")),
+                "shortDescription": {"text": RULE_SUMMARIES.get(code, code)},
+                "defaultConfiguration": {"level": _SARIF_LEVELS.get(default, "note")},
+            }
+        )
+    return rules
+
+
+def report_sarif(report: CheckReport, cwd: str | None = None) -> str:
+    """One SARIF 2.1.0 log with one run: every diagnostic code as a rule, the findings as
+    results, unreadable paths as tool execution notifications."""
+    codes = list(DEFAULT_SEVERITIES)
+    codes += sorted({f.code for f in report.findings} - set(codes))
+    index = {code: i for i, code in enumerate(codes)}
+    root = os.path.join(cwd if cwd is not None else os.getcwd(), "")
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "mfls",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": _rules(codes),
+            }
+        },
+        "originalUriBaseIds": {"SRCROOT": {"uri": artifact_uri(root).rstrip("/") + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": [_sarif_result(f, index[f.code]) for f in report.findings],
+        "invocations": [
+            {
+                "executionSuccessful": not report.unreadable,
+                "toolExecutionNotifications": [
+                    {"level": "error", "message": {"text": decoded(problem)}}
+                    for problem in report.unreadable
+                ],
+            }
+        ],
+    }
+    log = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+    return json.dumps(log, ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,66 @@
+"""Code lenses: above each binding of a lesson, how often the course reads its answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mfls.features.navigation import Location
+from mfls.workspace.index import WorkspaceSnapshot
+
+
+@dataclass(frozen=True)
+class Lens:
+    start: int  # the binding's key
+    end: int
+    key: str
+    title: str
+    reads: tuple[Location, ...]  # the references counted in `title`, in course order
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def lens_title(reads: int, documents: int, all_lessons: bool) -> str:
+    """`asked here · read 3 times in 2 lessons` (`documents` when a reference document
+    reads it too); `asked here · not read yet` when nothing reads it."""
+    if reads == 0:
+        return "asked here · not read yet"
+    where = (
+        _plural(documents, "lesson", "lessons")
+        if all_lessons
+        else _plural(documents, "document", "documents")
+    )
+    return f"asked here · read {_plural(reads, 'time', 'times')} in {where}"
+
+
+def code_lenses(snapshot: WorkspaceSnapshot, uri: str) -> list[Lens]:
+    """One lens per binding (one the course target's runtime saves) of a lesson. The
+    reads are the references the host substitutes, as hover counts them."""
+    found = snapshot.entry(uri)
+    if found is None:
+        return []
+    course, entry = found
+    if entry.kind != "lesson":
+        return []
+    substitutes = course.host.substitutes
+    lenses: list[Lens] = []
+    summaries: dict[str, tuple[str, tuple[Location, ...]]] = {}
+    for key, markers in entry.keys.bindings.items():
+        summary = summaries.get(key)
+        if summary is None:
+            reads = sorted(
+                (o for o in course.references.get(key, ()) if substitutes(o.marker)),
+                key=course.position,
+            )
+            documents = {o.uri for o in reads}
+            all_lessons = all(course.docs[d].kind == "lesson" for d in documents)
+            summary = (
+                lens_title(len(reads), len(documents), all_lessons),
+                tuple(Location(o.uri, o.marker.key_start, o.marker.key_end) for o in reads),
+            )
+            summaries[key] = summary
+        title, locations = summary
+        lenses.extend(Lens(m.key_start, m.key_end, key, title, locations) for m in markers)
+    lenses.sort(key=lambda lens: lens.start)
+    return lenses

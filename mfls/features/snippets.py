@@ -1,0 +1,104 @@
+"""Interaction snippets offered right after `?[`: single choice, multiple choice, input.
+
+The binding written first is the form the course target's runtime saves: `{{ key }}`
+for the current syntax, `%{{key}}` for a released markdown-flow line (which reads only
+that, and under 0.3 only right after `?[`, where the snippet puts it). Syntax:
+docs/syntax.md, rules 12-15.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from mfls.syntax.model import BlockKind, ScanResult
+from mfls.workspace.config import CURRENT
+from mfls.workspace.index import WorkspaceSnapshot
+
+
+@dataclass(frozen=True, slots=True)
+class Snippet:
+    label: str
+    snippet: str  # LSP snippet syntax: tab stops $1, $2, ..., final $0
+    plain: str  # the same text for a client without snippets
+    detail: str  # the whole interaction as inserted (plain)
+    sort_text: str
+
+
+@dataclass(frozen=True)
+class Snippets:
+    start: int  # what the chosen item replaces: the word typed after `?[` (and an
+    end: int  # auto-closed `]` right after the cursor)
+    items: tuple[Snippet, ...]
+
+
+# `?[` (its `?` not escaped) and the letters typed since, up to the cursor.
+_AFTER_OPENER = re.compile(r"(?<!\\)\?\[(?P<typed>[^\W\d_]*)\Z")
+_PLACEHOLDER = re.compile(r"\$\{\d+:([^}]*)\}|\$\d+")
+
+# (label, what follows the binding, with tab stops from $2)
+_SHAPES = (
+    ("single choice", " ${2:Yes} | ${3:No}]$0"),
+    ("multiple choice", " ${2:A} || ${3:B} || ${4:C}]$0"),
+    ("input", " ...${2:hint}]$0"),
+)
+
+
+def binding_snippet(target: str) -> str:
+    """The binding the runtime of `target` saves, its key as tab stop 1."""
+    if target == CURRENT:
+        return "{{ ${1:question} }}"
+    return "%{{${1:question}}}"
+
+
+def plain_text(snippet: str) -> str:
+    """A snippet with its tab stops replaced by their placeholders."""
+    return _PLACEHOLDER.sub(lambda m: m.group(1) or "", snippet)
+
+
+def interaction_snippets(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> Snippets | None:
+    """The snippets at `offset`, when it follows `?[` (and letters typed since) outside
+    code, a code span or another literal context; else None."""
+    found = snapshot.entry(uri)
+    if found is None:
+        return None
+    _, entry = found
+    text = entry.text
+    line_start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+    match = _AFTER_OPENER.search(text, line_start, offset)
+    if match is None:
+        return None
+    start = offset - len(match["typed"])
+    opener = start - 2
+    result = entry.result_near(opener)
+    if _in_code_or_literal(result, opener):
+        return None
+    end = offset + 1 if text[offset : offset + 1] == "]" else offset
+    binding = binding_snippet(entry.target)
+    items = []
+    for order, (label, rest) in enumerate(_SHAPES):
+        snippet = binding + rest
+        plain = plain_text(snippet)
+        items.append(Snippet(label, snippet, plain, "?[" + plain, f"{order}"))
+    return Snippets(start, end, tuple(items))
+
+
+_NO_INTERACTION = (
+    BlockKind.INDENTED_CODE,
+    BlockKind.FENCED_CODE,
+    BlockKind.LINK_REFERENCE_DEFINITION,
+)
+
+
+def _in_code_or_literal(result: ScanResult, offset: int) -> bool:
+    index = bisect_right(result.literals, offset, key=lambda lit: lit.start) - 1
+    if index >= 0 and result.literals[index].start <= offset < result.literals[index].end:
+        return True
+    index = bisect_right(result.blocks, offset, key=lambda b: b.start) - 1
+    if index < 0:
+        return False
+    block = result.blocks[index]
+    if offset > block.end:
+        return False
+    return block.kind in _NO_INTERACTION or block.is_raw_html
