@@ -32,7 +32,6 @@ class Capabilities:
     document_changes: bool = False  # WorkspaceEdit.documentChanges
     snippet_edits: bool = False  # SnippetTextEdit inside documentChanges
     change_annotations: bool = False  # annotated edits inside documentChanges
-    completion_snippets: bool = False  # completion items in snippet syntax
     code_lens_refresh: bool = False  # workspace/codeLens/refresh
 
     @classmethod
@@ -64,7 +63,6 @@ class Capabilities:
             document_changes=document_changes,
             snippet_edits=document_changes and bool(edits and edits.snippet_edit_support),
             change_annotations=document_changes and bool(edits and edits.change_annotation_support),
-            completion_snippets=bool(_get(completion_item, "snippet_support")),
             code_lens_refresh=bool(_get(workspace, "code_lens", "refresh_support")),
         )
 

@@ -27,8 +27,8 @@ from lsprotocol import types as t
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.handlers import (
     assistance,
-    course_map,
     authoring,
+    course_map,
     diagnostics,
     documents,
     editing,

@@ -32,9 +32,9 @@ def complete(ls: MflsServer, params: t.CompletionParams) -> t.CompletionList | N
     at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
     if at is None:
         return None
-    snippets = authoring.snippet_completion(ls, at)
-    if snippets is not None:
-        return snippets
+    interaction_snippets = authoring.snippet_completion(ls, at)
+    if interaction_snippets is not None:
+        return interaction_snippets
     result = completion.complete(ls.courses.snapshot, at.uri, at.offset, limit=COMPLETION_LIMIT)
     if result is None:
         return None
