@@ -14,6 +14,7 @@ from mfls.disk.memory import MemoryDisk
 from mfls.exports.ai_shifu import Export
 from mfls.exports.layout import Placed, decode_text, unpack
 from mfls.features.diagnostics import Diagnostic, document_diagnostics
+from mfls.features.messages import EN
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
 
@@ -30,8 +31,11 @@ class ExportDiagnostic:
     diagnostic: Diagnostic
 
 
-def check_export(export: Export, source: bytes, source_name: str) -> list[ExportDiagnostic]:
-    """Every diagnostic of the export's lessons and prompts, lessons in course order."""
+def check_export(
+    export: Export, source: bytes, source_name: str, language: str = EN
+) -> list[ExportDiagnostic]:
+    """Every diagnostic of the export's lessons and prompts, lessons in course order,
+    messages in `language`."""
     folder = unpack(export, source, source_name)
     files = {
         os.path.join(ROOT, *path.split("/")): _readable(data) for path, data in folder.files.items()
@@ -45,7 +49,7 @@ def check_export(export: Export, source: bytes, source_name: str) -> list[Export
     for placed in _ordered(folder.placed):
         uri = path_to_uri(os.path.join(ROOT, *placed.path.split("/")))
         text = decode_text(folder.files[placed.path]) or ""
-        for item in document_diagnostics(snapshot, uri):
+        for item in document_diagnostics(snapshot, uri, language):
             found.append(ExportDiagnostic(placed, text, _retitled(item, by_uri)))
     return found
 

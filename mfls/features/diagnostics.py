@@ -86,7 +86,7 @@ def scan_diagnostics(
                     "legacy-binding",
                     marker.start,
                     marker.end,
-                    say(language, "legacy-binding", key=marker.key, short=_short(marker.key)),
+                    say(language, "legacy-binding", short=_short(marker.key)),
                     tags=(DEPRECATED,),
                 )
             )
@@ -546,7 +546,6 @@ def _unbound(
         language,
         "unbound-reference",
         short=brief(key),
-        quoted=quoted(key),
         key=key,
         percent=percent,
     )

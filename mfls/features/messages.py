@@ -124,10 +124,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "part.count.interactions.other": {EN: "${count} interactions", ZH: " ${count} 个交互"},
     "legacy-binding": {
         EN: "`%{{...}}` is the old binding syntax: write `{{ ${short} }}` instead. It binds "
-        "the same question, `{{ ${key} }}`. markdown-flow 0.4 and older bind only "
-        "`%{{...}}`: a course run by them keeps it (set `target` in mfcourse.toml).",
-        ZH: "`%{{...}}` 是旧的绑定写法：请改为 `{{ ${short} }}`。两种写法绑定同一个问题"
-        "`{{ ${key} }}`。markdown-flow 0.4 及更早版本只认 `%{{...}}` 绑定："
+        "the same question. markdown-flow 0.4 and older bind only `%{{...}}`: a course run "
+        "by them keeps it (set `target` in mfcourse.toml).",
+        ZH: "`%{{...}}` 是旧的绑定写法：请改为 `{{ ${short} }}`。两种写法绑定的是同一个问题。"
+        "markdown-flow 0.4 及更早版本只认 `%{{...}}` 绑定："
         "由它们运行的课程应保留旧写法（在 mfcourse.toml 中设置 `target`）。",
     },
     "empty-interaction": {
@@ -231,13 +231,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
         ZH: "空白、大小写、Unicode 形式或标点",
     },
     "unbound-reference": {
-        EN: "No lesson asks ${short}, so the AI may have no answer to read. No lesson of "
-        "this course binds ${quoted} and the host does not provide it. Bind it in an "
-        "interaction (`?[${percent}{{ ${key} }} ...]`), or tell the AI to ask for the "
-        "answer or to use a stated default.",
-        ZH: "没有课时提问${short}，AI 可能读不到回答。本课程没有课时绑定${quoted}，"
-        "平台也不提供它。请在交互中绑定它（`?[${percent}{{ ${key} }} ...]`），"
-        "或者告诉 AI 主动询问，或使用说明好的默认值。",
+        EN: "No lesson asks ${short}, so the AI may have no answer to read. The host does not "
+        "provide it either. Bind it in an interaction (`?[${percent}{{ ${key} }} ...]`), or "
+        "tell the AI to ask for the answer or to use a stated default.",
+        ZH: "没有课时提问${short}，AI 可能读不到回答。平台也不提供它。请在交互中绑定它"
+        "（`?[${percent}{{ ${key} }} ...]`），或者告诉 AI 主动询问，或使用说明好的默认值。",
     },
     "fixed-output-unclosed": {
         EN: "This `!===` fixed output is not closed: add a `!===` line. Before the block "
