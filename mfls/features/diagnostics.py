@@ -11,7 +11,7 @@ from typing import Final
 
 from mfls.features.at_offset import invalid_span
 from mfls.features.lesson_structure import structure_of
-from mfls.features.messages import EN, brief, counted, quoted, say
+from mfls.features.messages import EN, bare, brief, counted, quoted, say
 from mfls.features.near_miss import NearMissIndex
 from mfls.syntax.keys import trimmed
 from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, Role, ScanResult
@@ -86,7 +86,7 @@ def scan_diagnostics(
                     "legacy-binding",
                     marker.start,
                     marker.end,
-                    say(language, "legacy-binding", short=_short(marker.key)),
+                    say(language, "legacy-binding", bare=bare(marker.key)),
                     tags=(DEPRECATED,),
                 )
             )
@@ -102,11 +102,6 @@ _RUNTIME_NAMES: Final = {
 
 def runtime_name(target: str) -> str:
     return _RUNTIME_NAMES.get(target, target)
-
-
-def _short(key: str) -> str:
-    """`key` cut for a first sentence (`brief`), unquoted."""
-    return brief(key)[1:-1]
 
 
 def runtime_diagnostics(
@@ -134,7 +129,7 @@ def runtime_diagnostics(
                         language,
                         "runtime-binding-ignored",
                         runtime=runtime,
-                        short=_short(marker.key),
+                        bare=bare(marker.key),
                         quoted=quoted(marker.key),
                     ),
                 )
@@ -482,7 +477,7 @@ def _legacy_profile_message(course: CourseSnapshot, key: str, language: str) -> 
     return say(
         language,
         "legacy-profile-key",
-        short=brief(key),
+        profile=quoted(key),
         key=key,
         host=host.title or host.name,
         keys=keys,
@@ -534,7 +529,7 @@ def _unbound(
         message = say(
             language,
             "near-miss",
-            near=brief(near.key, 40),
+            near=brief(near.key, 38),
             near_full=quoted(near.key),
             how=say(language, how),
             quoted=quoted(key),

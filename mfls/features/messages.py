@@ -38,12 +38,15 @@ def quoted(key: str) -> str:
     return f"“{key}”"
 
 
-def brief(key: str, limit: int = 32) -> str:
+def brief(key: str, limit: int = 30) -> str:
     """`key` quoted, cut to `limit` characters (ending in `…`) so that a first sentence
     naming it stays short; the later sentences name it whole."""
-    if len(key) > limit:
-        key = key[: limit - 1].rstrip() + "…"
-    return quoted(key)
+    return quoted(bare(key, limit))
+
+
+def bare(key: str, limit: int = 24) -> str:
+    """`key` cut like `brief`, unquoted (for a first sentence writing it in a marker)."""
+    return key if len(key) <= limit else key[: limit - 1].rstrip() + "…"
 
 
 _SENTENCE_END: Final = re.compile(r"[.?!](?=\s|$)|[。？！]")
@@ -123,10 +126,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "part.count.interactions.one": {EN: "1 interaction", ZH: " 1 个交互"},
     "part.count.interactions.other": {EN: "${count} interactions", ZH: " ${count} 个交互"},
     "legacy-binding": {
-        EN: "`%{{...}}` is the old binding syntax: write `{{ ${short} }}` instead. It binds "
-        "the same question. markdown-flow 0.4 and older bind only `%{{...}}`: a course run "
+        EN: "`%{{...}}` is the old binding syntax: write `{{ ${bare} }}`. It binds the same "
+        "question. markdown-flow 0.4 and older bind only `%{{...}}`: a course run "
         "by them keeps it (set `target` in mfcourse.toml).",
-        ZH: "`%{{...}}` 是旧的绑定写法：请改为 `{{ ${short} }}`。两种写法绑定的是同一个问题。"
+        ZH: "`%{{...}}` 是旧的绑定写法：请改为 `{{ ${bare} }}`。两种写法绑定的是同一个问题。"
         "markdown-flow 0.4 及更早版本只认 `%{{...}}` 绑定："
         "由它们运行的课程应保留旧写法（在 mfcourse.toml 中设置 `target`）。",
     },
@@ -148,10 +151,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "请明确写成 `?[%{{ ${key} }} ...]`。",
     },
     "runtime-binding-ignored": {
-        EN: "${runtime} saves nothing here: write `%{{ ${short} }}`. It binds an answer only "
+        EN: "${runtime} saves nothing here: write `%{{ ${bare} }}`. It binds an answer only "
         "with `%{{...}}`: it saves no answer to ${quoted}, and shows this marker as part of "
         "the first button's text.",
-        ZH: "${runtime} 不会在这里保存回答：请写成 `%{{ ${short} }}`。它只认 `%{{...}}` "
+        ZH: "${runtime} 不会在这里保存回答：请写成 `%{{ ${bare} }}`。它只认 `%{{...}}` "
         "绑定：不会把回答保存到${quoted}，还会把这个标记当作第一个按钮文字的一部分显示出来。",
     },
     "runtime-binding-ignored.position": {
@@ -170,11 +173,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
     },
     # -- diagnostics: course level
     "reserved-key-binding.provided": {
-        EN: "${short} is provided by ${host} and is read-only. An interaction cannot save an "
-        "answer to ${quoted}: choose another question text, or read the provided value "
-        "without binding it.",
-        ZH: "${short}由 ${host} 提供，是只读的。交互不能把回答保存到${quoted}："
-        "请换一个问题文字，或者直接读取这个提供的值而不绑定它。",
+        EN: "${short} is read-only: the host provides it. ${host} provides ${quoted}, so an "
+        "interaction cannot save an answer to it: choose another question text, or read the "
+        "provided value without binding it.",
+        ZH: "${short}是只读的：它由平台提供。${quoted}由 ${host} 提供，交互无法保存对它的"
+        "回答：请换一个问题文字，或者只读取这个值而不绑定它。",
     },
     "reserved-key-binding.prefix": {
         EN: "Questions starting with `${prefix}` are reserved by ${host}. The platform "
@@ -189,11 +192,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "（见 mfcourse.toml 中的 `references`），所以不会把回答保存到${quoted}。",
     },
     "legacy-profile-key": {
-        EN: "${short} is a legacy learner-profile key: keep `%{{...}}` here. ${host} still "
+        EN: "${profile} is a legacy learner-profile key: keep `%{{...}}` here. ${host} still "
         "accepts `%{{...}}` bindings of its legacy learner-profile keys (${keys}) but "
         "rejects other bindings of questions starting with `${prefix}`. Do not convert it "
         "to `{{ ${key} }}`: that form is such a binding, an error.",
-        ZH: "${short}是旧版学员画像键：这里请保留 `%{{...}}`。${host} 仍接受对其旧版学员"
+        ZH: "${profile}是旧版学员画像键：这里请保留 `%{{...}}`。${host} 仍接受对其旧版学员"
         "画像键（${keys}）的 `%{{...}}` 绑定，但拒绝其他以 `${prefix}` 开头的问题的绑定。"
         "不要把它改成 `{{ ${key} }}`：那种写法正属于被拒绝的绑定，会报错。",
     },
@@ -231,11 +234,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
         ZH: "空白、大小写、Unicode 形式或标点",
     },
     "unbound-reference": {
-        EN: "No lesson asks ${short}, so the AI may have no answer to read. The host does not "
-        "provide it either. Bind it in an interaction (`?[${percent}{{ ${key} }} ...]`), or "
+        EN: "No lesson asks ${short}, so the AI may lack the answer. The host does not provide "
+        "it either. Bind it in an interaction (`?[${percent}{{ ${key} }} ...]`), or "
         "tell the AI to ask for the answer or to use a stated default.",
-        ZH: "没有课时提问${short}，AI 可能读不到回答。平台也不提供它。请在交互中绑定它"
-        "（`?[${percent}{{ ${key} }} ...]`），或者告诉 AI 主动询问，或使用说明好的默认值。",
+        ZH: "没有任何课时提问${short}，AI 可能读不到回答。平台也不提供它。请在交互中绑定它"
+        "（`?[${percent}{{ ${key} }} ...]`），或者告诉 AI 去询问用户，或使用事先说明的默认值。",
     },
     "fixed-output-unclosed": {
         EN: "This `!===` fixed output is not closed: add a `!===` line. Before the block "
@@ -260,7 +263,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
     },
     "config.target-value": {
         EN: "",
-        ZH: "`target` 的值无效，使用平台的默认目标。它必须是以下之一：${choices}。",
+        ZH: "`target` 的值无效，使用平台的默认目标。`target` 必须是以下之一：${choices}。",
     },
     "config.list-type": {EN: "", ZH: "`${key}` 必须是字符串列表，已忽略。"},
     "config.diagnostics-type": {
