@@ -70,7 +70,9 @@ async function start(): Promise<void> {
       { scheme: "file", language: "markdownflow" },
       { scheme: "untitled", language: "markdownflow" },
     ],
+    initializationOptions: { locale: vscode.workspace.getConfiguration("mfls").get("locale") },
     synchronize: {
+      configurationSection: "mfls",
       fileEvents: vscode.workspace.createFileSystemWatcher(
         "**/{mfcourse.toml,*.md,*.markdown,*.mdflow}",
       ),
