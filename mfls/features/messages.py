@@ -459,16 +459,36 @@ for _id, _english in CONFIG_MESSAGES.items():
 MESSAGES: Final[Mapping[str, Mapping[str, str]]] = _MESSAGES
 """Message id -> language -> template."""
 
-_TEMPLATES: Final = {
-    language: {id_: Template(texts[language]) for id_, texts in _MESSAGES.items()}
+_ARGUMENT: Final = re.compile(r"\$\{(\w+)\}")
+
+
+def _pieces(template: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`template` as its literal parts and the argument names between them, joined at
+    render time (several times faster than `Template.substitute` or `str.format` on
+    these long texts); `Template` still checks that it is well formed."""
+    names = tuple(_ARGUMENT.findall(template))
+    Template(template).substitute(dict.fromkeys(names, ""))
+    return tuple(_ARGUMENT.split(template)[::2]), names
+
+
+_PIECES: Final = {
+    language: {id_: _pieces(texts[language]) for id_, texts in _MESSAGES.items()}
     for language in LANGUAGES
 }
 
 
 def say(language: str, message_id: str, **args: object) -> str:
     """Message `message_id` in `language` (English for one the catalog lacks)."""
-    templates = _TEMPLATES.get(language) or _TEMPLATES[EN]
-    return templates[message_id].substitute(args)
+    literals, names = (_PIECES.get(language) or _PIECES[EN])[message_id]
+    if not names:
+        return literals[0]
+    if len(names) == 1:  # the most frequent case, at f-string speed
+        return f"{literals[0]}{args[names[0]]}{literals[1]}"
+    out = [literals[0]]
+    for name, literal in zip(names, literals[1:]):  # noqa: B905 (one more literal)
+        out.append(f"{args[name]}")
+        out.append(literal)
+    return "".join(out)
 
 
 def counted(language: str, message_id: str, count: int) -> str:
