@@ -376,7 +376,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         ZH: "第 ${at} 个字符是 ${code} ${name}",
     },
     "hover.asked": {EN: "Asked with ${asked}.", ZH: "提问方式：${asked}。"},
-    "hover.asked.choices": {EN: "choices: ${choices}", ZH: "选项：${choices}"},
+    "hover.asked.choices": {EN: "choices: ${choices}", ZH: "选项 ${choices}"},
     "hover.asked.input": {EN: "free input", ZH: "自由输入"},
     "hover.asked.separator": {EN: "; ", ZH: "；"},
     "hover.list-separator": {EN: ", ", ZH: "、"},
@@ -391,7 +391,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
     },
     "hover.read": {
         EN: "Read ${times} in ${documents} of ${course}.",
-        ZH: "在 ${course} 的${documents}中读取了${times}。",
+        ZH: "在课程“${course}”的${documents}中读取了${times}。",
     },
     "hover.times.one": {EN: "once", ZH: " 1 次"},
     "hover.times.other": {EN: "${count} times", ZH: " ${count} 次"},
@@ -399,7 +399,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "hover.documents.other": {EN: "${count} documents", ZH: " ${count} 个文档"},
     "hover.not-read": {
         EN: "Not read anywhere in ${course}.",
-        ZH: "${course} 中没有任何地方读取它。",
+        ZH: "课程“${course}”中没有任何地方读取它。",
     },
     "hover.legacy-profile": {
         EN: "A legacy learner-profile key: ${host} still accepts its `%{{...}}` binding.",

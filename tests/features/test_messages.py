@@ -261,9 +261,9 @@ def test_hover_in_chinese_counts_and_links_places() -> None:
     info = hover(course.snapshot, course.uri("a.md"), course.offset, ZH)
     assert info is not None
     assert "**绑定**：这个交互会把用户对这个问题的回答保存下来。" in info.markdown
-    assert "提问方式：选项：Learn、Build；自由输入。" in info.markdown
+    assert "提问方式：选项 Learn、Build；自由输入。" in info.markdown
     assert f"绑定位置：[a.md:1]({course.uri('a.md')}#L1)。" in info.markdown
-    assert "在 Python 的 1 个文档中读取了 2 次。" in info.markdown
+    assert "在课程“Python”的 1 个文档中读取了 2 次。" in info.markdown
     english = hover(course.snapshot, course.uri("a.md"), course.offset)
     assert english is not None and "Read 2 times in 1 document of Python." in english.markdown
 
