@@ -8,8 +8,10 @@ as the course `mfls unpack` would make of it, in memory: each location is
 location adds ` [llm_system_prompt]` to the title); `--format json` adds `lesson`,
 `outlineItemBid` and `field`; its strings carry an undecodable byte of a path as `\\xNN`.
 `github` writes GitHub workflow annotations, `sarif` one SARIF 2.1.0 log
-(`mfls.cli.check_formats`). Exit status: 0 no errors, 1 errors found, 2 a path
-could not be read (the others are still checked).
+(`mfls.cli.check_formats`). Messages are in the language of `--locale`, else of the
+environment (`LC_ALL`, `LC_MESSAGES`, `LANG`: a Chinese locale gives Simplified
+Chinese). Exit status: 0 no errors, 1 errors found, 2 a path could not be read (the
+others are still checked).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from typing import Any
 
 from mfls.cli.check_formats import report_github, report_sarif
 from mfls.cli.exports import load_export
+from mfls.cli.language import add_option as add_locale_option
+from mfls.cli.language import chosen as chosen_language
 from mfls.cli.output import configure_stderr, decoded, places, say, shown, write_stdout
 from mfls.cli.sources import (
     Unusable,
@@ -35,6 +39,7 @@ from mfls.cli.sources import (
 from mfls.exports.ai_shifu import ExportProblem
 from mfls.exports.checking import check_export
 from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
+from mfls.features.messages import EN
 from mfls.workspace.course_root import nearest_course_root
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
@@ -102,8 +107,9 @@ def _display(path: str, given: dict[str, str]) -> str:
     return given.get(path) or os.path.relpath(path)
 
 
-def check_paths(paths: Sequence[str]) -> CheckReport:
-    """Course diagnostics for files and folders, exactly as the editor computes them.
+def check_paths(paths: Sequence[str], language: str = EN) -> CheckReport:
+    """Course diagnostics for files and folders, exactly as the editor computes them
+    (messages in `language`).
 
     Folders count as workspace folders (each course file inside starts a course); a
     course file above a path makes its whole course part of the check. A file outside
@@ -117,7 +123,7 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
         path = os.path.abspath(raw)
         kind = classify(path)
         if kind == "file" and path.lower().endswith(".json"):
-            _check_export(report, raw, path)
+            _check_export(report, raw, path, language)
         elif isinstance(kind, Unusable):
             report.unreadable.append(f"cannot read {raw}: {kind.reason}")
         elif kind == "folder":
@@ -155,12 +161,12 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
             continue
         course, entry = entered
         report.checked += 1
-        items = document_diagnostics(snapshot, entry.uri)
+        items = document_diagnostics(snapshot, entry.uri, language)
         _add_findings(report, _display(path, given), entry.text, items)
         if course.config_path is not None:
             courses[course.id] = course.config_path
     for course_id, course_file in sorted(courses.items(), key=lambda pair: pair[1]):
-        items = course_file_diagnostics(snapshot, course_id)
+        items = course_file_diagnostics(snapshot, course_id, language)
         if items:
             text = read_source(course_file, os.path.dirname(course_file))
             shown = "" if isinstance(text, Unusable) else text
@@ -168,7 +174,7 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
     return report
 
 
-def _check_export(report: CheckReport, raw: str, path: str) -> None:
+def _check_export(report: CheckReport, raw: str, path: str, language: str) -> None:
     """The diagnostics of an AI-Shifu export, each placed in one lesson's text."""
     loaded = load_export(path)
     if isinstance(loaded, ExportProblem):
@@ -176,7 +182,7 @@ def _check_export(report: CheckReport, raw: str, path: str) -> None:
         return
     export, source = loaded
     report.checked += 1
-    found = check_export(export, source, os.path.basename(path))
+    found = check_export(export, source, os.path.basename(path), language)
     by_text: dict[str, list[Diagnostic]] = {}
     for item in found:
         by_text.setdefault(item.placed.path, []).append(item.diagnostic)
@@ -252,12 +258,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="text",
         help="output format: text (default), json, github (workflow annotations), sarif",
     )
+    add_locale_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     configure_stderr(logging.WARNING)
     warn_pending_renames("check", args.paths)
-    report = check_paths(args.paths)
+    report = check_paths(args.paths, chosen_language(args.locale))
     for problem in report.unreadable:
         say("check", problem)
     write_stdout(FORMATS[args.format](report))

@@ -14,6 +14,7 @@ from mfls.disk.memory import MemoryDisk
 from mfls.exports.ai_shifu import Export
 from mfls.exports.layout import CourseFolder, Placed, decode_text, unpack
 from mfls.features.diagnostics import Diagnostic, document_diagnostics
+from mfls.features.messages import EN
 from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
@@ -58,15 +59,18 @@ def export_course(export: Export, source: bytes, source_name: str) -> ExportCour
     return ExportCourse(workspace.snapshot, folder, by_uri)
 
 
-def check_export(export: Export, source: bytes, source_name: str) -> list[ExportDiagnostic]:
-    """Every diagnostic of the export's lessons and prompts, lessons in course order."""
+def check_export(
+    export: Export, source: bytes, source_name: str, language: str = EN
+) -> list[ExportDiagnostic]:
+    """Every diagnostic of the export's lessons and prompts, lessons in course order,
+    messages in `language`."""
     indexed = export_course(export, source, source_name)
     folder, snapshot, by_uri = indexed.folder, indexed.snapshot, indexed.by_uri
     found: list[ExportDiagnostic] = []
     for placed in _ordered(folder.placed):
         uri = path_to_uri(os.path.join(ROOT, *placed.path.split("/")))
         text = decode_text(folder.files[placed.path]) or ""
-        for item in document_diagnostics(snapshot, uri):
+        for item in document_diagnostics(snapshot, uri, language):
             found.append(ExportDiagnostic(placed, text, _retitled(item, by_uri)))
     return found
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from mfls.features import rename as rn
 from mfls.features.diagnostics import near_miss_index
+from mfls.features.messages import EN, say
 from mfls.features.refusal import Refusal
 from mfls.features.rename import DocumentChange, KeyUse, WorkspaceChange
 from mfls.syntax.model import Block, BlockKind, Marker, Role
@@ -54,8 +55,9 @@ def code_actions(
     *,
     course_wide: bool = True,
     merge_targets: Mapping[str, Iterable[str]] | None = None,
+    language: str = EN,
 ) -> list[CodeAction]:
-    """Every action for the range `[start, end]` of `uri`.
+    """Every action for the range `[start, end]` of `uri`, titled in `language`.
 
     `course_wide=False` leaves out the source actions over the whole course (they read
     every document). `merge_targets` maps a key to keys the author asked to merge it
@@ -74,10 +76,12 @@ def code_actions(
             break
         if marker.end < start:
             continue
-        actions.extend(_marker_actions(course, entry, text, marker, provided, merge_targets))
-    actions.extend(_document_source_actions(course, entry))
+        actions.extend(
+            _marker_actions(course, entry, text, marker, provided, merge_targets, language)
+        )
+    actions.extend(_document_source_actions(course, entry, language))
     if course_wide:
-        actions.extend(_course_source_actions(course))
+        actions.extend(_course_source_actions(course, language))
     return actions
 
 
@@ -91,6 +95,7 @@ def _marker_actions(
     marker: Marker,
     provided: frozenset[str],
     merge_targets: Mapping[str, Iterable[str]],
+    language: str,
 ) -> Iterator[CodeAction]:
     span = (marker.start, marker.end)
     old_runtime = entry.target != CURRENT
@@ -102,7 +107,7 @@ def _marker_actions(
         and not (host.provides(marker.key) or host.reserved_prefix_of(marker.key))
     ):
         yield CodeAction(
-            title=f"Bind with {rn.padded(marker.key, True)}",
+            title=say(language, "action.bind-with", marker=rn.padded(marker.key, True)),
             kind=QUICKFIX,
             change=_single(entry, percent_changes(text, marker)),
             fixes="runtime-binding-ignored",
@@ -115,7 +120,7 @@ def _marker_actions(
         changes = rn.marker_changes(text, marker, marker.key, legacy=False)
         if changes:
             yield CodeAction(
-                title=f"Convert legacy binding to {rn.padded(marker.key, False)}",
+                title=say(language, "action.convert-legacy", marker=rn.padded(marker.key, False)),
                 kind=QUICKFIX,
                 change=_single(entry, changes),
                 fixes="legacy-binding",
@@ -124,7 +129,7 @@ def _marker_actions(
             )
     if rn.can_pad(text, marker) and not rn.is_padded(text, marker):
         yield CodeAction(
-            title=f"Pad marker to {rn.padded(marker.key, marker.legacy)}",
+            title=say(language, "action.pad", marker=rn.padded(marker.key, marker.legacy)),
             kind=QUICKFIX,
             change=_single(
                 entry, rn.marker_changes(text, marker, marker.key, legacy=marker.legacy)
@@ -140,7 +145,7 @@ def _marker_actions(
             changes = rn.marker_changes(text, marker, near.key, legacy=marker.legacy)
             if changes:
                 yield CodeAction(
-                    title=f"Replace with {rn.padded(near.key, False)}",
+                    title=say(language, "action.replace-with", marker=rn.padded(near.key, False)),
                     kind=QUICKFIX,
                     change=_single(entry, changes),
                     fixes=code,
@@ -151,7 +156,7 @@ def _marker_actions(
         if insertion is not None:
             plain, snippet = insertion
             yield CodeAction(
-                title=f"Ask for '{marker.key}' in an interaction before its first use",
+                title=say(language, "action.ask-for", key=marker.key),
                 kind=QUICKFIX,
                 change=plain,
                 snippet_change=snippet,
@@ -169,7 +174,7 @@ def _marker_actions(
         if isinstance(change, Refusal):
             continue
         yield CodeAction(
-            title=f"Merge key '{marker.key}' into '{target}'",
+            title=say(language, "action.merge", key=marker.key, target=target),
             kind=MERGE,
             change=change,
         )
@@ -276,19 +281,19 @@ def padding_changes(entry: DocEntry) -> list[TextChange]:
     return changes
 
 
-def _document_source_actions(course: CourseSnapshot, entry: DocEntry) -> Iterator[CodeAction]:
+def _document_source_actions(
+    course: CourseSnapshot, entry: DocEntry, language: str
+) -> Iterator[CodeAction]:
     legacy = legacy_changes(entry, course.host.legacy_profile_keys)
     if legacy:
         yield CodeAction(
-            "Convert every legacy binding in this document to {{ key }}",
+            say(language, "action.convert-legacy-document"),
             CONVERT_LEGACY,
             _single(entry, legacy),
         )
     padding = padding_changes(entry)
     if padding:
-        yield CodeAction(
-            "Pad every marker in this document to {{ key }}", PAD_MARKERS, _single(entry, padding)
-        )
+        yield CodeAction(say(language, "action.pad-document"), PAD_MARKERS, _single(entry, padding))
 
 
 def _course_change(
@@ -302,17 +307,15 @@ def _course_change(
     return WorkspaceChange(documents=tuple(documents))
 
 
-def _course_source_actions(course: CourseSnapshot) -> Iterator[CodeAction]:
+def _course_source_actions(course: CourseSnapshot, language: str) -> Iterator[CodeAction]:
     keep = course.host.legacy_profile_keys
     legacy = _course_change(course, lambda entry: legacy_changes(entry, keep))
     if legacy.documents:
         yield CodeAction(
-            "Convert every legacy binding in this course to {{ key }}",
+            say(language, "action.convert-legacy-course"),
             CONVERT_LEGACY_COURSE,
             legacy,
         )
     padding = _course_change(course, padding_changes)
     if padding.documents:
-        yield CodeAction(
-            "Pad every marker in this course to {{ key }}", PAD_MARKERS_COURSE, padding
-        )
+        yield CodeAction(say(language, "action.pad-course"), PAD_MARKERS_COURSE, padding)

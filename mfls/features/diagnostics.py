@@ -11,11 +11,18 @@ from typing import Final
 
 from mfls.features.at_offset import invalid_span
 from mfls.features.lesson_structure import structure_of
+from mfls.features.messages import EN, bare, brief, counted, quoted, say
 from mfls.features.near_miss import NearMissIndex
 from mfls.syntax.keys import trimmed
 from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, Role, ScanResult
 from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF
-from mfls.workspace.config import COURSE_FILE, CURRENT, MARKDOWN_FLOW_03, MARKDOWN_FLOW_04
+from mfls.workspace.config import (
+    COURSE_FILE,
+    CURRENT,
+    MARKDOWN_FLOW_03,
+    MARKDOWN_FLOW_04,
+    ConfigProblem,
+)
 from mfls.workspace.hosts import HostProfile
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
 from mfls.workspace.uris import uri_to_path
@@ -46,14 +53,6 @@ def _diagnostic(
     return Diagnostic(code, DEFAULT_SEVERITIES[code], start, end, message, related, tags)
 
 
-def quoted(key: str) -> str:
-    return f"“{key}”"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 # -- scanner level ----------------------------------------------------------------------
 
 
@@ -63,20 +62,21 @@ def scan_diagnostics(
     quiet_legacy: frozenset[str] = frozenset(),
     target: str = CURRENT,
     reserved: Callable[[str], bool] | None = None,
+    language: str = EN,
 ) -> list[Diagnostic]:
     """Invalid markers, legacy bindings (but those of the keys in `quiet_legacy`) and
     interactions that ask nothing; `text`, when given, names control characters and
     tells a missing `}}` from a broken line. Under an old `target` (a released
     markdown-flow), what its runtime reads otherwise instead of the legacy hints; a
     binding of a `reserved` key keeps its reserved-key error instead (the `%` form
-    would not help)."""
-    found = [_invalid(marker, text) for marker in result.invalid]
+    would not help). Messages in `language`."""
+    found = [_invalid(marker, text, language) for marker in result.invalid]
     for interaction in result.interactions:
         asks = interaction.choices or interaction.input is not None
         if interaction.binding is not None and not asks:
-            found.append(_asks_nothing(result, interaction))
+            found.append(_asks_nothing(result, interaction, language))
     if target != CURRENT:
-        found.extend(runtime_diagnostics(result, text, target, reserved))
+        found.extend(runtime_diagnostics(result, text, target, reserved, language))
         found.sort(key=lambda d: (d.start, d.end))
         return found
     for marker in result.markers:
@@ -86,10 +86,7 @@ def scan_diagnostics(
                     "legacy-binding",
                     marker.start,
                     marker.end,
-                    f"`%{{{{...}}}}` is the old binding syntax; write `{{{{ {marker.key} }}}}` "
-                    "instead. It binds the same question. markdown-flow 0.4 and older bind "
-                    "only `%{{...}}`: a course run by them keeps it (set `target` in "
-                    "mfcourse.toml).",
+                    say(language, "legacy-binding", bare=bare(marker.key)),
                     tags=(DEPRECATED,),
                 )
             )
@@ -112,6 +109,7 @@ def runtime_diagnostics(
     text: str | None,
     target: str,
     reserved: Callable[[str], bool] | None = None,
+    language: str = EN,
 ) -> list[Diagnostic]:
     """Where the runtime of an old `target` reads a marker otherwise than the memory
     syntax: a `{{ key }}` binding it ignores, a `%{{key}}` binding it does not see (0.3:
@@ -127,10 +125,13 @@ def runtime_diagnostics(
                     "runtime-binding-ignored",
                     marker.start,
                     marker.end,
-                    f"{runtime} saves nothing here: write `%{{{{ {marker.key} }}}}`. "
-                    f"It binds an answer only with `%{{{{...}}}}`: it saves no answer to "
-                    f"{quoted(marker.key)}, and shows this marker as part of the first "
-                    "button's text.",
+                    say(
+                        language,
+                        "runtime-binding-ignored",
+                        runtime=runtime,
+                        bare=bare(marker.key),
+                        quoted=quoted(marker.key),
+                    ),
                 )
             )
         elif (
@@ -144,9 +145,12 @@ def runtime_diagnostics(
                     "runtime-binding-ignored",
                     marker.start,
                     marker.end,
-                    f"{runtime} saves nothing here: write `%{{{{` right after `?[`. It binds "
-                    f"an answer only when the interaction starts with `%{{{{`; here it saves "
-                    f"no answer to {quoted(marker.key)} and shows the marker as button text.",
+                    say(
+                        language,
+                        "runtime-binding-ignored.position",
+                        runtime=runtime,
+                        quoted=quoted(marker.key),
+                    ),
                 )
             )
         if target == MARKDOWN_FLOW_03 and "}" in marker.key:
@@ -155,71 +159,53 @@ def runtime_diagnostics(
                     "runtime-key-differs",
                     marker.start,
                     marker.end,
-                    f"{runtime} never reads this marker: its key holds `}}`. Its reader "
-                    "stops a key at the first `}`, so it neither substitutes nor binds "
-                    f"{quoted(marker.key)}; remove the `}}` from the key.",
+                    say(
+                        language, "runtime-key-differs", runtime=runtime, quoted=quoted(marker.key)
+                    ),
                 )
             )
     return found
 
 
-def _invalid(marker: InvalidMarker, text: str | None) -> Diagnostic:
+def _invalid(marker: InvalidMarker, text: str | None, language: str) -> Diagnostic:
     start, end = invalid_span(marker)
     if marker.reason is Reason.EMPTY:
-        return _diagnostic(
-            "marker-empty",
-            start,
-            end,
-            "This memory marker names no question, so it is plain text. Write the question "
-            "between the braces, e.g. `{{ What would you like to learn? }}`.",
-        )
+        return _diagnostic("marker-empty", start, end, say(language, "marker-empty"))
     if marker.reason is Reason.LINE_BREAK:
-        runs_on = runs_on_text(marker, text) if text is not None else None
+        runs_on = runs_on_text(marker, text, language) if text is not None else None
         if runs_on is not None:
-            return _diagnostic(
-                "marker-line-break",
-                start,
-                end,
-                "This marker is probably missing its `}}`: close it where the question "
-                f"ends. It {runs_on}, so the marker is plain text. "
-                "Joining the lines would make one long, wrong question.",
-            )
-        return _diagnostic(
-            "marker-line-break",
-            start,
-            end,
-            "A question in a memory marker must fit on one line; this one is broken across "
-            "lines, so the marker is plain text. Join the lines.",
-        )
+            message = say(language, "marker-line-break.runs-on", runs_on=runs_on)
+        else:
+            message = say(language, "marker-line-break")
+        return _diagnostic("marker-line-break", start, end, message)
     if marker.reason is Reason.CONTROL_CHARACTER:
         named = _control_character(text[start:end]) if text is not None else None
-        which = f" ({named})" if named else ""
-        return _diagnostic(
-            "marker-control-character",
-            start,
-            end,
-            f"This question contains an invisible control character{which}, so the marker is "
-            "plain text. Delete the character.",
-        )
-    hidden = []
+        which = say(language, "part.which-character", code=named) if named else ""
+        message = say(language, "marker-control-character", which=which)
+        return _diagnostic("marker-control-character", start, end, message)
+    hides = hidden_text(marker, language, "part.hides")
+    return _diagnostic("marker-unclosed", start, end, say(language, "marker-unclosed", hides=hides))
+
+
+def hidden_text(marker: InvalidMarker, language: str, message_id: str) -> str:
+    """What an unclosed marker hides, as message `message_id.one` or `.both` ("" for
+    nothing)."""
+    markers = interactions = ""
     if marker.hidden_markers:
-        hidden.append(_plural(marker.hidden_markers, "memory marker"))
+        markers = counted(language, "part.count.markers", marker.hidden_markers)
     if marker.hidden_interactions:
-        hidden.append(_plural(marker.hidden_interactions, "interaction"))
-    hides = f" It hides {' and '.join(hidden)} written after it." if hidden else ""
-    return _diagnostic(
-        "marker-unclosed",
-        start,
-        end,
-        "This `{{` has no closing `}}` in its paragraph, so everything after it up to the end "
-        f"of the paragraph is plain text.{hides} Close the marker with `}}}}`.",
-    )
+        interactions = counted(language, "part.count.interactions", marker.hidden_interactions)
+    if markers and interactions:
+        return say(language, f"{message_id}.both", markers=markers, interactions=interactions)
+    if markers or interactions:
+        return say(language, f"{message_id}.one", what=markers or interactions)
+    return ""
 
 
 _LINE_BREAKS = ("\r\n", "\n", "\r", "\x85", "\u2028", "\u2029")
 
 
-def runs_on_text(marker: InvalidMarker, text: str) -> str | None:
+def runs_on_text(marker: InvalidMarker, text: str, language: str = EN) -> str | None:
     """How a line-broken marker runs past its question, when that is what it does (a
     missing `}}`), else None (a question wrapped over two lines: join them).
 
@@ -230,80 +216,72 @@ def runs_on_text(marker: InvalidMarker, text: str) -> str | None:
         return None
     key = trimmed(text[marker.opening[1] : closing[0]])
     if "{{" in key:
-        return "runs on into the next marker and ends at that marker's `}}`"
+        return say(language, "part.runs-on.marker")
     if "?[" in key:
-        return "runs on into an interaction and ends at a later `}}`"
+        return say(language, "part.runs-on.interaction")
     lines = key.replace("\r\n", "\n")
     for brk in _LINE_BREAKS[2:]:
         lines = lines.replace(brk, "\n")
     count = lines.count("\n") + 1
-    return f"runs on over {count} lines to a later `}}}}`" if count >= 3 else None
+    return say(language, "part.runs-on.lines", count=count) if count >= 3 else None
 
 
-def _asks_nothing(result: ScanResult, interaction: Interaction) -> Diagnostic:
+def _asks_nothing(result: ScanResult, interaction: Interaction, language: str) -> Diagnostic:
     at = bisect_left(result.markers, interaction.start, key=lambda m: m.start)
     marker = result.markers[at] if at < len(result.markers) else None
     key = interaction.binding or ""
-    if marker is not None and marker.legacy:
-        runtime = (
-            f"markdown-flow 0.4.2 shows `?[%{{{{ {key} }}}}]` as a text input with an empty "
-            f"hint; write `?[%{{{{ {key} }}}} ...]` to say so."
-        )
-    else:
-        runtime = (
-            f"markdown-flow 0.4.2 shows `?[{{{{ {key} }}}}]` as one button that reads the "
-            f"value of {quoted(key)} (UNKNOWN while unset) and saves nothing. Add choices "
-            "(`A | B`) or `...` for a text input."
-        )
-    return _diagnostic(
-        "empty-interaction",
-        interaction.start,
-        interaction.end,
-        f"This interaction offers no choices and no `...` input field. {runtime}",
-    )
+    legacy = marker is not None and marker.legacy
+    message_id = "empty-interaction.legacy" if legacy else "empty-interaction"
+    message = say(language, message_id, key=key, quoted=quoted(key))
+    return _diagnostic("empty-interaction", interaction.start, interaction.end, message)
 
 
 def _control_character(body: str) -> str | None:
     for char in body[2:]:
         code = ord(char)
         if (code < 0x20 and char not in "\n\r") or (0x7F <= code <= 0x9F and code != 0x85):
-            return f"U+{code:04X}, a control character"
+            return f"U+{code:04X}"
     return None
 
 
 # -- course level -----------------------------------------------------------------------
 
 
-def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnostic]:
-    """Every diagnostic of an indexed document, with the course's severities applied.
+def document_diagnostics(
+    snapshot: WorkspaceSnapshot, uri: str, language: str = EN
+) -> list[Diagnostic]:
+    """Every diagnostic of an indexed document, with the course's severities applied,
+    its messages in `language`.
 
     For the `mfcourse.toml` of a course, the problems of that file."""
     found = snapshot.entry(uri)
     if found is None:
         course_id = _course_of_course_file(snapshot, uri)
-        return [] if course_id is None else course_file_diagnostics(snapshot, course_id)
+        if course_id is None:
+            return []
+        return course_file_diagnostics(snapshot, course_id, language)
     course, entry = found
     result = entry.marker_scan
     host = course.host
     diagnostics = scan_diagnostics(
-        result, entry.text, host.legacy_profile_keys, entry.target, _reserved(host)
+        result, entry.text, host.legacy_profile_keys, entry.target, _reserved(host), language
     )
     keys = entry.keys
     by_marker: list[Diagnostic] = []
     for key, bindings in keys.bindings.items():
         legacy_profile = [m for m in bindings if host.is_legacy_profile_binding(m)]
         if legacy_profile:
-            message = _legacy_profile_message(course, key)
+            message = _legacy_profile_message(course, key, language)
             by_marker.extend(
                 _diagnostic("legacy-profile-key", m.start, m.end, message) for m in legacy_profile
             )
-        for code, message, related in _binding_verdicts(course, entry, key):
+        for code, message, related in _binding_verdicts(course, entry, key, language):
             targets: Sequence[Marker] = bindings
             if code == "reserved-key-binding" and legacy_profile:
                 targets = [m for m in bindings if not host.is_legacy_profile_binding(m)]
             by_marker.extend(_diagnostic(code, m.start, m.end, message, related) for m in targets)
     if entry.target != CURRENT:
-        by_marker.extend(_ignored_reserved_bindings(course, entry))
+        by_marker.extend(_ignored_reserved_bindings(course, entry, language))
     provides = host.provides
     substitutes = host.substitutes
     for key, references in keys.references.items():
@@ -313,9 +291,9 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
             continue
         first = course.first_lesson_binding(key)
         if first is not None:
-            verdict = _read_before_asked(course, entry, key, first)
+            verdict = _read_before_asked(course, entry, key, first, language)
         else:
-            verdict = _unbound_verdict(course, key)
+            verdict = _unbound_verdict(course, key, language)
         if verdict.applies_before is not None:
             read = _before(read, entry.order, verdict.applies_before)
         by_marker.extend(
@@ -331,7 +309,7 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
         )
     by_marker.sort(key=lambda d: d.start)
     diagnostics.extend(by_marker)
-    diagnostics.extend(_unclosed_fixed_output(course, entry))
+    diagnostics.extend(_unclosed_fixed_output(course, entry, language))
     return _with_severities(course, diagnostics)
 
 
@@ -339,33 +317,33 @@ def _reserved(host: HostProfile) -> Callable[[str], bool]:
     return lambda key: host.provides(key) or host.reserved_prefix_of(key) is not None
 
 
-def _ignored_reserved_bindings(course: CourseSnapshot, entry: DocEntry) -> list[Diagnostic]:
+def _ignored_reserved_bindings(
+    course: CourseSnapshot, entry: DocEntry, language: str
+) -> list[Diagnostic]:
     """Under an old target a `{{ key }}` binding binds nothing, but one of a reserved key
     keeps its reserved-key error: the `%` form the runtime reads would be refused too."""
     reserved = _reserved(course.host)
     found = []
     for marker in entry.marker_scan.markers:
         if marker.role is Role.BINDING and not marker.legacy and reserved(marker.key):
-            for code, message, related in _binding_verdicts(course, entry, marker.key):
+            for code, message, related in _binding_verdicts(course, entry, marker.key, language):
                 if code == "reserved-key-binding":
                     found.append(_diagnostic(code, marker.start, marker.end, message, related))
     return found
 
 
-FIXED_OUTPUT_UNCLOSED = (
-    "`!===` opens fixed output that no `!===` line closes before the block ends: "
-    "markdown-flow sends the whole block to the AI as an ordinary prompt, `!===` included. "
-    "Close it with a `!===` line"
-)
+FIXED_OUTPUT_UNCLOSED = say(EN, "fixed-output-unclosed")
 
 
-def _unclosed_fixed_output(course: CourseSnapshot, entry: DocEntry) -> list[Diagnostic]:
+def _unclosed_fixed_output(
+    course: CourseSnapshot, entry: DocEntry, language: str
+) -> list[Diagnostic]:
     structure = structure_of(course, entry)
-    if structure is None:
+    if structure is None or not structure.unclosed:
         return []
+    message = say(language, "fixed-output-unclosed")
     return [
-        _diagnostic("fixed-output-unclosed", s.start, s.end, FIXED_OUTPUT_UNCLOSED)
-        for s in structure.unclosed
+        _diagnostic("fixed-output-unclosed", s.start, s.end, message) for s in structure.unclosed
     ]
 
 
@@ -401,7 +379,9 @@ def _course_of_course_file(snapshot: WorkspaceSnapshot, uri: str) -> str | None:
     return None
 
 
-def course_file_diagnostics(snapshot: WorkspaceSnapshot, course_id: str) -> list[Diagnostic]:
+def course_file_diagnostics(
+    snapshot: WorkspaceSnapshot, course_id: str, language: str = EN
+) -> list[Diagnostic]:
     """Problems of a course's `mfcourse.toml`, as offsets into that file's text."""
     course = snapshot.courses.get(course_id)
     if course is None:
@@ -412,11 +392,17 @@ def course_file_diagnostics(snapshot: WorkspaceSnapshot, course_id: str) -> list
             "error" if problem.fatal else "warning",
             problem.start,
             problem.end,
-            problem.message,
+            config_problem_message(problem, language),
         )
         for problem in course.problems
     ]
     return _with_severities(course, diagnostics)
+
+
+def config_problem_message(problem: ConfigProblem, language: str = EN) -> str:
+    if language == EN or not problem.id:
+        return problem.message
+    return say(language, problem.id, **dict(problem.args))
 
 
 def _with_severities(course: CourseSnapshot, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -456,80 +442,73 @@ _BindingVerdict = tuple[str, str, tuple[Related, ...]]
 
 
 def _binding_verdicts(
-    course: CourseSnapshot, entry: DocEntry, key: str
+    course: CourseSnapshot, entry: DocEntry, key: str, language: str
 ) -> tuple[_BindingVerdict, ...]:
     found: list[_BindingVerdict] = []
     host = course.host
+    name = host.title or host.name
     prefix = host.reserved_prefix_of(key)
     if host.provides(key):
-        found.append(
-            (
-                "reserved-key-binding",
-                f"{quoted(key)} is provided by {host.title or host.name} and is "
-                "read-only: an interaction cannot save an answer to it. Choose another "
-                "question text, or read the provided value without binding it.",
-                (),
-            )
+        message = say(
+            language,
+            "reserved-key-binding.provided",
+            short=brief(key),
+            quoted=quoted(key),
+            host=name,
         )
+        found.append(("reserved-key-binding", message, ()))
     elif prefix is not None:
-        found.append(
-            (
-                "reserved-key-binding",
-                f"Questions starting with `{prefix}` are reserved by {host.title or host.name} "
-                f"for the platform, which rejects binding {quoted(key)}. Choose another "
-                "question text.",
-                (),
-            )
+        message = say(
+            language, "reserved-key-binding.prefix", prefix=prefix, host=name, quoted=quoted(key)
         )
+        found.append(("reserved-key-binding", message, ()))
     if entry.kind == "reference":
         elsewhere = course.lesson_bindings(key)
-        related = tuple(_at(o, "a lesson binds it here") for o in elsewhere[:3])
-        found.append(
-            (
-                "binding-in-reference",
-                "This is a reference document (see `references` in mfcourse.toml): a binding "
-                f"here grants no permission to save the answer to {quoted(key)}. "
-                "Bind it in a lesson.",
-                related,
-            )
-        )
+        there = say(language, "related.lesson-binds")
+        related = tuple(_at(o, there) for o in elsewhere[:3])
+        message = say(language, "binding-in-reference", quoted=quoted(key))
+        found.append(("binding-in-reference", message, related))
     return tuple(found)
 
 
-def _legacy_profile_message(course: CourseSnapshot, key: str) -> str:
+def _legacy_profile_message(course: CourseSnapshot, key: str, language: str) -> str:
     host = course.host
     keys = ", ".join(f"`{k}`" for k in sorted(host.legacy_profile_keys))
-    return (
-        f"{quoted(key)} is a legacy learner-profile key: keep `%{{{{...}}}}` here. "
-        f"{host.title or host.name} still accepts `%{{{{...}}}}` bindings of its legacy "
-        f"learner-profile keys ({keys}) but rejects other bindings of questions starting "
-        f"with `{host.reserved_prefix_of(key) or ''}`. Do not convert it to "
-        f"`{{{{ {key} }}}}`: that form is such a binding, an error."
+    return say(
+        language,
+        "legacy-profile-key",
+        profile=quoted(key),
+        key=key,
+        host=host.title or host.name,
+        keys=keys,
+        prefix=host.reserved_prefix_of(key) or "",
     )
 
 
 def _read_before_asked(
-    course: CourseSnapshot, entry: DocEntry, key: str, first: Occurrence
+    course: CourseSnapshot, entry: DocEntry, key: str, first: Occurrence, language: str
 ) -> _KeyVerdict:
     if entry.kind != "lesson":
         return _QUIET
-    where = "later in this lesson" if first.uri == entry.uri else f"in {_where(course, first)}"
+    if first.uri == entry.uri:
+        where = say(language, "part.where.later")
+    else:
+        where = say(language, "part.where.in", label=_where(course, first))
     return _KeyVerdict(
         "read-before-asked",
-        f"{quoted(key)} is read here before it is asked: in course order the "
-        f"question is first bound {where}. Ask it earlier, or tell the AI what to do "
-        "while the answer is missing.",
-        (_at(first, "first bound here"),),
+        say(language, "read-before-asked", short=brief(key), where=where),
+        (_at(first, say(language, "related.first-bound")),),
         course.position(first),
     )
 
 
-def _unbound_verdict(course: CourseSnapshot, key: str) -> _KeyVerdict:
-    """`_unbound` of `key`: it depends on the course only, so it is made once per snapshot."""
-    memo: dict[str, _KeyVerdict] = course.cache.get("unbound-verdicts", _new_verdicts)
+def _unbound_verdict(course: CourseSnapshot, key: str, language: str) -> _KeyVerdict:
+    """`_unbound` of `key`: it depends on the course only, so it is made once per snapshot
+    and language."""
+    memo: dict[str, _KeyVerdict] = course.cache.get(f"unbound-verdicts:{language}", _new_verdicts)
     verdict = memo.get(key)
     if verdict is None:
-        verdict = memo[key] = _unbound(course, key, near_miss_index(course))
+        verdict = memo[key] = _unbound(course, key, near_miss_index(course), language)
     return verdict
 
 
@@ -537,42 +516,47 @@ def _new_verdicts(previous: object, changed: object) -> dict[str, _KeyVerdict]:
     return {}
 
 
-def _unbound(course: CourseSnapshot, key: str, near_misses: NearMissIndex) -> _KeyVerdict:
+def _unbound(
+    course: CourseSnapshot, key: str, near_misses: NearMissIndex, language: str
+) -> _KeyVerdict:
     near = near_misses.nearest(key)
     if near is not None:
         related: tuple[Related, ...] = ()
         bound = course.first_lesson_binding(near.key)
         if bound is not None:
-            related = (_at(bound, f"{quoted(near.key)} is bound here"),)
-        where = "provided by the host" if course.host.provides(near.key) else "bound"
-        return _KeyVerdict(
+            related = (_at(bound, say(language, "related.near-bound", quoted=quoted(near.key))),)
+        how = "part.near.provided" if course.host.provides(near.key) else "part.near.bound"
+        message = say(
+            language,
             "near-miss",
-            f"{quoted(key)} is not bound in this course; did you mean "
-            f"{quoted(near.key)} ({where})? The two differ only in "
-            f"{_difference(key, near.key, near.distance)}, but a different text is a "
-            "different question.",
-            related,
+            near=brief(near.key, 38),
+            near_full=quoted(near.key),
+            how=say(language, how),
+            quoted=quoted(key),
+            difference=_difference(key, near.key, near.distance, language),
         )
+        return _KeyVerdict("near-miss", message, related)
     percent = "%" if course.config.runtime_target != CURRENT else ""
-    return _KeyVerdict(
+    message = say(
+        language,
         "unbound-reference",
-        f"No lesson of this course asks {quoted(key)}, and the host does not provide "
-        "it, so the AI may have no answer to read. Bind it in an interaction "
-        f"(`?[{percent}{{{{ {key} }}}} ...]`), or tell the AI to ask for the answer or to use a "
-        "stated default.",
+        short=brief(key),
+        key=key,
+        percent=percent,
     )
+    return _KeyVerdict("unbound-reference", message)
 
 
-def _difference(a: str, b: str, distance: int) -> str:
+def _difference(a: str, b: str, distance: int, language: str) -> str:
     if distance:
-        return f"{_plural(distance, 'letter')} (after ignoring case, spacing and punctuation)"
+        return counted(language, "part.differs.letters", distance)
     if "".join(a.split()) == "".join(b.split()):
-        return "spacing"
+        return say(language, "part.differs.spacing")
     if a.casefold() == b.casefold():
-        return "letter case"
+        return say(language, "part.differs.case")
     if unicodedata.normalize("NFKC", a) == unicodedata.normalize("NFKC", b):
-        return "Unicode form (NFKC)"
-    return "spacing, letter case, Unicode form or punctuation"
+        return say(language, "part.differs.nfkc")
+    return say(language, "part.differs.any")
 
 
 def _candidates(course: CourseSnapshot) -> set[str]:

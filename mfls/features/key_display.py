@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from mfls.features.messages import EN, say
+
 _SPACE_RUNS = re.compile(r" {2,}")
 
 
@@ -20,19 +22,17 @@ def is_non_obvious(char: str) -> bool:
     return char.isspace() or category in ("Cf", "Cc", "Co", "Cn", "Zs", "Zl", "Zp")
 
 
-def notes(key: str) -> list[str]:
+def notes(key: str, language: str = EN) -> list[str]:
     """One line per notable feature of `key`, in reading order; empty when it is plain."""
     found: list[tuple[int, str]] = []
     for match in _SPACE_RUNS.finditer(key):
-        found.append(
-            (
-                match.start(),
-                f"{len(match.group())} spaces in a row at character {match.start() + 1}",
-            )
-        )
+        count, at = len(match.group()), match.start() + 1
+        found.append((match.start(), say(language, "hover.note.spaces", count=count, at=at)))
     for index, char in enumerate(key):
         if is_non_obvious(char):
-            found.append((index, f"U+{ord(char):04X} {_name(char)} at character {index + 1}"))
+            code = f"U+{ord(char):04X}"
+            note = say(language, "hover.note.character", code=code, name=_name(char), at=index + 1)
+            found.append((index, note))
     return [text for _, text in sorted(found)]
 
 

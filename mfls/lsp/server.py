@@ -28,6 +28,7 @@ from mfls import __version__, disk
 from mfls.disk import journal
 from mfls.features import diagnostics
 from mfls.features import rename_record as rr
+from mfls.features.messages import AUTO, language_of
 from mfls.lsp import to_proto
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.documents import Texts, is_course_file
@@ -59,6 +60,7 @@ class MflsServer(LanguageServer):
         self.json_ready = to_proto.sends_json_ready(wire)
         self.caps = Capabilities()  # replaced once, by `initialize`
         self.settings = Settings()
+        self.client_locale: str | None = None  # `locale` of `initialize`
         self.courses = Workspace()
         self.texts = Texts(self._indexed_text)
         self.convert = to_proto.Converter(self.texts)
@@ -113,6 +115,12 @@ class MflsServer(LanguageServer):
         apply_levels(settings.log_level, settings.trace)
         for problem in problems:
             log.warning("ignored setting %s", problem)
+
+    @property
+    def language(self) -> str:
+        """The language of messages: the `locale` setting, else the client's locale."""
+        chosen = self.settings.locale
+        return language_of(self.client_locale) if chosen == AUTO else chosen
 
     async def ask_client(self, request: Callable[[Any], Any], params: Any) -> Any:
         """A request to the client that gives up (raising) after CLIENT_TIMEOUT."""
@@ -240,8 +248,9 @@ class MflsServer(LanguageServer):
         """Show each course file problem, and each pending rename journal (an interrupted
         `mfls rename`, with how to finish or undo it), once, while it lasts."""
         courses = self.courses.snapshot.courses.values()
+        said = diagnostics.config_problem_message
         current = {
-            f"{course.config_path or course.id}: {problem.message}"
+            f"{course.config_path or course.id}: {said(problem, self.language)}"
             for course in courses
             for problem in course.problems
         }
@@ -262,14 +271,14 @@ class MflsServer(LanguageServer):
         index = self.texts.index(uri)
         if index is None:
             return []
-        items = diagnostics.document_diagnostics(snapshot, uri)
+        items = diagnostics.document_diagnostics(snapshot, uri, self.language)
         return [to_proto.diagnostic(self.convert, index, item) for item in items]
 
     def _course_file_diagnostics(self, snapshot: WorkspaceSnapshot, uri: str) -> list[t.Diagnostic]:
         for course in snapshot.courses.values():
             if to_proto.course_file_uri(course) != uri:
                 continue
-            items = diagnostics.course_file_diagnostics(snapshot, course.id)
+            items = diagnostics.course_file_diagnostics(snapshot, course.id, self.language)
             path = uri_to_path(uri)
             if not items or path is None:
                 return []

@@ -12,6 +12,9 @@ then from `workspace/configuration` (section `mfls`), which wins.
   the same section, so `trace` may arrive as an object such as `{"server": "off"}`: that
   form is accepted quietly, `server` = "messages" or "verbose" meaning true and "off"
   false; an object without `server` leaves `trace` as it was.
+- `locale`: "auto" (default), "en" or "zh-CN"; the language of diagnostics, hovers and
+  code action titles. "auto" follows the client's `locale` (sent in `initialize`): any
+  Chinese locale gives Simplified Chinese, any other English.
 
 Each key is structured on its own by a cattrs converter with one strict hook per value
 type, so a bad value is reported (naming the key, what it expects and what came) and the
@@ -26,6 +29,8 @@ from dataclasses import dataclass, replace
 from typing import Any, NewType
 
 import cattrs
+
+from mfls.features.messages import AUTO, LANGUAGES
 
 SECTION = "mfls"
 
@@ -44,11 +49,14 @@ class Settings:
     log_level: int = logging.WARNING
     diagnostic_delay: float = 0.15  # seconds
     trace: bool = False
+    locale: str = AUTO  # AUTO or one of messages.LANGUAGES
 
 
 LogLevel = NewType("LogLevel", int)
 Delay = NewType("Delay", float)  # seconds
 Trace = NewType("Trace", object)  # bool, or ClientTrace for VS Code's object form
+Locale = NewType("Locale", str)
+_LOCALES = {name.lower(): name for name in (AUTO, *LANGUAGES)}
 
 
 @dataclass(frozen=True)
@@ -95,19 +103,32 @@ def _trace(value: Any, _: type) -> Trace:
     raise BadValue(f"expected true or false, got {value!r}")
 
 
+def _locale(value: Any, _: type) -> Locale:
+    if isinstance(value, str) and value.lower() in _LOCALES:
+        return Locale(_LOCALES[value.lower()])
+    raise BadValue(f"expected one of {', '.join(_LOCALES.values())}, got {value!r}")
+
+
 _converter = cattrs.Converter()
 _converter.register_structure_hook(LogLevel, _log_level)
 _converter.register_structure_hook(Delay, _delay)
 _converter.register_structure_hook(Trace, _trace)
+_converter.register_structure_hook(Locale, _locale)
 
 
 _WIRE_TYPES: Mapping[str, Any] = {
     "logLevel": LogLevel,
     "diagnosticDelay": Delay,
     "trace": Trace,
+    "locale": Locale,
 }
 """The section as it arrives: camelCase key -> the type its value structures to."""
-_FIELD_OF = {"logLevel": "log_level", "diagnosticDelay": "diagnostic_delay", "trace": "trace"}
+_FIELD_OF = {
+    "logLevel": "log_level",
+    "diagnosticDelay": "diagnostic_delay",
+    "trace": "trace",
+    "locale": "locale",
+}
 
 
 def section_of(value: Any) -> Mapping[str, Any]:

@@ -6,6 +6,7 @@ import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from string import Template
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -54,10 +55,31 @@ class CourseConfig:
         return self.target if self.target is not None else default_target(self.host)
 
 
+CONFIG_MESSAGES: Final = {
+    "config.unreadable": "The course file could not be read. Every setting uses its default.",
+    "config.invalid-toml": "The course file is not valid TOML. Every setting uses its "
+    "default until it is fixed; the TOML reader says: ${reason}.",
+    "config.unknown-setting": "Unknown setting `${key}` is ignored. The course file knows "
+    "${known}.",
+    "config.name-type": "`name` must be a string; it is ignored.",
+    "config.host-value": "`host` is not a known host; the generic host applies. It must be "
+    "one of ${choices}.",
+    "config.target-value": "`target` is not a known target; the host's default applies. "
+    "`target` must be one of ${choices}.",
+    "config.list-type": "`${key}` must be a list of strings; it is ignored.",
+    "config.diagnostics-type": "`diagnostics` must be a table of code = severity; ignored.",
+    "config.unknown-code": "Unknown diagnostic code `${code}` is ignored.",
+    "config.severity-value": "The severity of `${code}` is not known; the default applies. "
+    "It must be one of ${choices}.",
+}
+"""The English texts of course file problems (`mfls.features.messages` has the others)."""
+
+
 @dataclass(frozen=True)
 class ConfigProblem:
     """A problem in the course file. `start`/`end` are code point offsets in its text,
-    `line`/`column` 0-based. `fatal` means the whole file was ignored."""
+    `line`/`column` 0-based. `fatal` means the whole file was ignored. `message` is the
+    English text of message `id` of `CONFIG_MESSAGES` with the arguments `args`."""
 
     message: str
     start: int
@@ -65,6 +87,19 @@ class ConfigProblem:
     line: int
     column: int
     fatal: bool = False
+    id: str = ""
+    args: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        message_id: str,
+        args: Mapping[str, str],
+        span: tuple[int, int, int, int],
+        fatal: bool = False,
+    ) -> ConfigProblem:
+        text = Template(CONFIG_MESSAGES[message_id]).substitute(args)
+        return cls(text, *span, fatal=fatal, id=message_id, args=tuple(args.items()))
 
 
 _TOP_FIELDS: Final = (
@@ -102,60 +137,43 @@ def _syntax_problem(text: str, shift: int, message: str) -> ConfigProblem:
     offset = min(offset, len(text))
     reason = _ERROR_AT.sub("", _ERROR_AT_END.sub("", message)).strip()
     line, column = _line_column(text, offset)
-    return ConfigProblem(
-        f"The course file is not valid TOML ({reason}); every setting uses its default "
-        "until it is fixed.",
-        offset,
-        min(offset + 1, len(text)),
-        line,
-        column,
-        fatal=True,
-    )
+    span = (offset, min(offset + 1, len(text)), line, column)
+    return ConfigProblem.of("config.invalid-toml", {"reason": reason}, span, fatal=True)
 
 
 def _read_fields(text: str, data: dict[str, Any]) -> tuple[CourseConfig, list[ConfigProblem]]:
     problems: list[ConfigProblem] = []
 
-    def problem(message: str, key: str, table: str | None = None) -> None:
-        start, end = _locate_key(text, table, key)
+    def problem(message_id: str, at: str, table: str | None = None, **args: str) -> None:
+        start, end = _locate_key(text, table, at)
         line, column = _line_column(text, start)
-        problems.append(ConfigProblem(message, start, end, line, column))
+        problems.append(ConfigProblem.of(message_id, args, (start, end, line, column)))
 
     for key in data:
         if key not in _TOP_FIELDS:
-            problem(
-                f"Unknown setting `{key}` is ignored; the course file knows "
-                + ", ".join(f"`{k}`" for k in _TOP_FIELDS)
-                + ".",
-                key,
-            )
+            known = ", ".join(f"`{k}`" for k in _TOP_FIELDS)
+            problem("config.unknown-setting", key, key=key, known=known)
     values: dict[str, Any] = {}
     name = data.get("name")
     if name is not None:
         if isinstance(name, str):
             values["name"] = name
         else:
-            problem("`name` must be a string; it is ignored.", "name")
+            problem("config.name-type", "name")
     host = data.get("host")
     if host is not None:
         if isinstance(host, str) and host in HOST_NAMES:
             values["host"] = host
         else:
-            problem(
-                f"`host` must be one of {', '.join(repr(h) for h in HOST_NAMES)}; "
-                "the generic host applies.",
-                "host",
-            )
+            choices = ", ".join(repr(h) for h in HOST_NAMES)
+            problem("config.host-value", "host", choices=choices)
     target = data.get("target")
     if target is not None:
         if isinstance(target, str) and target in TARGETS:
             values["target"] = target
         else:
-            problem(
-                f"`target` must be one of {', '.join(repr(t) for t in TARGETS)}; "
-                "the host's default applies.",
-                "target",
-            )
+            choices = ", ".join(repr(t) for t in TARGETS)
+            problem("config.target-value", "target", choices=choices)
     for key, attribute in (
         ("lessons", "lessons"),
         ("references", "references"),
@@ -168,13 +186,13 @@ def _read_fields(text: str, data: dict[str, Any]) -> tuple[CourseConfig, list[Co
             items = tuple(item.strip() for item in raw if item.strip())
             values[attribute] = items
         else:
-            problem(f"`{key}` must be a list of strings; it is ignored.", key)
+            problem("config.list-type", key, key=key)
     diagnostics = data.get("diagnostics")
     if diagnostics is not None:
         if isinstance(diagnostics, dict):
             values["severities"] = MappingProxyType(_read_severities(diagnostics, problem))
         else:
-            problem("`diagnostics` must be a table of code = severity; ignored.", "diagnostics")
+            problem("config.diagnostics-type", "diagnostics")
     return CourseConfig(**values), problems
 
 
@@ -183,15 +201,10 @@ def _read_severities(table: dict[str, Any], problem: Any) -> dict[str, str]:
     severities: dict[str, str] = {}
     for code, severity in table.items():
         if code not in DEFAULT_SEVERITIES:
-            problem(f"Unknown diagnostic code `{code}` is ignored.", code, "diagnostics")
+            problem("config.unknown-code", code, "diagnostics", code=code)
         elif not isinstance(severity, str) or severity not in allowed:
-            problem(
-                f"The severity of `{code}` must be one of "
-                + ", ".join(f'"{s}"' for s in allowed)
-                + "; the default applies.",
-                code,
-                "diagnostics",
-            )
+            choices = ", ".join(f'"{s}"' for s in allowed)
+            problem("config.severity-value", code, "diagnostics", code=code, choices=choices)
         else:
             severities[code] = severity
     return severities

@@ -370,14 +370,7 @@ class Workspace:
             return CourseConfig(), ()
         text = self._read(course_file, root)
         if text is None:
-            problem = ConfigProblem(
-                "The course file could not be read; every setting uses its default.",
-                0,
-                0,
-                0,
-                0,
-                fatal=True,
-            )
+            problem = ConfigProblem.of("config.unreadable", {}, (0, 0, 0, 0), fatal=True)
             return CourseConfig(), (problem,)
         config, problems = parse_course_config(text)
         for found in problems:

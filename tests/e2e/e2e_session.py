@@ -146,6 +146,7 @@ async def session(
     *,
     initialization_options: Any = None,
     configuration: dict[str, Any] | None = None,
+    locale: str | None = None,
 ) -> AsyncIterator[Session]:
     client = await ClientServerConfig(server_command=SERVER).start()
     assert isinstance(client, LanguageClient)
@@ -183,6 +184,7 @@ async def session(
                 ],
                 root_uri=uri_of(folders[0]) if folders else None,
                 initialization_options=initialization_options,
+                locale=locale,
             )
         )
         yield started

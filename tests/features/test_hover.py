@@ -18,8 +18,8 @@ def test_binding_hover_shows_exact_key_role_places_and_counts() -> None:
     assert "```text\ngoal\n```" in info.markdown
     assert "**Binding**" in info.markdown
     assert "Learn, Build" in info.markdown and "free input" in info.markdown
-    assert "Bound in [a.md:3](file:///course/a.md#L3)." in info.markdown
-    assert "Read 2 time(s) in 1 document(s) of Python." in info.markdown
+    assert f"Bound in [a.md:3]({course.uri('a.md')}#L3)." in info.markdown
+    assert "Read 2 times in 1 document of Python." in info.markdown
 
 
 def test_reference_hover_on_unbound_key() -> None:

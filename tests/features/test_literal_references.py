@@ -104,7 +104,7 @@ def test_hover_on_a_substituted_literal_names_its_context() -> None:
     assert block is not None and span is not None
     assert "inside a raw HTML block: markdown-flow substitutes it there too" in block.markdown
     assert "inside a code span: markdown-flow substitutes it there too" in span.markdown
-    assert "Read 2 time(s)" in span.markdown
+    assert "Read 2 times" in span.markdown
     generic = make_course({"a.md": text})
     plain = hover(generic.snapshot, generic.uri("a.md"), text.rindex("topic"))
     assert plain is not None and "inside a code span: checked like any reference" in plain.markdown

@@ -43,3 +43,32 @@ def test_other_trace_values_are_reported_and_ignored(trace: Any) -> None:
     settings, [problem] = merge_settings(Settings(), {"trace": trace})
     assert settings == Settings()
     assert problem.startswith("mfls.trace")
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [("auto", "auto"), ("en", "en"), ("zh-CN", "zh-CN"), ("ZH-cn", "zh-CN")]
+)
+def test_locale_forces_a_language_or_follows_the_client(value: str, expected: str) -> None:
+    settings, problems = merge_settings(Settings(), {"mfls": {"locale": value}})
+    assert (settings.locale, problems) == (expected, [])
+
+
+@pytest.mark.parametrize("value", ["fr", "zh-TW", "", 1, None])
+def test_other_locales_are_reported_and_ignored(value: Any) -> None:
+    settings, [problem] = merge_settings(Settings(locale="en"), {"locale": value})
+    assert settings.locale == "en"
+    assert problem.startswith("mfls.locale: expected one of auto, en, zh-CN")
+
+
+def test_the_vscode_setting_offers_the_server_s_locales() -> None:
+    import json
+    from pathlib import Path
+
+    from mfls.features.messages import AUTO, LANGUAGES
+
+    package = Path(__file__).parents[2] / "editors" / "vscode" / "package.json"
+    contributed = json.loads(package.read_text(encoding="utf-8"))["contributes"]
+    locale = contributed["configuration"]["properties"]["mfls.locale"]
+    assert (locale["enum"], locale["default"]) == ([AUTO, *LANGUAGES], AUTO)
+    for value in locale["enum"]:
+        assert merge_settings(Settings(), {"mfls": {"locale": value}})[1] == []

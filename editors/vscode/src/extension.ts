@@ -76,7 +76,9 @@ async function start(): Promise<void> {
       // The course file: its lessons/references globs link to their files.
       { scheme: "file", pattern: "**/mfcourse.toml" },
     ],
+    initializationOptions: { locale: vscode.workspace.getConfiguration("mfls").get("locale") },
     synchronize: {
+      configurationSection: "mfls",
       fileEvents: vscode.workspace.createFileSystemWatcher(
         "**/{mfcourse.toml,*.md,*.markdown,*.mdflow}",
       ),

@@ -24,7 +24,7 @@ def on_hover(ls: MflsServer, params: t.HoverParams) -> t.Hover | None:
     at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
     if at is None:
         return None
-    info = hover.hover(ls.courses.snapshot, at.uri, at.offset)
+    info = hover.hover(ls.courses.snapshot, at.uri, at.offset, ls.language)
     return None if info is None else to_proto.hover(ls.convert, at.index, info)
 
 

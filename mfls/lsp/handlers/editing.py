@@ -170,7 +170,13 @@ def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction
         keys = _merge_targets(course)
         targets = dict.fromkeys(keys, keys)
     found = ca.code_actions(
-        snapshot, span.uri, span.start, span.end, course_wide=course_wide, merge_targets=targets
+        snapshot,
+        span.uri,
+        span.start,
+        span.end,
+        course_wide=course_wide,
+        merge_targets=targets,
+        language=ls.language,
     )
     closed = _closed_documents(found)
     aliases: frozenset[str] = frozenset()
@@ -185,6 +191,7 @@ def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction
             span.end,
             course_wide=course_wide,
             merge_targets=targets,
+            language=ls.language,
         )
         if basis.unusable:
             log.warning(

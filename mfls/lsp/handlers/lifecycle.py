@@ -25,6 +25,7 @@ def initialize(ls: MflsServer, params: t.InitializeParams) -> None:
     logging.getLogger(LOGGER_NAME).addHandler(ClientLogHandler(ls.client_log))
     ls.caps = Capabilities.read(params.capabilities)
     ls.convert = to_proto.Converter(ls.texts, ls.caps.encoding)
+    ls.client_locale = params.locale
     ls.apply_settings(params.initialization_options)
     ls.folders = from_proto.initial_folders(params)
     ls.offer(ls.caps)

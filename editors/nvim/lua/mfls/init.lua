@@ -8,6 +8,7 @@ local defaults = {
   filetypes = { "markdown", "markdownflow" },
   root_markers = { "mfcourse.toml", ".git" },
   settings = {},
+  locale = "auto",
   init_options = nil,
   capabilities = nil,
   on_attach = nil,
@@ -62,8 +63,29 @@ local function on_attach(client, bufnr)
   end
 end
 
+-- Neovim sends no `locale` in `initialize`: the plugin sends the environment's
+-- (LC_ALL, LC_MESSAGES, LANG, then v:lang); `locale` other than "auto" is the mfls.locale setting.
+local function client_locale()
+  for _, name in ipairs({ "LC_ALL", "LC_MESSAGES", "LANG" }) do
+    local value = os.getenv(name)
+    if value ~= nil and value ~= "" then
+      return value
+    end
+  end
+  return vim.v.lang
+end
+
 local function client_config(root_dir)
   local cfg = M.config
+  local settings = vim.deepcopy(cfg.settings or {})
+  local init_options = cfg.init_options
+  if cfg.locale ~= nil and cfg.locale ~= "auto" then
+    -- In both: initializationOptions is read before any diagnostic, settings win later.
+    settings.mfls = vim.tbl_extend("force", settings.mfls or {}, { locale = cfg.locale })
+    init_options = vim.deepcopy(init_options or {})
+    local section = type(init_options.mfls) == "table" and init_options.mfls or init_options
+    section.locale = cfg.locale
+  end
   return {
     name = "mfls",
     cmd = cfg.cmd,
@@ -71,8 +93,11 @@ local function client_config(root_dir)
     workspace_folders = {
       { uri = vim.uri_from_fname(root_dir), name = vim.fn.fnamemodify(root_dir, ":t") },
     },
-    settings = cfg.settings,
-    init_options = cfg.init_options,
+    settings = settings,
+    init_options = init_options,
+    before_init = function(params)
+      params.locale = params.locale or client_locale()
+    end,
     capabilities = cfg.capabilities or vim.lsp.protocol.make_client_capabilities(),
     commands = { ["mfls.showReferences"] = show_references },
     on_attach = on_attach,
@@ -173,7 +198,7 @@ function M.restart()
   end, 500)
 end
 
---- Configures the plugin. Options: cmd, filetypes, root_markers, settings,
+--- Configures the plugin. Options: cmd, filetypes, root_markers, settings, locale,
 --- init_options, capabilities, on_attach, autostart, omnifunc, highlight_markers.
 function M.setup(opts)
   M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})

@@ -1,0 +1,496 @@
+"""The message catalog: every diagnostic message, hover text and code action title, in
+English and Simplified Chinese, and the choice of a language from a locale name.
+
+Features take a `language` (`EN` or `ZH`, English by default) and render each message
+once, with `say`. A message is a `string.Template`: `${name}` is an argument, every other
+character (MarkdownFlow's `{{ }}` included) is literal. A diagnostic message's first
+sentence carries the point in at most 80 characters (`first_sentence`); its arguments
+there are kept short with `brief`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from string import Template
+from typing import Final
+
+from mfls.workspace.config import CONFIG_MESSAGES
+
+EN: Final = "en"
+ZH: Final = "zh-CN"
+LANGUAGES: Final = (EN, ZH)
+AUTO: Final = "auto"
+FIRST_SENTENCE_LIMIT: Final = 80
+
+
+def language_of(locale: str | None) -> str:
+    """The catalog language for a locale name: a BCP 47 tag (`zh-CN`, `zh-Hant-TW`) or a
+    POSIX locale (`zh_CN.UTF-8`). Every Chinese locale gets Simplified Chinese, the only
+    Chinese of the catalog; anything else, or none, gets English."""
+    if not locale:
+        return EN
+    name = locale.split(".", 1)[0].split("@", 1)[0].replace("_", "-").lower()
+    return ZH if name == "zh" or name.startswith("zh-") else EN
+
+
+def quoted(key: str) -> str:
+    return f"“{key}”"
+
+
+def brief(key: str, limit: int = 30) -> str:
+    """`key` quoted, cut to `limit` characters (ending in `…`) so that a first sentence
+    naming it stays short; the later sentences name it whole."""
+    return quoted(bare(key, limit))
+
+
+def bare(key: str, limit: int = 24) -> str:
+    """`key` cut like `brief`, unquoted (for a first sentence writing it in a marker)."""
+    return key if len(key) <= limit else key[: limit - 1].rstrip() + "…"
+
+
+_SENTENCE_END: Final = re.compile(r"[.?!](?=\s|$)|[。？！]")
+_QUOTED: Final = re.compile(r"`[^`]*`|“[^”]*”")
+
+
+def first_sentence(message: str) -> str:
+    """The message up to its first full stop, question or exclamation mark (one followed
+    by a space or the end, or a Chinese one); marks inside `code` or “quotes” do not end
+    a sentence."""
+    hidden = _QUOTED.sub(lambda m: "x" * len(m.group()), message)
+    found = _SENTENCE_END.search(hidden)
+    return message if found is None else message[: found.end()]
+
+
+# -- the catalog ----------------------------------------------------------------------------
+# Ids starting with a diagnostic code are that diagnostic's messages (`config.` ones are
+# course-file-invalid's); `part.` are pieces put into other messages, `related.` the
+# messages of related places, `hover.` hover texts, `action.` code action titles.
+
+_MESSAGES: dict[str, dict[str, str]] = {
+    # -- diagnostics: scanner level
+    "marker-empty": {
+        EN: "This memory marker names no question, so it is plain text. Write the question "
+        "between the braces, for example `{{ What would you like to learn? }}`.",
+        ZH: "这个记忆标记里没有问题，所以只是普通文本。请在花括号之间写上问题，"
+        "例如 `{{ 你想学什么？ }}`。",
+    },
+    "marker-line-break.runs-on": {
+        EN: "This marker is probably missing its `}}`: close it where the question ends. "
+        "It ${runs_on}, so the marker is plain text. Joining the lines would make one long, "
+        "wrong question.",
+        ZH: "这个标记可能缺少 `}}`：请在问题结束处把它闭合。它${runs_on}，"
+        "所以整个标记只是普通文本。把这几行合并只会得到一个又长又错的问题。",
+    },
+    "marker-line-break": {
+        EN: "This question is broken across lines, so the marker is plain text. A question in "
+        "a memory marker must fit on one line. Join the lines.",
+        ZH: "这个问题被拆成了多行，所以标记只是普通文本。记忆标记中的问题必须写在同一行内。"
+        "请把这几行合并。",
+    },
+    "part.runs-on.marker": {
+        EN: "runs on into the next marker and ends at that marker's `}}`",
+        ZH: "一直延伸到下一个标记，在那个标记的 `}}` 处才结束",
+    },
+    "part.runs-on.interaction": {
+        EN: "runs on into an interaction and ends at a later `}}`",
+        ZH: "一直延伸进一个交互，在后面的某个 `}}` 处才结束",
+    },
+    "part.runs-on.lines": {
+        EN: "runs on over ${count} lines to a later `}}`",
+        ZH: "跨越 ${count} 行，直到后面的某个 `}}`",
+    },
+    "marker-control-character": {
+        EN: "This question contains an invisible control character${which}. It makes the "
+        "marker plain text. Delete the character.",
+        ZH: "这个问题里有一个不可见的控制字符${which}。它让整个标记变成了普通文本。"
+        "请删除这个字符。",
+    },
+    "part.which-character": {EN: " (${code})", ZH: "（${code}）"},
+    "marker-unclosed": {
+        EN: "This `{{` has no closing `}}` in its paragraph. Everything after it, to the end "
+        "of the paragraph, is plain text.${hides} Close the marker with `}}`.",
+        ZH: "这个 `{{` 在本段中没有对应的 `}}`。从它开始直到段落结尾都是普通文本。"
+        "${hides}请用 `}}` 闭合这个标记。",
+    },
+    "part.hides.one": {
+        EN: " It hides ${what} written after it.",
+        ZH: "它遮住了后面写的${what}。",
+    },
+    "part.hides.both": {
+        EN: " It hides ${markers} and ${interactions} written after it.",
+        ZH: "它遮住了后面写的${markers}和${interactions}。",
+    },
+    "part.count.markers.one": {EN: "1 memory marker", ZH: " 1 个记忆标记"},
+    "part.count.markers.other": {EN: "${count} memory markers", ZH: " ${count} 个记忆标记"},
+    "part.count.interactions.one": {EN: "1 interaction", ZH: " 1 个交互"},
+    "part.count.interactions.other": {EN: "${count} interactions", ZH: " ${count} 个交互"},
+    "legacy-binding": {
+        EN: "`%{{...}}` is the old binding syntax: write `{{ ${bare} }}`. It binds the same "
+        "question. markdown-flow 0.4 and older bind only `%{{...}}`: a course run "
+        "by them keeps it (set `target` in mfcourse.toml).",
+        ZH: "`%{{...}}` 是旧的绑定写法：请改为 `{{ ${bare} }}`。两种写法绑定的是同一个问题。"
+        "markdown-flow 0.4 及更早版本只认 `%{{...}}` 绑定："
+        "由它们运行的课程应保留旧写法（在 mfcourse.toml 中设置 `target`）。",
+    },
+    "empty-interaction": {
+        EN: "This interaction offers no choices and no `...` input field. markdown-flow "
+        "0.4.2 shows `?[{{ ${key} }}]` as one button that reads the value of ${quoted} "
+        "(UNKNOWN while unset) and saves nothing. Add choices (`A | B`) or `...` for a text "
+        "input.",
+        ZH: "这个交互既没有选项，也没有 `...` 输入框。markdown-flow 0.4.2 会把 "
+        "`?[{{ ${key} }}]` 显示为一个按钮，按钮文字是${quoted}的值（未设置时为 "
+        "UNKNOWN），而且不保存任何回答。请添加选项（`A | B`），或用 `...` 提供文本输入。",
+    },
+    "empty-interaction.legacy": {
+        EN: "This interaction offers no choices and no `...` input field. markdown-flow "
+        "0.4.2 shows `?[%{{ ${key} }}]` as a text input with an empty hint; write "
+        "`?[%{{ ${key} }} ...]` to say so.",
+        ZH: "这个交互既没有选项，也没有 `...` 输入框。markdown-flow 0.4.2 会把 "
+        "`?[%{{ ${key} }}]` 显示为一个提示为空的文本输入框；如果这正是你的本意，"
+        "请明确写成 `?[%{{ ${key} }} ...]`。",
+    },
+    "runtime-binding-ignored": {
+        EN: "${runtime} saves nothing here: write `%{{ ${bare} }}`. It binds an answer only "
+        "with `%{{...}}`: it saves no answer to ${quoted}, and shows this marker as part of "
+        "the first button's text.",
+        ZH: "${runtime} 不会在这里保存回答：请写成 `%{{ ${bare} }}`。它只认 `%{{...}}` "
+        "绑定：不会把回答保存到${quoted}，还会把这个标记当作第一个按钮文字的一部分显示出来。",
+    },
+    "runtime-binding-ignored.position": {
+        EN: "${runtime} saves nothing here: write `%{{` right after `?[`. It binds an answer "
+        "only when the interaction starts with `%{{`; here it saves no answer to ${quoted} "
+        "and shows the marker as button text.",
+        ZH: "${runtime} 不会在这里保存回答：请把 `%{{` 紧接在 `?[` 之后。只有交互以 `%{{` "
+        "开头时它才绑定回答；这里它不会把回答保存到${quoted}，而是把标记显示为按钮文字。",
+    },
+    "runtime-key-differs": {
+        EN: "${runtime} never reads this marker: its key holds `}`. Its reader stops a key at "
+        "the first `}`, so it neither substitutes nor binds ${quoted}; remove the `}` from "
+        "the key.",
+        ZH: "${runtime} 读不到这个标记：它的键里含有 `}`。它在第一个 `}` 处就结束键名，"
+        "所以既不会替换也不会绑定${quoted}；请把 `}` 从键中去掉。",
+    },
+    # -- diagnostics: course level
+    "reserved-key-binding.provided": {
+        EN: "${short} is read-only: the host provides it. ${host} provides ${quoted}, so an "
+        "interaction cannot save an answer to it: choose another question text, or read the "
+        "provided value without binding it.",
+        ZH: "${short}是只读的：它由平台提供。${quoted}由 ${host} 提供，交互无法保存对它的"
+        "回答：请换一个问题文字，或者只读取这个值而不绑定它。",
+    },
+    "reserved-key-binding.prefix": {
+        EN: "Questions starting with `${prefix}` are reserved by ${host}. The platform "
+        "rejects binding ${quoted}: choose another question text.",
+        ZH: "以 `${prefix}` 开头的问题由 ${host} 保留。平台不接受绑定${quoted}：请换一个问题文字。",
+    },
+    "binding-in-reference": {
+        EN: "A binding here grants no permission to save: bind the question in a lesson. "
+        "This is a reference document (see `references` in mfcourse.toml), so it saves no "
+        "answer to ${quoted}.",
+        ZH: "这里的绑定没有保存回答的权限：请在课时中绑定这个问题。这是一个参考文档"
+        "（见 mfcourse.toml 中的 `references`），所以不会把回答保存到${quoted}。",
+    },
+    "legacy-profile-key": {
+        EN: "${profile} is a legacy learner-profile key: keep `%{{...}}` here. ${host} still "
+        "accepts `%{{...}}` bindings of its legacy learner-profile keys (${keys}) but "
+        "rejects other bindings of questions starting with `${prefix}`. Do not convert it "
+        "to `{{ ${key} }}`: that form is such a binding, an error.",
+        ZH: "${profile}是旧版学员画像键：这里请保留 `%{{...}}`。${host} 仍接受对其旧版学员"
+        "画像键（${keys}）的 `%{{...}}` 绑定，但拒绝其他以 `${prefix}` 开头的问题的绑定。"
+        "不要把它改成 `{{ ${key} }}`：那种写法正属于被拒绝的绑定，会报错。",
+    },
+    "read-before-asked": {
+        EN: "${short} is read here before it is asked. In course order the question is "
+        "first bound ${where}. Ask it earlier, or tell the AI what to do while the answer "
+        "is missing.",
+        ZH: "${short}在提问之前就被读取了。按课程顺序，这个问题${where}才首次绑定。"
+        "请提前提问，或者告诉 AI 在还没有回答时该怎么做。",
+    },
+    "part.where.later": {EN: "later in this lesson", ZH: "在本课时的后文"},
+    "part.where.in": {EN: "in ${label}", ZH: "在 ${label} 中"},
+    "near-miss": {
+        EN: "Not bound in this course; did you mean ${near}? ${near_full} is ${how}; "
+        "${quoted} differs from it only in ${difference}, but a different text is a "
+        "different question.",
+        ZH: "本课程没有绑定这个问题；你是不是想写${near}？${near_full}${how}；"
+        "${quoted}与它只差在${difference}，但文字不同就是不同的问题。",
+    },
+    "part.near.bound": {EN: "bound", ZH: "已绑定"},
+    "part.near.provided": {EN: "provided by the host", ZH: "由平台提供"},
+    "part.differs.letters.one": {
+        EN: "1 letter (after ignoring case, spacing and punctuation)",
+        ZH: " 1 个字符（忽略大小写、空白和标点之后）",
+    },
+    "part.differs.letters.other": {
+        EN: "${count} letters (after ignoring case, spacing and punctuation)",
+        ZH: " ${count} 个字符（忽略大小写、空白和标点之后）",
+    },
+    "part.differs.spacing": {EN: "spacing", ZH: "空白"},
+    "part.differs.case": {EN: "letter case", ZH: "大小写"},
+    "part.differs.nfkc": {EN: "Unicode form (NFKC)", ZH: " Unicode 形式（NFKC）"},
+    "part.differs.any": {
+        EN: "spacing, letter case, Unicode form or punctuation",
+        ZH: "空白、大小写、Unicode 形式或标点",
+    },
+    "unbound-reference": {
+        EN: "No lesson asks ${short}, so the AI may lack the answer. The host does not provide "
+        "it either. Bind it in an interaction (`?[${percent}{{ ${key} }} ...]`), or "
+        "tell the AI to ask for the answer or to use a stated default.",
+        ZH: "没有任何课时提问${short}，AI 可能读不到回答。平台也不提供它。请在交互中绑定它"
+        "（`?[${percent}{{ ${key} }} ...]`），或者告诉 AI 去询问用户，或使用事先说明的默认值。",
+    },
+    "fixed-output-unclosed": {
+        EN: "This `!===` fixed output is not closed: add a `!===` line. Before the block "
+        "ends no `!===` line closes it, so markdown-flow sends the whole block to the AI "
+        "as an ordinary prompt, `!===` included.",
+        ZH: "这段 `!===` 固定输出没有闭合：请加一行 `!===`。在本块结束之前没有 `!===` "
+        "行闭合它，所以 markdown-flow 会把整个块（连同 `!===`）当作普通提示词发给 AI。",
+    },
+    "config.unreadable": {EN: "", ZH: "课程文件无法读取。所有设置暂用默认值。"},
+    "config.invalid-toml": {
+        EN: "",
+        ZH: "课程文件不是有效的 TOML。修好之前所有设置都用默认值。TOML 解析器报告：${reason}。",
+    },
+    "config.unknown-setting": {
+        EN: "",
+        ZH: "未知设置 `${key}`，已忽略。课程文件支持的设置有：${known}。",
+    },
+    "config.name-type": {EN: "", ZH: "`name` 必须是字符串，已忽略。"},
+    "config.host-value": {
+        EN: "",
+        ZH: "`host` 的值无效，按通用平台处理。它必须是以下之一：${choices}。",
+    },
+    "config.target-value": {
+        EN: "",
+        ZH: "`target` 的值无效，使用平台的默认目标。`target` 必须是以下之一：${choices}。",
+    },
+    "config.list-type": {EN: "", ZH: "`${key}` 必须是字符串列表，已忽略。"},
+    "config.diagnostics-type": {
+        EN: "",
+        ZH: "`diagnostics` 必须是“代码 = 严重级别”的表，已忽略。",
+    },
+    "config.unknown-code": {EN: "", ZH: "未知的诊断代码 `${code}`，已忽略。"},
+    "config.severity-value": {
+        EN: "",
+        ZH: "`${code}` 的严重级别无效，使用默认级别。它必须是以下之一：${choices}。",
+    },
+    # -- related places
+    "related.lesson-binds": {EN: "a lesson binds it here", ZH: "某个课时在这里绑定了它"},
+    "related.first-bound": {EN: "first bound here", ZH: "在这里首次绑定"},
+    "related.near-bound": {EN: "${quoted} is bound here", ZH: "${quoted}在这里绑定"},
+    # -- hovers
+    "hover.not-marker": {EN: "**Not a memory marker**: ${why}", ZH: "**不是记忆标记**：${why}"},
+    "hover.why.empty": {
+        EN: "it names no question: nothing is left between the braces once the surrounding "
+        "spaces are removed.",
+        ZH: "它没有写问题：去掉两侧空白后，花括号之间什么也没有。",
+    },
+    "hover.why.line-break": {
+        EN: "its question is broken across lines; a question must fit on one line.",
+        ZH: "它的问题被拆成了多行；问题必须写在同一行内。",
+    },
+    "hover.why.control-character": {
+        EN: "its question contains an invisible control character.",
+        ZH: "它的问题里有一个不可见的控制字符。",
+    },
+    "hover.why.unclosed": {
+        EN: "no `}}` closes it in its paragraph, so it turns the rest of the paragraph into "
+        "plain text.",
+        ZH: "本段中没有 `}}` 闭合它，所以段落的其余部分都变成了普通文本。",
+    },
+    "hover.why.runs-on": {
+        EN: "it probably lacks its `}}`: it ${runs_on}.",
+        ZH: "它可能缺少 `}}`：它${runs_on}。",
+    },
+    "hover.hides.one": {
+        EN: "It hides ${what} written after it.",
+        ZH: "它遮住了后面写的${what}。",
+    },
+    "hover.hides.both": {
+        EN: "It hides ${markers} and ${interactions} written after it.",
+        ZH: "它遮住了后面写的${markers}和${interactions}。",
+    },
+    "hover.plain-text": {EN: "The AI reads it as plain text.", ZH: "AI 把它当作普通文本读取。"},
+    "hover.context.code-span": {EN: "a code span", ZH: "行内代码"},
+    "hover.context.math": {EN: "inline math", ZH: "行内公式"},
+    "hover.context.link-destination": {EN: "a link destination", ZH: "链接地址"},
+    "hover.context.link-title": {EN: "a link title", ZH: "链接标题"},
+    "hover.context.link-label": {EN: "a link label", ZH: "链接标签"},
+    "hover.context.link-definition": {EN: "a link reference definition", ZH: "链接引用定义"},
+    "hover.context.autolink": {EN: "an autolink", ZH: "自动链接"},
+    "hover.context.html-tag": {EN: "an HTML tag", ZH: " HTML 标签"},
+    "hover.context.html-comment": {EN: "an HTML comment", ZH: " HTML 注释"},
+    "hover.context.html-block": {EN: "a raw HTML block", ZH: "原始 HTML 块"},
+    "hover.context.info-string": {EN: "a code block's info string", ZH: "代码块的信息字符串"},
+    "hover.context.literal": {EN: "a literal context", ZH: "字面上下文"},
+    "hover.dropped.html-comment": {
+        EN: "markdown-flow removes comments before the AI sees the text",
+        ZH: "markdown-flow 会在 AI 看到文本之前删除注释",
+    },
+    "hover.dropped.info-string": {
+        EN: "markdown-flow keeps a fenced code block, its info string included, exactly as written",
+        ZH: "markdown-flow 会原样保留围栏代码块，包括它的信息字符串",
+    },
+    "hover.literal.substituted": {
+        EN: "**Reference** inside ${where}: ${runtime} substitutes it there too, so it is "
+        "checked like any reference.",
+        ZH: "位于${where}中的**引用**：${runtime} 在这里同样会替换它，所以它和其他引用一样受检查。",
+    },
+    "hover.literal.checked": {
+        EN: "**Reference** inside ${where}: checked like any reference.",
+        ZH: "位于${where}中的**引用**：和其他引用一样受检查。",
+    },
+    "hover.literal.dropped-because": {
+        EN: "**Reference** inside ${where}: ${why}, so this is never substituted on ${host}. "
+        "It raises no course diagnostic.",
+        ZH: "位于${where}中的**引用**：${why}，所以在 ${host} 上它永远不会被替换。"
+        "它不会引发课程诊断。",
+    },
+    "hover.literal.dropped": {
+        EN: "**Reference** inside ${where}, never substituted on ${host}. It raises no "
+        "course diagnostic.",
+        ZH: "位于${where}中的**引用**，在 ${host} 上永远不会被替换。它不会引发课程诊断。",
+    },
+    "hover.binding": {
+        EN: "**Binding**${legacy}: this interaction saves the user's answer to this question.",
+        ZH: "**绑定**${legacy}：这个交互会把用户对这个问题的回答保存下来。",
+    },
+    "hover.binding.in-reference": {
+        EN: "**Binding**${legacy} in a reference document: it grants no permission to save "
+        "the answer.",
+        ZH: "参考文档中的**绑定**${legacy}：它没有保存回答的权限。",
+    },
+    "hover.legacy-form": {EN: " (old `%{{...}}` form)", ZH: "（旧的 `%{{...}}` 写法）"},
+    "hover.reference": {
+        EN: "**Reference**: the AI reads the remembered answer to this question.",
+        ZH: "**引用**：AI 会读取这个问题已记住的回答。",
+    },
+    "hover.look-closely": {EN: "Look closely:", ZH: "请仔细看："},
+    "hover.note.spaces": {
+        EN: "${count} spaces in a row at character ${at}",
+        ZH: "第 ${at} 个字符处有 ${count} 个连续空格",
+    },
+    "hover.note.character": {
+        EN: "${code} ${name} at character ${at}",
+        ZH: "第 ${at} 个字符是 ${code} ${name}",
+    },
+    "hover.asked": {EN: "Asked with ${asked}.", ZH: "提问方式：${asked}。"},
+    "hover.asked.choices": {EN: "choices: ${choices}", ZH: "选项 ${choices}"},
+    "hover.asked.input": {EN: "free input", ZH: "自由输入"},
+    "hover.asked.separator": {EN: "; ", ZH: "；"},
+    "hover.list-separator": {EN: ", ", ZH: "、"},
+    "hover.bound-in": {EN: "Bound in ${places}.", ZH: "绑定位置：${places}。"},
+    "hover.bound-in.more": {
+        EN: "Bound in ${places} and ${more} more.",
+        ZH: "绑定位置：${places}，另有 ${more} 处。",
+    },
+    "hover.not-bound": {
+        EN: "Not bound anywhere in this course.",
+        ZH: "本课程中没有任何地方绑定它。",
+    },
+    "hover.read": {
+        EN: "Read ${times} in ${documents} of ${course}.",
+        ZH: "在课程“${course}”的${documents}中读取了${times}。",
+    },
+    "hover.times.one": {EN: "once", ZH: " 1 次"},
+    "hover.times.other": {EN: "${count} times", ZH: " ${count} 次"},
+    "hover.documents.one": {EN: "1 document", ZH: " 1 个文档"},
+    "hover.documents.other": {EN: "${count} documents", ZH: " ${count} 个文档"},
+    "hover.not-read": {
+        EN: "Not read anywhere in ${course}.",
+        ZH: "课程“${course}”中没有任何地方读取它。",
+    },
+    "hover.legacy-profile": {
+        EN: "A legacy learner-profile key: ${host} still accepts its `%{{...}}` binding.",
+        ZH: "旧版学员画像键：${host} 仍接受它的 `%{{...}}` 绑定。",
+    },
+    "hover.provided": {EN: "Provided by ${host} (read-only).", ZH: "由 ${host} 提供（只读）。"},
+    "hover.prefix": {
+        EN: "The prefix `${prefix}` is reserved by ${host}.",
+        ZH: "前缀 `${prefix}` 由 ${host} 保留。",
+    },
+    "hover.fixed-block": {
+        EN: "Inside fixed output: markdown-flow shows this block as written, without the AI, "
+        "and still substitutes the marker with the answer.",
+        ZH: "位于固定输出中：markdown-flow 不经过 AI，原样显示这个块，但仍会把标记替换为回答。",
+    },
+    "hover.fixed-span": {
+        EN: "Inside fixed output: markdown-flow tells the AI to output this text as written, "
+        "and still substitutes the marker with the answer.",
+        ZH: "位于固定输出中：markdown-flow 让 AI 原样输出这段文字，但仍会把标记替换为回答。",
+    },
+    # -- code action titles
+    "action.bind-with": {EN: "Bind with ${marker}", ZH: "改用 ${marker} 绑定"},
+    "action.convert-legacy": {
+        EN: "Convert legacy binding to ${marker}",
+        ZH: "把旧写法绑定转换为 ${marker}",
+    },
+    "action.pad": {EN: "Pad marker to ${marker}", ZH: "把标记补齐空格为 ${marker}"},
+    "action.replace-with": {EN: "Replace with ${marker}", ZH: "替换为 ${marker}"},
+    "action.ask-for": {
+        EN: "Ask for '${key}' in an interaction before its first use",
+        ZH: "在首次使用前用交互提问“${key}”",
+    },
+    "action.merge": {
+        EN: "Merge key '${key}' into '${target}'",
+        ZH: "把键“${key}”合并到“${target}”",
+    },
+    "action.convert-legacy-document": {
+        EN: "Convert every legacy binding in this document to {{ key }}",
+        ZH: "把本文档中所有旧写法绑定转换为 {{ key }}",
+    },
+    "action.pad-document": {
+        EN: "Pad every marker in this document to {{ key }}",
+        ZH: "把本文档中所有标记补齐空格为 {{ key }}",
+    },
+    "action.convert-legacy-course": {
+        EN: "Convert every legacy binding in this course to {{ key }}",
+        ZH: "把本课程中所有旧写法绑定转换为 {{ key }}",
+    },
+    "action.pad-course": {
+        EN: "Pad every marker in this course to {{ key }}",
+        ZH: "把本课程中所有标记补齐空格为 {{ key }}",
+    },
+}
+for _id, _english in CONFIG_MESSAGES.items():
+    _MESSAGES[_id][EN] = _english
+
+MESSAGES: Final[Mapping[str, Mapping[str, str]]] = _MESSAGES
+"""Message id -> language -> template."""
+
+_ARGUMENT: Final = re.compile(r"\$\{(\w+)\}")
+
+
+def _pieces(template: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`template` as its literal parts and the argument names between them, joined at
+    render time (several times faster than `Template.substitute` or `str.format` on
+    these long texts); `Template` still checks that it is well formed."""
+    names = tuple(_ARGUMENT.findall(template))
+    Template(template).substitute(dict.fromkeys(names, ""))
+    return tuple(_ARGUMENT.split(template)[::2]), names
+
+
+_PIECES: Final = {
+    language: {id_: _pieces(texts[language]) for id_, texts in _MESSAGES.items()}
+    for language in LANGUAGES
+}
+
+
+def say(language: str, message_id: str, **args: object) -> str:
+    """Message `message_id` in `language` (English for one the catalog lacks)."""
+    literals, names = (_PIECES.get(language) or _PIECES[EN])[message_id]
+    if not names:
+        return literals[0]
+    if len(names) == 1:  # the most frequent case, at f-string speed
+        return f"{literals[0]}{args[names[0]]}{literals[1]}"
+    out = [literals[0]]
+    for name, literal in zip(names, literals[1:]):  # noqa: B905 (one more literal)
+        out.append(f"{args[name]}")
+        out.append(literal)
+    return "".join(out)
+
+
+def counted(language: str, message_id: str, count: int) -> str:
+    """`message_id.one` for a count of 1, else `message_id.other`."""
+    return say(language, f"{message_id}.{'one' if count == 1 else 'other'}", count=count)
