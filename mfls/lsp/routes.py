@@ -27,6 +27,7 @@ from lsprotocol import types as t
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.handlers import (
     assistance,
+    commands,
     diagnostics,
     documents,
     editing,
@@ -55,6 +56,7 @@ class Route:
     options: Any = None
     empty: Callable[[Any], Any] = nothing  # the answer to a fault, from the params
     when: Callable[[Capabilities], bool] | None = None  # None: offered to every client
+    command: bool = False  # `method` names a `workspace/executeCommand` command
 
 
 def _pull_client(caps: Capabilities) -> bool:
@@ -113,6 +115,14 @@ ROUTES: tuple[Route, ...] = (
         empty=diagnostics.no_report,
         when=_pull_client,
     ),
+    Route(
+        t.WORKSPACE_DIAGNOSTIC,
+        diagnostics.workspace_diagnostic,
+        empty=diagnostics.no_workspace_report,
+        when=_pull_client,
+    ),
+    # commands (`workspace/executeCommand`: pygls answers it from its command table)
+    *(Route(name, handler, command=True) for name, handler in commands.COMMANDS.items()),
 )
 
 
@@ -128,7 +138,9 @@ def install(server: MflsServer, routes: Sequence[Route], caps: Capabilities | No
     capabilities call for."""
     for route in routes:
         wanted = route.when is None if caps is None else route.when is not None and route.when(caps)
-        if wanted:
+        if wanted and route.command:
+            server.command(route.method)(answering(server, route))
+        elif wanted:
             server.feature(route.method, route.options)(answering(server, route))
 
 
@@ -146,6 +158,17 @@ def answering(server: MflsServer, route: Route) -> Callable[[Any], Any]:
                 return route.empty(params)
 
         return run_async
+
+    if route.command:
+
+        def run_command(*arguments: Any) -> Any:
+            try:
+                return handler(server, list(arguments))
+            except Exception:
+                log.exception("command %s failed", method)
+                return route.empty(arguments)
+
+        return run_command
 
     def run(params: Any = None) -> Any:
         try:

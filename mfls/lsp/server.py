@@ -17,7 +17,7 @@ import datetime
 import logging
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -68,7 +68,8 @@ class MflsServer(LanguageServer):
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
         self._published: dict[str, list[t.Diagnostic]] = {}
         self._pending: asyncio.TimerHandle | None = None
-        self._edited: dict[str, None] = {}  # open documents edited since the last publish
+        self._edited: dict[str, None] = {}  # documents edited since the last publish
+        self._everything = False  # re-indexed since the last publish: every course changed
         self._watch_registration: str | None = None
         self._watchers: list[t.FileSystemWatcher] = []
         self._shown: set[str] = set()
@@ -249,11 +250,28 @@ class MflsServer(LanguageServer):
         snapshot = self.courses.snapshot
         if is_course_file(uri):
             return self._course_file_diagnostics(snapshot, uri)
+        items = diagnostics.document_diagnostics(snapshot, uri)
+        if not items:
+            return []
         index = self.texts.index(uri)
         if index is None:
             return []
-        items = diagnostics.document_diagnostics(snapshot, uri)
         return [to_proto.diagnostic(self.convert, index, item) for item in items]
+
+    def reported_documents(self, course_ids: Iterable[str] | None = None) -> list[str]:
+        """Every lesson and reference of the courses (all when None), in course order, then
+        each course file that has problems."""
+        courses = self.courses.snapshot.courses
+        chosen = sorted(courses if course_ids is None else set(course_ids) & set(courses))
+        uris: list[str] = []
+        files: list[str] = []
+        for course_id in chosen:
+            course = courses[course_id]
+            uris.extend(sorted(course.docs, key=lambda uri: course.docs[uri].order))
+            file = to_proto.course_file_uri(course)
+            if file is not None and course.problems:
+                files.append(file)
+        return uris + files
 
     def _course_file_diagnostics(self, snapshot: WorkspaceSnapshot, uri: str) -> list[t.Diagnostic]:
         for course in snapshot.courses.values():
@@ -303,20 +321,44 @@ class MflsServer(LanguageServer):
 
     def _schedule_publish(self, uri: str | None) -> None:
         assert self.loop is not None
-        if uri is not None:
+        if uri is None:
+            self._everything = True
+        else:
             self._edited[uri] = None
         if self._pending is not None:
             self._pending.cancel()
-        self._pending = self.loop.call_later(self.settings.diagnostic_delay, self._publish_open)
+        self._pending = self.loop.call_later(self.settings.diagnostic_delay, self._publish_all)
 
-    def _publish_open(self) -> None:
+    def _publish_all(self) -> None:
+        """The edited documents first, then the other open ones and the course files, then
+        (setting `diagnostics.closedDocuments`) the closed documents of the courses that
+        changed; `publish` sends only lists that changed."""
         self._pending = None
         edited, self._edited = list(self._edited), {}
+        everything, self._everything = self._everything, False
         first = [uri for uri in edited if uri in self.texts.open]
         for uri in first + [uri for uri in self.texts.open if uri not in first]:
             self.publish(uri)
         for uri in self._course_files():
             self.publish(uri)
+        if self.settings.closed_documents:
+            course_of = self.courses.snapshot.course_of
+            changed = None if everything else [course_of[u] for u in edited if u in course_of]
+            for uri in self.reported_documents(changed):
+                if uri not in self.texts.open and not is_course_file(uri):
+                    self.publish(uri, skip_empty=True)
+        self._clear_gone()
+
+    def _clear_gone(self) -> None:
+        """Clear what was published for closed documents no course holds any more (or all
+        closed ones when `diagnostics.closedDocuments` is off)."""
+        snapshot = self.courses.snapshot
+        keep_closed = self.settings.closed_documents
+        for uri in list(self._published):
+            if uri in self.texts.open or is_course_file(uri):
+                continue
+            if not keep_closed or snapshot.entry(uri) is None:
+                self.clear_published(uri)
 
     def _course_files(self) -> list[str]:
         files = []
@@ -326,13 +368,15 @@ class MflsServer(LanguageServer):
                 files.append(uri)
         return files
 
-    def publish(self, uri: str) -> None:
+    def publish(self, uri: str, skip_empty: bool = False) -> None:
+        """Send the diagnostics of `uri` unless they equal the last ones sent (`skip_empty`:
+        or they are empty and none were sent)."""
         try:
             items = self.diagnostics_of(uri)
         except Exception:
             log.exception("diagnostics failed for %s", uri)
             return
-        if self._published.get(uri) == items:
+        if self._published.get(uri, [] if skip_empty else None) == items:
             return
         self._published[uri] = items
         buffer = self.texts.open.get(uri)

@@ -12,6 +12,9 @@ then from `workspace/configuration` (section `mfls`), which wins.
   the same section, so `trace` may arrive as an object such as `{"server": "off"}`: that
   form is accepted quietly, `server` = "messages" or "verbose" meaning true and "off"
   false; an object without `server` leaves `trace` as it was.
+- `diagnostics.closedDocuments`: true (default) or false; diagnostics of documents that
+  are not open: published to push clients, reported by `workspace/diagnostic` to pull
+  clients. False: only open documents (and course files) get them.
 
 Each key is structured on its own by a cattrs converter with one strict hook per value
 type, so a bad value is reported (naming the key, what it expects and what came) and the
@@ -44,11 +47,13 @@ class Settings:
     log_level: int = logging.WARNING
     diagnostic_delay: float = 0.15  # seconds
     trace: bool = False
+    closed_documents: bool = True
 
 
 LogLevel = NewType("LogLevel", int)
 Delay = NewType("Delay", float)  # seconds
 Trace = NewType("Trace", object)  # bool, or ClientTrace for VS Code's object form
+ClosedDocuments = NewType("ClosedDocuments", object)  # bool, or None: the key is absent
 
 
 @dataclass(frozen=True)
@@ -95,19 +100,37 @@ def _trace(value: Any, _: type) -> Trace:
     raise BadValue(f"expected true or false, got {value!r}")
 
 
+def _diagnostics(value: Any, _: type) -> ClosedDocuments:
+    if not isinstance(value, Mapping):
+        raise BadValue(f"expected an object, got {value!r}")
+    if "closedDocuments" not in value:
+        return ClosedDocuments(None)
+    closed = value["closedDocuments"]
+    if isinstance(closed, bool):
+        return ClosedDocuments(closed)
+    raise BadValue(f"expected true or false, got {closed!r}", path=".closedDocuments")
+
+
 _converter = cattrs.Converter()
 _converter.register_structure_hook(LogLevel, _log_level)
 _converter.register_structure_hook(Delay, _delay)
 _converter.register_structure_hook(Trace, _trace)
+_converter.register_structure_hook(ClosedDocuments, _diagnostics)
 
 
 _WIRE_TYPES: Mapping[str, Any] = {
     "logLevel": LogLevel,
     "diagnosticDelay": Delay,
     "trace": Trace,
+    "diagnostics": ClosedDocuments,
 }
 """The section as it arrives: camelCase key -> the type its value structures to."""
-_FIELD_OF = {"logLevel": "log_level", "diagnosticDelay": "diagnostic_delay", "trace": "trace"}
+_FIELD_OF = {
+    "logLevel": "log_level",
+    "diagnosticDelay": "diagnostic_delay",
+    "trace": "trace",
+    "diagnostics": "closed_documents",
+}
 
 
 def section_of(value: Any) -> Mapping[str, Any]:
@@ -135,5 +158,7 @@ def merge_settings(base: Settings, value: Any) -> tuple[Settings, list[str]]:
             if structured.trace is None:
                 continue
             structured = structured.trace
+        if structured is None:
+            continue
         changes[_FIELD_OF[key]] = structured
     return replace(base, **changes), problems
