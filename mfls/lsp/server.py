@@ -66,7 +66,7 @@ class MflsServer(LanguageServer):
         """Registers the routes that depend on the client (set by `routes.create_server`)."""
         self.loop: asyncio.AbstractEventLoop | None = None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
-        self._published: dict[str, list[t.Diagnostic]] = {}
+        self._published: dict[str, tuple[list[t.Diagnostic], bool]] = {}  # items, open
         self._pending: asyncio.TimerHandle | None = None
         self._edited: dict[str, None] = {}  # documents edited since the last publish
         self._everything = False  # re-indexed since the last publish: every course changed
@@ -376,10 +376,11 @@ class MflsServer(LanguageServer):
         except Exception:
             log.exception("diagnostics failed for %s", uri)
             return
-        if self._published.get(uri, [] if skip_empty else None) == items:
-            return
-        self._published[uri] = items
         buffer = self.texts.open.get(uri)
+        sent = (items, buffer is not None)  # opening or closing sends again: the version changes
+        if self._published.get(uri, ([], False) if skip_empty else None) == sent:
+            return
+        self._published[uri] = sent
         self.text_document_publish_diagnostics(
             t.PublishDiagnosticsParams(
                 uri=self.texts.client_uri(uri),
@@ -389,7 +390,8 @@ class MflsServer(LanguageServer):
         )
 
     def clear_published(self, uri: str) -> None:
-        if self._published.pop(uri, None):
+        sent = self._published.pop(uri, None)
+        if sent is not None and sent[0]:
             self.text_document_publish_diagnostics(
                 t.PublishDiagnosticsParams(uri=self.texts.client_uri(uri), diagnostics=[])
             )
