@@ -3,7 +3,9 @@
 `create_server()` builds an `MflsServer` and registers every route of `ROUTES` in one
 loop (`install`). A route with `when` depends on the client: it is installed by the same
 loop once `initialize` has read the client's capabilities (pygls computes the server's
-capabilities after the `initialize` handler returns).
+capabilities after the `initialize` handler returns). A route with `command` is a
+`workspace/executeCommand` command: pygls answers that method from its own table of
+commands, which `install` fills; the handler gets the command's argument list.
 
 The failure policy, the same for every handler:
 - a fault (an unexpected exception) is logged once, with its traceback, and the request

@@ -4,6 +4,7 @@ closed documents for push clients, and the `mfls.courseInfo` command."""
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 
 import pytest
@@ -170,6 +171,7 @@ async def test_course_info_counts_the_course(tmp_path: Path) -> None:
             # size in 03, shape in 04 and the glossary unbound; the course file's field.
             assert (info["errors"], info["warnings"], info["problems"]) == (0, 4, 4)
             assert info["server"] == mfls.__file__
+            assert info["python"] == sys.executable
 
         with pytest.raises(Exception, match="no MarkdownFlow course"):
             await s.client.workspace_execute_command_async(

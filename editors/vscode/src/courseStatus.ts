@@ -59,8 +59,8 @@ export class CourseStatus implements vscode.Disposable {
     if (ticket !== this.asked || this.client() !== client) {
       return;
     }
-    if (info && info.server !== this.course?.server) {
-      this.log(`mfls runs from ${info.server}`);
+    if (info && (info.server !== this.course?.server || info.python !== this.course?.python)) {
+      this.log(`mfls runs from ${info.server} with ${info.python}`);
     }
     this.course = info ?? undefined;
     this.status.setCourse(this.course);
@@ -95,7 +95,7 @@ export async function showMenu(course: CourseInfo | undefined, output: vscode.Ou
     },
     {
       label: "$(output) Show server log",
-      detail: course ? `mfls: ${course.server}` : undefined,
+      detail: course ? `mfls: ${course.server} · Python: ${course.python}` : undefined,
       run: () => output.show(true),
     },
   ];

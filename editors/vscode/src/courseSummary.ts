@@ -13,6 +13,7 @@ export interface CourseInfo {
   warnings: number;
   information: number;
   server: string; // the server's mfls/__init__.py
+  python: string; // the interpreter running it
 }
 
 function count(n: number, word: string): string {

@@ -3,6 +3,7 @@ list and answers plain JSON."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import mfls
@@ -16,7 +17,8 @@ COURSE_INFO = "mfls.courseInfo"
 
 def course_info_command(ls: MflsServer, arguments: list[Any]) -> dict[str, Any] | Refusal:
     """`mfls.courseInfo` [uri] -> the course of that document in figures, plus where mfls
-    runs from (`server`: the `mfls` package's file, for editors that bundle it)."""
+    runs from (`server`: the `mfls` package's file, `python`: the interpreter), for editors
+    that bundle it."""
     if not arguments or not isinstance(arguments[0], str):
         return Refusal(f"{COURSE_INFO} takes the URI of a document.")
     found = course_info(ls.courses.snapshot, canonical_uri(arguments[0]))
@@ -34,6 +36,7 @@ def course_info_command(ls: MflsServer, arguments: list[Any]) -> dict[str, Any] 
         "warnings": found.warnings,
         "information": found.information,
         "server": server_location(),
+        "python": sys.executable,
     }
 
 

@@ -79,6 +79,7 @@ test("the status item's course text", () => {
     warnings: 2,
     information: 0,
     server: "/ext/server/mfls/__init__.py",
+    python: "/usr/bin/python3",
   };
   assert.equal(courseText(info), "Learning to program · 4 lessons · 1 key · 3 problems");
   assert.equal(courseLabel(info), "course Learning to program: 4 lessons, 1 key, 3 problems");
