@@ -68,6 +68,10 @@ class MflsServer(LanguageServer):
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
         self._published: dict[str, tuple[list[t.Diagnostic], bool]] = {}  # items, open
         self._pending: asyncio.TimerHandle | None = None
+        self._diagnostics_memo: tuple[WorkspaceSnapshot | None, dict[str, list[t.Diagnostic]]] = (
+            None,
+            {},
+        )
         self._edited: dict[str, None] = {}  # documents edited since the last publish
         self._everything = False  # re-indexed since the last publish: every course changed
         self._watch_registration: str | None = None
@@ -247,7 +251,18 @@ class MflsServer(LanguageServer):
     # ----- diagnostics ----------------------------------------------------------
 
     def diagnostics_of(self, uri: str) -> list[t.Diagnostic]:
+        """The diagnostics of `uri` in the current snapshot, computed once per snapshot
+        (a workspace pull asks for every document every few seconds)."""
         snapshot = self.courses.snapshot
+        if self._diagnostics_memo[0] is not snapshot:
+            self._diagnostics_memo = (snapshot, {})
+        memo = self._diagnostics_memo[1]
+        found = memo.get(uri)
+        if found is None:
+            found = memo[uri] = self._diagnostics_in(snapshot, uri)
+        return found
+
+    def _diagnostics_in(self, snapshot: WorkspaceSnapshot, uri: str) -> list[t.Diagnostic]:
         if is_course_file(uri):
             return self._course_file_diagnostics(snapshot, uri)
         items = diagnostics.document_diagnostics(snapshot, uri)

@@ -159,6 +159,10 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
         "extensions.autoCheckUpdates": False,
         "update.mode": "none",
         "files.autoSave": "off",
+        # The settings are typed into settings.json: no brackets or quotes typed for us.
+        "editor.autoClosingBrackets": "never",
+        "editor.autoClosingQuotes": "never",
+        "editor.autoIndent": "none",
     }
     (user_data / "User").mkdir(parents=True, exist_ok=True)
     (user_data / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")

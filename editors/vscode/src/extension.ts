@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import {
+  DidChangeConfigurationNotification,
   LanguageClient,
   type LanguageClientOptions,
   type ServerOptions,
@@ -34,6 +35,8 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("mfls.server")) {
         void queue(restart);
+      } else if (event.affectsConfiguration("mfls")) {
+        notifyConfigurationChange();
       }
     }),
   );
@@ -48,6 +51,15 @@ export function deactivate(): Thenable<void> {
 function queue(step: () => Promise<void>): Promise<void> {
   lifecycle = lifecycle.then(step, step);
   return lifecycle;
+}
+
+/** Tells a running server that the `mfls` settings changed; it reads them again itself. */
+function notifyConfigurationChange(): void {
+  if (client?.state === State.Running) {
+    void client
+      .sendNotification(DidChangeConfigurationNotification.type, { settings: null })
+      .catch((error) => output?.appendLine(`Telling mfls about the settings failed: ${String(error)}`));
+  }
 }
 
 /** The status item's course and the menu it opens (`mfls.showMenu`). */
@@ -123,7 +135,6 @@ async function start(): Promise<void> {
       { scheme: "file", language: "mfcourse-toml" },
     ],
     synchronize: {
-      configurationSection: "mfls",
       fileEvents: vscode.workspace.createFileSystemWatcher(
         "**/{mfcourse.toml,*.md,*.markdown,*.mdflow}",
       ),
