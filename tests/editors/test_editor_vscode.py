@@ -163,6 +163,7 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
         "editor.autoClosingBrackets": "never",
         "editor.autoClosingQuotes": "never",
         "editor.autoIndent": "none",
+        "editor.autoSurround": "never",
     }
     (user_data / "User").mkdir(parents=True, exist_ok=True)
     (user_data / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")

@@ -139,7 +139,14 @@ async function runningServer(page) {
   await until(async () => (await statusLabel(page)).includes(`course ${COURSE_NAME}`), "the course in the status item");
   const rows = await openMenu(page);
   const row = rows.filter({ hasText: "Show server log" }).first();
-  const text = ((await row.textContent()) || "").replace(/\s+/g, " ");
+  // The row's text, less the separator label ("recently opened", ...) the quick pick may show.
+  const text = (
+    await row.evaluate((element) => {
+      const copy = element.cloneNode(true);
+      copy.querySelectorAll(".quick-input-list-separator").forEach((label) => label.remove());
+      return copy.textContent || "";
+    })
+  ).replace(/\s+/g, " ");
   await page.keyboard.press("Escape");
   const match = /mfls: (.+?) · Python: (.+?)$/.exec(text.trim());
   if (!match) {
@@ -161,7 +168,9 @@ async function writeSettings(page, text) {
   await command(page, "Preferences: Open User Settings (JSON)");
   await until(async () => (await activeTab(page)).includes("settings.json"), "settings.json to open");
   await page.locator(".editor-instance .monaco-editor textarea").first().focus();
+  // Select all and delete first: typing "{" over a selection would surround it.
   await page.keyboard.press("Control+A");
+  await page.keyboard.press("Delete");
   await page.keyboard.insertText(text);
   await page.keyboard.press("Control+S");
   const wanted = JSON.stringify(JSON.parse(text));
