@@ -4,6 +4,8 @@
 # of editors/vscode and editors/code-server, and the packaged extension (editors/vscode/mfls.vsix).
 # Idempotent; root is needed only while Debian packages are missing. Node 20 and npm must
 # already be installed. code-server 4.100.3 pins @vscode/ripgrep 1.15.11, whose cache is seeded.
+# Packaging the extension lays the server into it (editors/vscode/scripts/bundle_server.py):
+# python3 with pip, and the package index, for the pure-Python wheels of mfls's dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

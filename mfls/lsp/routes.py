@@ -3,7 +3,9 @@
 `create_server()` builds an `MflsServer` and registers every route of `ROUTES` in one
 loop (`install`). A route with `when` depends on the client: it is installed by the same
 loop once `initialize` has read the client's capabilities (pygls computes the server's
-capabilities after the `initialize` handler returns).
+capabilities after the `initialize` handler returns). A route with `command` is a
+`workspace/executeCommand` command: pygls answers that method from its own table of
+commands, which `install` fills; the handler gets the command's argument list.
 
 The failure policy, the same for every handler:
 - a fault (an unexpected exception) is logged once, with its traceback, and the request
@@ -28,6 +30,7 @@ from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.handlers import (
     assistance,
     authoring,
+    commands,
     course_map,
     diagnostics,
     documents,
@@ -57,12 +60,13 @@ class Route:
     options: Any = None
     empty: Callable[[Any], Any] = nothing  # the answer to a fault, from the params
     when: Callable[[Capabilities], bool] | None = None  # None: offered to every client
+    command: bool = False  # `method` names a `workspace/executeCommand` command
 
 
 def command(name: str, handler: Callable[..., Any]) -> Route:
     """A `workspace/executeCommand` command: the handler gets the command's arguments
     (a list) and its name is offered in `executeCommandProvider.commands`."""
-    return Route(name, handler, t.ExecuteCommandOptions(commands=[name]))
+    return Route(name, handler, command=True)
 
 
 def _pull_client(caps: Capabilities) -> bool:
@@ -124,7 +128,14 @@ ROUTES: tuple[Route, ...] = (
         empty=diagnostics.no_report,
         when=_pull_client,
     ),
-    # commands (workspace/executeCommand), one line each
+    Route(
+        t.WORKSPACE_DIAGNOSTIC,
+        diagnostics.workspace_diagnostic,
+        empty=diagnostics.no_workspace_report,
+        when=_pull_client,
+    ),
+    # commands (`workspace/executeCommand`: pygls answers it from its command table)
+    command(commands.COURSE_INFO, commands.course_info_command),
     command(course_map.COURSE_KEYS, course_map.course_keys),
     command(course_map.COURSE_MAP, course_map.course_map),
 )
@@ -142,21 +153,10 @@ def install(server: MflsServer, routes: Sequence[Route], caps: Capabilities | No
     capabilities call for."""
     for route in routes:
         wanted = route.when is None if caps is None else route.when is not None and route.when(caps)
-        if not wanted:
-            continue
-        if isinstance(route.options, t.ExecuteCommandOptions):
-            server.command(route.method)(_with_arguments(answering(server, route)))
-        else:
+        if wanted and route.command:
+            server.command(route.method)(answering(server, route))
+        elif wanted:
             server.feature(route.method, route.options)(answering(server, route))
-
-
-def _with_arguments(run: Callable[[Any], Any]) -> Callable[..., Any]:
-    """A command handler for pygls, which passes a command's arguments one by one."""
-
-    def command(*arguments: Any) -> Any:
-        return run(list(arguments))
-
-    return command
 
 
 def answering(server: MflsServer, route: Route) -> Callable[[Any], Any]:
@@ -173,6 +173,17 @@ def answering(server: MflsServer, route: Route) -> Callable[[Any], Any]:
                 return route.empty(params)
 
         return run_async
+
+    if route.command:
+
+        def run_command(*arguments: Any) -> Any:
+            try:
+                return handler(server, list(arguments))
+            except Exception:
+                log.exception("command %s failed", method)
+                return route.empty(arguments)
+
+        return run_command
 
     def run(params: Any = None) -> Any:
         try:

@@ -17,7 +17,7 @@ import datetime
 import logging
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -69,10 +69,14 @@ class MflsServer(LanguageServer):
         """Registers the routes that depend on the client (set by `routes.create_server`)."""
         self.loop: asyncio.AbstractEventLoop | None = None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
-        self._published: dict[str, list[t.Diagnostic]] = {}
+        self._published: dict[str, tuple[list[t.Diagnostic], bool]] = {}  # items, open
         self._pending: asyncio.TimerHandle | None = None
         self._lens_refresh: asyncio.TimerHandle | None = None
-        self._edited: dict[str, None] = {}  # open documents edited since the last publish
+        self._diagnostics_memo: tuple[
+            WorkspaceSnapshot | None, str | None, dict[str, list[t.Diagnostic]]
+        ] = (None, None, {})
+        self._edited: dict[str, None] = {}  # documents edited since the last publish
+        self._everything = False  # re-indexed since the last publish: every course changed
         self._watch_registration: str | None = None
         self._watchers: list[t.FileSystemWatcher] = []
         self._shown: set[str] = set()
@@ -265,14 +269,42 @@ class MflsServer(LanguageServer):
     # ----- diagnostics ----------------------------------------------------------
 
     def diagnostics_of(self, uri: str) -> list[t.Diagnostic]:
-        snapshot = self.courses.snapshot
+        """The diagnostics of `uri` in the current snapshot, computed once per snapshot
+        (a workspace pull asks for every document every few seconds)."""
+        snapshot, language = self.courses.snapshot, self.language
+        if self._diagnostics_memo[0] is not snapshot or self._diagnostics_memo[1] != language:
+            self._diagnostics_memo = (snapshot, language, {})
+        memo = self._diagnostics_memo[2]
+        found = memo.get(uri)
+        if found is None:
+            found = memo[uri] = self._diagnostics_in(snapshot, uri)
+        return found
+
+    def _diagnostics_in(self, snapshot: WorkspaceSnapshot, uri: str) -> list[t.Diagnostic]:
         if is_course_file(uri):
             return self._course_file_diagnostics(snapshot, uri)
+        items = diagnostics.document_diagnostics(snapshot, uri, self.language)
+        if not items:
+            return []
         index = self.texts.index(uri)
         if index is None:
             return []
-        items = diagnostics.document_diagnostics(snapshot, uri, self.language)
         return [to_proto.diagnostic(self.convert, index, item) for item in items]
+
+    def reported_documents(self, course_ids: Iterable[str] | None = None) -> list[str]:
+        """Every lesson and reference of the courses (all when None), in course order, then
+        each course file that has problems."""
+        courses = self.courses.snapshot.courses
+        chosen = sorted(courses if course_ids is None else set(course_ids) & set(courses))
+        uris: list[str] = []
+        files: list[str] = []
+        for course_id in chosen:
+            course = courses[course_id]
+            uris.extend(sorted(course.docs, key=lambda uri: course.docs[uri].order))
+            file = to_proto.course_file_uri(course)
+            if file is not None and course.problems:
+                files.append(file)
+        return uris + files
 
     def _course_file_diagnostics(self, snapshot: WorkspaceSnapshot, uri: str) -> list[t.Diagnostic]:
         for course in snapshot.courses.values():
@@ -337,20 +369,44 @@ class MflsServer(LanguageServer):
 
     def _schedule_publish(self, uri: str | None) -> None:
         assert self.loop is not None
-        if uri is not None:
+        if uri is None:
+            self._everything = True
+        else:
             self._edited[uri] = None
         if self._pending is not None:
             self._pending.cancel()
-        self._pending = self.loop.call_later(self.settings.diagnostic_delay, self._publish_open)
+        self._pending = self.loop.call_later(self.settings.diagnostic_delay, self._publish_all)
 
-    def _publish_open(self) -> None:
+    def _publish_all(self) -> None:
+        """The edited documents first, then the other open ones and the course files, then
+        (setting `diagnostics.closedDocuments`) the closed documents of the courses that
+        changed; `publish` sends only lists that changed."""
         self._pending = None
         edited, self._edited = list(self._edited), {}
+        everything, self._everything = self._everything, False
         first = [uri for uri in edited if uri in self.texts.open]
         for uri in first + [uri for uri in self.texts.open if uri not in first]:
             self.publish(uri)
         for uri in self._course_files():
             self.publish(uri)
+        if self.settings.closed_documents:
+            course_of = self.courses.snapshot.course_of
+            changed = None if everything else [course_of[u] for u in edited if u in course_of]
+            for uri in self.reported_documents(changed):
+                if uri not in self.texts.open and not is_course_file(uri):
+                    self.publish(uri, skip_empty=True)
+        self._clear_gone()
+
+    def _clear_gone(self) -> None:
+        """Clear what was published for closed documents no course holds any more (or all
+        closed ones when `diagnostics.closedDocuments` is off)."""
+        snapshot = self.courses.snapshot
+        keep_closed = self.settings.closed_documents
+        for uri in list(self._published):
+            if uri in self.texts.open or is_course_file(uri):
+                continue
+            if not keep_closed or snapshot.entry(uri) is None:
+                self.clear_published(uri)
 
     def _course_files(self) -> list[str]:
         files = []
@@ -360,16 +416,19 @@ class MflsServer(LanguageServer):
                 files.append(uri)
         return files
 
-    def publish(self, uri: str) -> None:
+    def publish(self, uri: str, skip_empty: bool = False) -> None:
+        """Send the diagnostics of `uri` unless they equal the last ones sent (`skip_empty`:
+        or they are empty and none were sent)."""
         try:
             items = self.diagnostics_of(uri)
         except Exception:
             log.exception("diagnostics failed for %s", uri)
             return
-        if self._published.get(uri) == items:
-            return
-        self._published[uri] = items
         buffer = self.texts.open.get(uri)
+        sent = (items, buffer is not None)  # opening or closing sends again: the version changes
+        if self._published.get(uri, ([], False) if skip_empty else None) == sent:
+            return
+        self._published[uri] = sent
         self.text_document_publish_diagnostics(
             t.PublishDiagnosticsParams(
                 uri=self.texts.client_uri(uri),
@@ -379,7 +438,8 @@ class MflsServer(LanguageServer):
         )
 
     def clear_published(self, uri: str) -> None:
-        if self._published.pop(uri, None):
+        sent = self._published.pop(uri, None)
+        if sent is not None and sent[0]:
             self.text_document_publish_diagnostics(
                 t.PublishDiagnosticsParams(uri=self.texts.client_uri(uri), diagnostics=[])
             )

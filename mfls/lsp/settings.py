@@ -15,6 +15,9 @@ then from `workspace/configuration` (section `mfls`), which wins.
 - `locale`: "auto" (default), "en" or "zh-CN"; the language of diagnostics, hovers and
   code action titles. "auto" follows the client's `locale` (sent in `initialize`): any
   Chinese locale gives Simplified Chinese, any other English.
+- `diagnostics.closedDocuments`: true (default) or false; diagnostics of documents that
+  are not open: published to push clients, reported by `workspace/diagnostic` to pull
+  clients. False: only open documents (and course files) get them.
 
 Each key is structured on its own by a cattrs converter with one strict hook per value
 type, so a bad value is reported (naming the key, what it expects and what came) and the
@@ -50,6 +53,7 @@ class Settings:
     diagnostic_delay: float = 0.15  # seconds
     trace: bool = False
     locale: str = AUTO  # AUTO or one of messages.LANGUAGES
+    closed_documents: bool = True
 
 
 LogLevel = NewType("LogLevel", int)
@@ -57,6 +61,7 @@ Delay = NewType("Delay", float)  # seconds
 Trace = NewType("Trace", object)  # bool, or ClientTrace for VS Code's object form
 Locale = NewType("Locale", str)
 _LOCALES = {name.lower(): name for name in (AUTO, *LANGUAGES)}
+ClosedDocuments = NewType("ClosedDocuments", object)  # bool, or None: the key is absent
 
 
 @dataclass(frozen=True)
@@ -109,11 +114,23 @@ def _locale(value: Any, _: type) -> Locale:
     raise BadValue(f"expected one of {', '.join(_LOCALES.values())}, got {value!r}")
 
 
+def _diagnostics(value: Any, _: type) -> ClosedDocuments:
+    if not isinstance(value, Mapping):
+        raise BadValue(f"expected an object, got {value!r}")
+    if "closedDocuments" not in value:
+        return ClosedDocuments(None)
+    closed = value["closedDocuments"]
+    if isinstance(closed, bool):
+        return ClosedDocuments(closed)
+    raise BadValue(f"expected true or false, got {closed!r}", path=".closedDocuments")
+
+
 _converter = cattrs.Converter()
 _converter.register_structure_hook(LogLevel, _log_level)
 _converter.register_structure_hook(Delay, _delay)
 _converter.register_structure_hook(Trace, _trace)
 _converter.register_structure_hook(Locale, _locale)
+_converter.register_structure_hook(ClosedDocuments, _diagnostics)
 
 
 _WIRE_TYPES: Mapping[str, Any] = {
@@ -121,6 +138,7 @@ _WIRE_TYPES: Mapping[str, Any] = {
     "diagnosticDelay": Delay,
     "trace": Trace,
     "locale": Locale,
+    "diagnostics": ClosedDocuments,
 }
 """The section as it arrives: camelCase key -> the type its value structures to."""
 _FIELD_OF = {
@@ -128,6 +146,7 @@ _FIELD_OF = {
     "diagnosticDelay": "diagnostic_delay",
     "trace": "trace",
     "locale": "locale",
+    "diagnostics": "closed_documents",
 }
 
 
@@ -156,5 +175,7 @@ def merge_settings(base: Settings, value: Any) -> tuple[Settings, list[str]]:
             if structured.trace is None:
                 continue
             structured = structured.trace
+        if structured is None:
+            continue
         changes[_FIELD_OF[key]] = structured
     return replace(base, **changes), problems

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import socket
-import sys
+import subprocess
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +19,7 @@ from editor_harness import (
     background,
     copy_course,
     isolated_env,
+    missing,
     read_checks,
     require_executable,
     require_path,
@@ -26,8 +29,11 @@ from editor_harness import (
 )
 
 DRIVER = Path(__file__).with_name("vscode_e2e.cjs")
+STUB_PYTHON_EXTENSION = Path(__file__).with_name("stub-python-extension")
 HARNESS = EDITORS / "code-server"
 WAIT_MS = 30_000
+# A field mfls ignores, appended to the course file: a warning at this line of it.
+BAD_FIELD = 'colour-scheme = "dark"\n'
 
 
 @dataclass
@@ -36,12 +42,52 @@ class Session:
     course: Path
     capabilities: dict[str, object]
     trace: str  # the "MarkdownFlow Trace" output channel (mfls.trace.server = messages)
+    extensions: Path  # where code-server installed the extensions
+    stub_python: str  # the interpreter the stub Python extension reports as selected
+    path_python: str  # `python3` on the PATH code-server runs with
 
 
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def _path_without_mfls(path: str) -> str:
+    """PATH without the folders that hold an `mfls` executable."""
+    return os.pathsep.join(
+        folder
+        for folder in path.split(os.pathsep)
+        if folder and shutil.which("mfls", path=folder) is None
+    )
+
+
+def _stub_python_extension(node: str, work: Path) -> Path:
+    """The stub of the Python extension's API, packaged with the extension's own vsce."""
+    source = work / "stub-python-extension"
+    shutil.copytree(STUB_PYTHON_EXTENSION, source)
+    vsce = require_path(
+        EDITORS / "vscode" / "node_modules" / "@vscode" / "vsce" / "vsce",
+        "vsce (npm ci in editors/vscode)",
+    )
+    vsix = work / "stub-python.vsix"
+    packaged = run_bounded(
+        [
+            node,
+            str(vsce),
+            "package",
+            "--no-dependencies",
+            "--allow-missing-repository",
+            "--skip-license",
+            "-o",
+            str(vsix),
+        ],
+        env=dict(os.environ),
+        cwd=source,
+        timeout=120,
+    )
+    assert packaged.returncode == 0, packaged.stdout + packaged.stderr
+    return vsix
 
 
 def _healthy(url: str) -> bool:
@@ -66,22 +112,45 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
     work = tmp_path_factory.mktemp("vscode")
     course = copy_course(work)
     (course / "scratch.mdflow").write_text("An empty marker {{ }} is an error.\n", encoding="utf-8")
+    course_file = course / "mfcourse.toml"
+    course_file.write_text(course_file.read_text(encoding="utf-8") + BAD_FIELD, encoding="utf-8")
+    bad_line = len(course_file.read_text(encoding="utf-8").splitlines())
     capabilities = server_capabilities(work)
+
+    # mfls neither on PATH nor importable: the extension must run the server it carries.
     env = isolated_env(work / "home")
+    env.pop("PYTHONPATH", None)
+    env["PATH"] = _path_without_mfls(env.get("PATH", ""))
+    assert shutil.which("mfls", path=env["PATH"]) is None
+    path_python = shutil.which("python3", path=env["PATH"])
+    if path_python is None:
+        missing("python3 outside the folders holding mfls")
+    assert path_python is not None
+    importable = subprocess.run(
+        [path_python, "-c", "import mfls"], env=env, cwd=work, capture_output=True, check=False
+    )
+    assert importable.returncode != 0, f"{path_python} can import mfls"
+    # The interpreter "selected in the Python extension": a venv of that python3.
+    venv = work / "stub-venv"
+    made = run_bounded(
+        [path_python, "-m", "venv", "--without-pip", str(venv)], env=env, cwd=work, timeout=120
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    stub_python = str(venv / "bin" / "python")
+
     user_data, extensions = work / "user-data", work / "extensions"
     common = [
         *(str(code_server), "--user-data-dir", str(user_data)),
         *("--extensions-dir", str(extensions)),
     ]
-
-    installed = run_bounded(
-        [*common, "--install-extension", str(vsix)], env=env, cwd=work, timeout=120
-    )
-    assert installed.returncode == 0, installed.stdout + installed.stderr
+    for package in (vsix, _stub_python_extension(node, work)):
+        installed = run_bounded(
+            [*common, "--install-extension", str(package)], env=env, cwd=work, timeout=120
+        )
+        assert installed.returncode == 0, installed.stdout + installed.stderr
     settings = {
-        "mfls.server.path": sys.executable,
-        "mfls.server.args": ["-m", "mfls", "serve"],
         "mfls.trace.server": "messages",
+        "stubPython.interpreter": stub_python,
         "workbench.startupEditor": "none",
         "workbench.tips.enabled": False,
         "security.workspace.trust.enabled": False,
@@ -90,6 +159,11 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
         "extensions.autoCheckUpdates": False,
         "update.mode": "none",
         "files.autoSave": "off",
+        # The settings are typed into settings.json: no brackets or quotes typed for us.
+        "editor.autoClosingBrackets": "never",
+        "editor.autoClosingQuotes": "never",
+        "editor.autoIndent": "none",
+        "editor.autoSurround": "never",
     }
     (user_data / "User").mkdir(parents=True, exist_ok=True)
     (user_data / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
@@ -125,6 +199,7 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
                 "MFLS_RENAME": "1" if capabilities.get("renameProvider") else "0",
                 "MFLS_CHROMIUM": chromium,
                 "MFLS_SETTINGS": str(user_data / "User" / "settings.json"),
+                "MFLS_TOML_LINE": str(bad_line),
             }
         )
         finished = run_bounded([node, str(DRIVER)], env=driver_env, cwd=work, timeout=420)
@@ -136,7 +211,7 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
             check.detail += f"\n(screenshots and logs in {work})"
     traces = sorted((user_data / "logs").rglob("*MarkdownFlow Trace.log"))
     trace = "\n".join(path.read_text(encoding="utf-8", errors="replace") for path in traces)
-    yield Session(checks, course, capabilities, trace)
+    yield Session(checks, course, capabilities, trace, extensions, stub_python, path_python)
 
 
 def _passed(session: Session, name: str) -> Check:
@@ -205,6 +280,44 @@ def test_restart_command_restarts_server(vscode_session: Session) -> None:
 
 def test_mdflow_file_is_markdownflow_and_served(vscode_session: Session) -> None:
     _passed(vscode_session, "mdflow")
+
+
+def _running_server(check: Check) -> tuple[Path, str]:
+    found = json.loads(check.detail.split("\n(screenshots")[0])
+    return Path(found["server"]), str(found["python"])
+
+
+def test_bundled_server_runs_with_the_python_extensions_interpreter(
+    vscode_session: Session,
+) -> None:
+    """mfls neither on PATH nor importable: the server runs from the extension's own copy,
+    started by the interpreter the (stubbed) Python extension reports as selected."""
+    server, python = _running_server(_passed(vscode_session, "bundled"))
+    bundled = [
+        p / "server" / "mfls" / "__init__.py" for p in vscode_session.extensions.glob("mfls.mfls-*")
+    ]
+    assert bundled and server.resolve() in [p.resolve() for p in bundled], server
+    assert python == vscode_session.stub_python
+
+
+def test_bundled_server_runs_with_python3_on_path_without_a_selected_interpreter(
+    vscode_session: Session,
+) -> None:
+    server, python = _running_server(_passed(vscode_session, "pathPython"))
+    assert server.is_relative_to(vscode_session.extensions), server
+    assert python == vscode_session.path_python
+
+
+def test_status_item_shows_the_course_of_the_active_lesson(vscode_session: Session) -> None:
+    _passed(vscode_session, "statusCourse")
+
+
+def test_status_menu_opens_the_course_file_with_its_problem(vscode_session: Session) -> None:
+    _passed(vscode_session, "menu")
+
+
+def test_problems_panel_lists_closed_lessons_and_the_course_file(vscode_session: Session) -> None:
+    _passed(vscode_session, "problems")
 
 
 def test_wrong_server_path_is_reported_with_install_hint(vscode_session: Session) -> None:

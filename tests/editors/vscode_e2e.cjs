@@ -2,7 +2,8 @@
 // Environment: MFLS_NODE_MODULES (where playwright-core is), MFLS_URL, MFLS_COURSE,
 // MFLS_RESULTS, MFLS_SHOTS (screenshots of failed checks), MFLS_WAIT_MS, MFLS_RENAME ("1"
 // when the server advertises renameProvider), MFLS_CHROMIUM, MFLS_SETTINGS (the user settings file,
-// read only: changes go through the settings editor).
+// read only: changes go through the settings editor), MFLS_TOML_LINE (the line of the course
+// file's ignored field).
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -13,6 +14,9 @@ const course = process.env.MFLS_COURSE;
 const shots = process.env.MFLS_SHOTS;
 const results = { checks: [] };
 const KEY = "What would you like to learn?";
+const COURSE_NAME = "Learning to program";
+// The status item's accessible label: the server state, then the course while running.
+const STATE_LABEL = /^MarkdownFlow: (starting|running|stopped|could not start)(, course .*)?$/;
 
 function record(name, ok, detail) {
   results.checks.push({ name, ok: Boolean(ok), detail: String(detail ?? "") });
@@ -128,6 +132,88 @@ async function lineText(page, needle) {
   );
 }
 
+function statusItem(page) {
+  return page.locator(".part.statusbar .statusbar-item", { hasText: "MarkdownFlow" }).first();
+}
+
+async function statusLabel(page) {
+  return (await statusItem(page).getAttribute("aria-label").catch(() => "")) || "";
+}
+
+// Clicks the status item; returns the rows of the menu it opens.
+async function openMenu(page) {
+  await statusItem(page).click();
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: waitMs });
+  const rows = page.locator(".quick-input-list .monaco-list-row");
+  await until(async () => (await rows.count()) >= 2, "the MarkdownFlow menu");
+  return rows;
+}
+
+// {server, python} as the menu's "Show server log" row says once the course info arrived.
+async function runningServer(page) {
+  await openFile(page, "01-welcome.md");
+  await until(async () => (await statusLabel(page)).includes(`course ${COURSE_NAME}`), "the course in the status item");
+  const rows = await openMenu(page);
+  const row = rows.filter({ hasText: "Show server log" }).first();
+  // The row's text, less the separator label ("recently opened", ...) the quick pick may show.
+  const text = (
+    await row.evaluate((element) => {
+      const copy = element.cloneNode(true);
+      copy.querySelectorAll(".quick-input-list-separator").forEach((label) => label.remove());
+      return copy.textContent || "";
+    })
+  ).replace(/\s+/g, " ");
+  await page.keyboard.press("Escape");
+  const match = /mfls: (.+?) · Python: (.+?)$/.exec(text.trim());
+  if (!match) {
+    throw new Error(`no server location in the menu row: ${text}`);
+  }
+  return { server: match[1].trim(), python: match[2].trim() };
+}
+
+// The user settings as the test wrote them, before any check changed them.
+const ORIGINAL_SETTINGS = fs.readFileSync(process.env.MFLS_SETTINGS, "utf8");
+
+// One line: typed into the editor, several lines would be indented again as they are typed.
+function settingsWith(changes) {
+  return JSON.stringify({ ...JSON.parse(ORIGINAL_SETTINGS), ...changes });
+}
+
+// Replaces the user settings through the settings.json editor, as a person does.
+async function writeSettings(page, text) {
+  await command(page, "Preferences: Open User Settings (JSON)");
+  await until(async () => (await activeTab(page)).includes("settings.json"), "settings.json to open");
+  await page.locator(".editor-instance .monaco-editor textarea").first().focus();
+  // Select all and delete first: typing "{" over a selection would surround it.
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Delete");
+  await page.keyboard.insertText(text);
+  await page.keyboard.press("Control+S");
+  const wanted = JSON.stringify(JSON.parse(text));
+  await until(() => {
+    try {
+      return JSON.stringify(JSON.parse(fs.readFileSync(process.env.MFLS_SETTINGS, "utf8"))) === wanted;
+    } catch {
+      return false;
+    }
+  }, "settings.json to be saved with the new settings");
+}
+
+async function waitForStatus(page, state) {
+  return until(async () => (await statusLabel(page)).startsWith(`MarkdownFlow: ${state}`), `status ${state}`);
+}
+
+// Edits whose change annotations need confirmation open the Refactor Preview with their
+// boxes unticked; a person ticks them and presses Apply.
+async function applyRefactorPreview(page) {
+  const apply = page.locator(".part.panel .monaco-button", { hasText: /^Apply$/ }).first();
+  const opened = await until(
+    async () => (await apply.isVisible()) || (await page.locator(".tab.dirty").count()) > 0,
+    "the rename to be applied or previewed",
+  );
+}
+
 const checks = {
   async activation(page) {
     const item = page.locator(".statusbar-item", { hasText: "MarkdownFlow" }).first();
@@ -144,10 +230,9 @@ const checks = {
 
   async progress(page) {
     // The status item shows the server's work-done progress while the course is indexed.
-    const states = /^MarkdownFlow: (starting|running|stopped|could not start)$/;
     const labels = await until(async () => {
       const seen = await page.evaluate(() => window.__mflsLabels);
-      return seen.some((label) => !states.test(label)) ? seen : null;
+      return seen.some((label) => !STATE_LABEL.test(label)) ? seen : null;
     }, "the status item to show indexing progress");
     record("progress", true, labels.join(" -> "));
   },
@@ -354,7 +439,7 @@ const checks = {
     const seen = await until(async () => {
       const labels = (await page.evaluate(() => window.__mflsLabels)).slice(before);
       const away = labels.findIndex((label) => /^MarkdownFlow: (stopped|starting)$/.test(label));
-      return away >= 0 && labels.at(-1) === "MarkdownFlow: running" ? labels : null;
+      return away >= 0 && (labels.at(-1) || "").startsWith("MarkdownFlow: running") ? labels : null;
     }, "the status item to go through starting and back to running");
     record("restart", true, seen.join(" -> "));
   },
@@ -374,32 +459,101 @@ const checks = {
 
   async startFailure(page) {
     // A wrong mfls.server.path, typed into the user settings: the server restarts and fails, and
-    // the message says what was tried and how to install.
-    const original = fs.readFileSync(process.env.MFLS_SETTINGS, "utf8");
+    // the message says what was tried and how to fix it.
     const missing = path.join(course, "no-such-dir", "mfls");
-    const item = page.locator(".statusbar-item", { hasText: "MarkdownFlow" }).first();
-    const status = async (state) =>
-      until(async () => ((await item.getAttribute("aria-label")) || "").includes(`MarkdownFlow: ${state}`), `status ${state}`);
-    const writeSettings = async (text) => {
-      await page.locator(".editor-instance .monaco-editor textarea").first().focus();
-      await page.keyboard.press("Control+A");
-      await page.keyboard.insertText(text);
-      await page.keyboard.press("Control+S");
-      await until(async () => (await page.locator(".tab.active.dirty").count()) === 0, "settings.json to be saved");
-    };
-    await command(page, "Preferences: Open User Settings (JSON)");
-    await until(async () => (await activeTab(page)).includes("settings.json"), "settings.json to open");
-    await writeSettings(JSON.stringify({ ...JSON.parse(original), "mfls.server.path": missing }, null, 2));
+    await writeSettings(page, settingsWith({ "mfls.server.path": missing }));
     try {
-      await status("could not start");
-      const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "pip install mfls" }).first();
+      await waitForStatus(page, "could not start");
+      const toast = page
+        .locator(".notifications-toasts .notification-toast", { hasText: "bundled with the extension" })
+        .first();
       await toast.waitFor({ state: "visible", timeout: waitMs });
       const message = (await toast.innerText()).replace(/\s+/g, " ");
       record("startFailure", message.includes(missing) && message.includes("Restart"), message);
     } finally {
-      await writeSettings(original);
+      await writeSettings(page, settingsWith({}));
     }
-    await status("running");
+    await waitForStatus(page, "running");
+  },
+
+  async bundled(page) {
+    // mfls is neither on PATH nor importable; the stub Python extension reports a venv.
+    record("bundled", true, JSON.stringify(await runningServer(page)));
+  },
+
+  async statusCourse(page) {
+    // The status item shows the active lesson's course: name, lessons, keys, problems.
+    await openFile(page, "02-first-program.md");
+    const label = await until(async () => {
+      const text = await statusLabel(page);
+      return /^MarkdownFlow: running, course Learning to program: 4 lessons, \d+ keys?, [1-9]\d* problems?$/.test(text)
+        ? text
+        : "";
+    }, "the course figures in the status item");
+    const text = ((await statusItem(page).textContent()) || "").trim();
+    record("statusCourse", text.includes(`${COURSE_NAME} · 4 lessons ·`), `${label} | ${text}`);
+  },
+
+  async problems(page) {
+    // Problems of closed lessons and of the course file (never opened) are in the Problems panel.
+    const tabs = await page.locator(".tab").allTextContents();
+    if (tabs.some((tab) => tab.includes("03-practice.md") || tab.includes("mfcourse.toml"))) {
+      throw new Error(`03-practice.md or mfcourse.toml is open: ${tabs.join(", ")}`);
+    }
+    await page.keyboard.press("Control+Shift+M");
+    const rows = page.locator(".markers-panel .monaco-list-row");
+    const shown = async () => (await rows.allTextContents()).map((text) => text.replace(/\s+/g, " "));
+    const closed = await until(async () => {
+      const all = await shown();
+      return all.some((text) => text.includes("03-practice.md")) ? all : null;
+    }, "03-practice.md in the Problems panel");
+    // The list shows what fits: filter it on the course file, as a person would.
+    const filter = page.getByPlaceholder(/^Filter \(e\.g\./).first();
+    await filter.fill("mfcourse.toml");
+    const line = process.env.MFLS_TOML_LINE;
+    const toml = await until(async () => {
+      const all = await shown();
+      const atLine = all.some((text) => text.includes("colour-scheme") && text.includes(`[Ln ${line},`));
+      return all.some((text) => text.includes("mfcourse.toml")) && atLine ? all : null;
+    }, `mfcourse.toml's problem at Ln ${line} in the Problems panel`);
+    await filter.fill("");
+    record("problems", true, `${closed.join(" | ")} || ${toml.join(" | ")}`);
+    await command(page, "View: Hide Panel").catch(() => undefined);
+  },
+
+  async menu(page) {
+    // A click on the status item opens the menu; "Open course file" opens mfcourse.toml, in its
+    // own language, with the ignored field's warning at its line.
+    await openFile(page, "02-first-program.md");
+    await until(async () => (await statusLabel(page)).includes(`course ${COURSE_NAME}`), "the course in the status item");
+    const rows = await openMenu(page);
+    const labels = (await rows.allTextContents()).map((text) => text.replace(/\s+/g, " ").trim());
+    const wanted = ["Restart server", "Show server log", "Open course file"];
+    if (!wanted.every((label) => labels.some((text) => text.includes(label)))) {
+      throw new Error(`menu rows: ${labels.join(" | ")}`);
+    }
+    await rows.filter({ hasText: "Open course file" }).first().click();
+    await until(async () => (await activeTab(page)).includes("mfcourse.toml"), "mfcourse.toml to open");
+    const mode = page.locator("#status\\.editor\\.mode");
+    const language = await until(async () => {
+      const text = ((await mode.textContent().catch(() => "")) || "").trim();
+      return text === "MarkdownFlow course file" ? text : "";
+    }, "the language mode MarkdownFlow course file");
+    const squiggles = page.locator(".editor-instance .squiggly-warning");
+    await until(async () => (await squiggles.count()) > 0, "a warning squiggle in mfcourse.toml");
+    record("menu", true, `${labels.join(" | ")}; ${language}, ${await squiggles.count()} warning squiggle(s)`);
+  },
+
+  async pathPython(page) {
+    // The Python extension reports no interpreter any more: the server restarts with python3.
+    const before = (await page.evaluate(() => window.__mflsLabels)).length;
+    await writeSettings(page, settingsWith({ "stubPython.interpreter": "" }));
+    await until(async () => {
+      const labels = (await page.evaluate(() => window.__mflsLabels)).slice(before);
+      return labels.some((label) => /^MarkdownFlow: (stopped|starting)/.test(label)) &&
+        (labels.at(-1) || "").startsWith("MarkdownFlow: running");
+    }, "the server to restart");
+    record("pathPython", true, JSON.stringify(await runningServer(page)));
   },
 };
 
@@ -437,8 +591,14 @@ async function main() {
     page.setDefaultTimeout(waitMs);
     await page.goto(`${process.env.MFLS_URL}/?folder=${encodeURIComponent(course)}`, { timeout: waitMs });
     await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
-    const order = ["activation", "progress", "diagnostics", "hover", "definition", "codeLens", "snippets", "hoverLink", "documentLink", "completion", "rename", "restart", "mdflow", "startFailure"];
-    for (const name of order) {
+    const order = [
+      "activation", "progress", "bundled", "statusCourse", "problems", "menu", "diagnostics", "hover",
+      "definition", "codeLens", "snippets", "hoverLink", "documentLink", "completion", "rename",
+      "restart", "mdflow", "startFailure", "pathPython",
+    ];
+    // MFLS_CHECKS (comma-separated names) runs only those, after activation: for debugging.
+    const only = (process.env.MFLS_CHECKS || "").split(",").filter(Boolean);
+    for (const name of order.filter((name) => only.length === 0 || name === "activation" || only.includes(name))) {
       try {
         const ok = await checks[name](page);
         if (name === "activation" && !ok) {

@@ -72,3 +72,25 @@ def test_the_vscode_setting_offers_the_server_s_locales() -> None:
     assert (locale["enum"], locale["default"]) == ([AUTO, *LANGUAGES], AUTO)
     for value in locale["enum"]:
         assert merge_settings(Settings(), {"mfls": {"locale": value}})[1] == []
+
+
+def test_closed_documents_is_read_from_the_diagnostics_object() -> None:
+    # VS Code sends the whole `mfls` section: `mfls.diagnostics.closedDocuments` nests.
+    vscode = {"server": {"path": "", "args": []}, "diagnostics": {"closedDocuments": False}}
+    settings, problems = merge_settings(Settings(), vscode)
+    assert (settings.closed_documents, problems) == (False, [])
+    assert merge_settings(Settings(closed_documents=False), {"diagnostics": {}}) == (
+        Settings(closed_documents=False),
+        [],
+    )
+    assert Settings().closed_documents is True
+
+
+@pytest.mark.parametrize(
+    ("value", "path"),
+    [({"closedDocuments": "no"}, "mfls.diagnostics.closedDocuments"), (True, "mfls.diagnostics")],
+)
+def test_other_closed_documents_values_are_reported_and_ignored(value: Any, path: str) -> None:
+    settings, [problem] = merge_settings(Settings(), {"diagnostics": value})
+    assert settings == Settings()
+    assert problem.startswith(f"{path}: expected")

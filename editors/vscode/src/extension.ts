@@ -1,12 +1,15 @@
 import * as vscode from "vscode";
 import {
+  DidChangeConfigurationNotification,
   LanguageClient,
   type LanguageClientOptions,
   type ServerOptions,
   State,
 } from "vscode-languageclient/node";
 import { registerCourseMap } from "./courseMap";
+import { CourseStatus, showMenu } from "./courseStatus";
 import { IndexingStatus } from "./indexingStatus";
+import { bundledServer, onPythonChange } from "./python";
 import { registerShowReferences } from "./references";
 import { locateExecutable, type ServerCommand, startFailureMessage } from "./serverCommand";
 
@@ -16,13 +19,18 @@ let client: LanguageClient | undefined;
 let status: IndexingStatus | undefined;
 let output: vscode.OutputChannel | undefined;
 let traceOutput: vscode.OutputChannel | undefined;
+let courseStatus: CourseStatus | undefined;
+let extensionPath = "";
 let lifecycle: Promise<void> = Promise.resolve();
 
 export function activate(context: vscode.ExtensionContext): void {
+  extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel("MarkdownFlow");
   traceOutput = vscode.window.createOutputChannel("MarkdownFlow Trace");
   status = new IndexingStatus();
   context.subscriptions.push(output, traceOutput, status);
+  registerCourseStatus(context, status, output);
+  restartOnPythonChange(context);
 
   context.subscriptions.push(registerShowReferences(() => client));
   context.subscriptions.push(
@@ -30,6 +38,8 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("mfls.server")) {
         void queue(restart);
+      } else if (event.affectsConfiguration("mfls")) {
+        notifyConfigurationChange();
       }
     }),
   );
@@ -47,22 +57,74 @@ function queue(step: () => Promise<void>): Promise<void> {
   return lifecycle;
 }
 
-function serverCommand(): ServerCommand {
+/** Tells a running server that the `mfls` settings changed; it reads them again itself. */
+function notifyConfigurationChange(): void {
+  if (client?.state === State.Running) {
+    void client
+      .sendNotification(DidChangeConfigurationNotification.type, { settings: null })
+      .catch((error) => output?.appendLine(`Telling mfls about the settings failed: ${String(error)}`));
+  }
+}
+
+/** The status item's course and the menu it opens (`mfls.showMenu`). */
+function registerCourseStatus(
+  context: vscode.ExtensionContext,
+  indexing: IndexingStatus,
+  channel: vscode.OutputChannel,
+): void {
+  const course = new CourseStatus(indexing, () => client, (line) => channel.appendLine(line));
+  courseStatus = course;
+  context.subscriptions.push(
+    course,
+    vscode.commands.registerCommand("mfls.showMenu", () => showMenu(course.course, channel)),
+    vscode.commands.registerCommand("mfls.showLog", () => channel.show(true)),
+  );
+}
+
+/** With the bundled server, a new interpreter selected in the Python extension restarts it. */
+function restartOnPythonChange(context: vscode.ExtensionContext): void {
+  void onPythonChange(() => {
+    if (configuredServer() === undefined) {
+      void queue(restart);
+    }
+  }).then((listener) => listener && context.subscriptions.push(listener));
+}
+
+/** The server named in the settings, or undefined when `mfls.server.path` is empty (bundled). */
+function configuredServer(): ServerCommand | undefined {
   const config = vscode.workspace.getConfiguration("mfls.server");
-  const command = (config.get<string>("path") ?? "").trim() || "mfls";
+  const command = (config.get<string>("path") ?? "").trim();
   const args = config.get<string[]>("args") ?? [];
-  return { command, args };
+  return command ? { command, args } : undefined;
+}
+
+/** The configured server if it exists, else the bundled one with a Python that can run it. */
+async function chooseServer(): Promise<ServerCommand | undefined> {
+  const configured = configuredServer();
+  if (configured !== undefined) {
+    if (locateExecutable(configured.command) === undefined) {
+      const where = configured.command.includes("/") ? "no executable file there" : "not found on PATH";
+      await reportStartFailure(configured, where);
+      return undefined;
+    }
+    return configured;
+  }
+  const resource = vscode.window.activeTextEditor?.document.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
+  const found = await bundledServer(extensionPath, resource, (line) => output?.appendLine(line));
+  if (found.server === undefined) {
+    reportNoPython(found.message);
+    return undefined;
+  }
+  return found.server;
 }
 
 async function start(): Promise<void> {
   if (client !== undefined || status === undefined || output === undefined) {
     return;
   }
-  const server = serverCommand();
   status.setState("starting");
-  if (locateExecutable(server.command) === undefined) {
-    const where = server.command.includes("/") ? "no executable file there" : "not found on PATH";
-    await reportStartFailure(server, where);
+  const server = await chooseServer();
+  if (server === undefined) {
     return;
   }
   // No `transport`: TransportKind.stdio would append `--stdio`, which mfls does not take.
@@ -73,12 +135,12 @@ async function start(): Promise<void> {
       { scheme: "untitled", language: "markdown" },
       { scheme: "file", language: "markdownflow" },
       { scheme: "untitled", language: "markdownflow" },
-      // The course file: its lessons/references globs link to their files.
-      { scheme: "file", pattern: "**/mfcourse.toml" },
+      // The course file: its problems in the Problems panel at their lines (open or not),
+      // its globs linked to their files.
+      { scheme: "file", language: "mfcourse-toml" },
     ],
     initializationOptions: { locale: vscode.workspace.getConfiguration("mfls").get("locale") },
     synchronize: {
-      configurationSection: "mfls",
       fileEvents: vscode.workspace.createFileSystemWatcher(
         "**/{mfcourse.toml,*.md,*.markdown,*.mdflow}",
       ),
@@ -91,17 +153,20 @@ async function start(): Promise<void> {
   candidate.onDidChangeState(({ newState }) => {
     if (client === candidate && newState === State.Stopped) {
       status?.setState("stopped");
+      courseStatus?.clear();
     }
   });
   try {
     await candidate.start();
   } catch (error) {
     await candidate.dispose().catch(() => undefined);
-    await reportStartFailure(server, error instanceof Error ? error.message : String(error));
+    const reason = error instanceof Error ? error.message : String(error);
+    await reportStartFailure(server, reason, configuredServer() === undefined);
     return;
   }
   client = candidate;
   status.setState("ready");
+  courseStatus?.refresh();
 }
 
 async function stop(): Promise<void> {
@@ -115,6 +180,7 @@ async function stop(): Promise<void> {
   } catch (error) {
     output?.appendLine(`Stopping mfls failed: ${String(error)}`);
   }
+  courseStatus?.clear();
   status?.setState("stopped");
 }
 
@@ -123,9 +189,24 @@ async function restart(): Promise<void> {
   await start();
 }
 
-async function reportStartFailure(server: ServerCommand, reason: string): Promise<void> {
+function reportNoPython(message: string): void {
   status?.setState("failed");
-  const message = startFailureMessage(server, reason);
+  output?.appendLine(message);
+  const select = "Select Interpreter";
+  const retry = "Restart Server";
+  const choices = vscode.extensions.getExtension("ms-python.python") ? [select, retry] : [retry];
+  void vscode.window.showErrorMessage(message, ...choices).then((choice) => {
+    if (choice === select) {
+      void vscode.commands.executeCommand("python.setInterpreter");
+    } else if (choice === retry) {
+      void vscode.commands.executeCommand("mfls.restartServer");
+    }
+  });
+}
+
+async function reportStartFailure(server: ServerCommand, reason: string, bundled = false): Promise<void> {
+  status?.setState("failed");
+  const message = startFailureMessage(server, reason, bundled);
   output?.appendLine(message);
   const openSettings = "Open Settings";
   const retry = "Restart Server";

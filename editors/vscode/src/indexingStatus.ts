@@ -8,6 +8,7 @@ import {
   WorkDoneProgressCreateRequest,
   type WorkDoneProgressReport,
 } from "vscode-languageclient";
+import { type CourseInfo, courseLabel, courseText, courseTooltip } from "./courseSummary";
 
 type ServerState = "starting" | "ready" | "stopped" | "failed";
 
@@ -19,11 +20,12 @@ export class IndexingStatus implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly active = new Map<string, string>();
   private state: ServerState = "starting";
+  private course: CourseInfo | undefined;
 
   constructor() {
     this.item = vscode.window.createStatusBarItem("mfls.status", vscode.StatusBarAlignment.Left, 10);
     this.item.name = "MarkdownFlow";
-    this.item.command = "mfls.restartServer";
+    this.item.command = "mfls.showMenu";
     this.render();
     this.item.show();
   }
@@ -33,6 +35,12 @@ export class IndexingStatus implements vscode.Disposable {
     if (state !== "ready") {
       this.active.clear();
     }
+    this.render();
+  }
+
+  /** The course of the active document, shown while the server runs (undefined: none). */
+  setCourse(course: CourseInfo | undefined): void {
+    this.course = course;
     this.render();
   }
 
@@ -71,11 +79,19 @@ export class IndexingStatus implements vscode.Disposable {
     }
     const labels: Record<ServerState, [string, string, string]> = {
       starting: ["$(sync~spin) MarkdownFlow", "starting", "The mfls language server is starting"],
-      ready: ["$(check) MarkdownFlow", "running", "mfls is running. Click to restart it."],
-      stopped: ["$(circle-slash) MarkdownFlow", "stopped", "mfls is stopped. Click to start it."],
-      failed: ["$(error) MarkdownFlow", "could not start", "mfls could not start. Click to try again."],
+      ready: ["$(check) MarkdownFlow", "running", "mfls is running. Click for the MarkdownFlow menu."],
+      stopped: ["$(circle-slash) MarkdownFlow", "stopped", "mfls is stopped. Click for the MarkdownFlow menu."],
+      failed: ["$(error) MarkdownFlow", "could not start", "mfls could not start. Click for the MarkdownFlow menu."],
     };
     const [text, state, tooltip] = labels[this.state];
+    if (this.state === "ready" && this.course !== undefined) {
+      const course = this.course;
+      this.item.text = `${course.errors > 0 ? "$(error)" : "$(check)"} MarkdownFlow: ${courseText(course)}`;
+      this.item.tooltip = courseTooltip(course);
+      this.item.accessibilityInformation = { label: `MarkdownFlow: ${state}, ${courseLabel(course)}` };
+      this.item.backgroundColor = undefined;
+      return;
+    }
     this.item.text = text;
     this.item.tooltip = tooltip;
     this.item.accessibilityInformation = { label: `MarkdownFlow: ${state}` };

@@ -41,11 +41,19 @@ export function describeCommand(server: ServerCommand): string {
 }
 
 /** The message shown when the server cannot be started: what was tried, and how to fix it. */
-export function startFailureMessage(server: ServerCommand, reason: string): string {
+export function startFailureMessage(server: ServerCommand, reason: string, bundled = false): string {
+  if (bundled) {
+    return (
+      `MarkdownFlow: the language server bundled with the extension could not start. ` +
+      `Tried \`${describeCommand(server)}\`: ${reason}. ` +
+      'Run "MarkdownFlow: Show server log" for its output, or set mfls.server.path to an mfls executable.'
+    );
+  }
   return (
     `MarkdownFlow: the mfls language server could not start. ` +
     `Tried \`${describeCommand(server)}\` (from the settings mfls.server.path and mfls.server.args): ${reason}. ` +
-    "Install it with `pip install mfls` (or `pip install -e .` in a checkout of the mfls repository), " +
-    "then run \"MarkdownFlow: Restart server\", or set mfls.server.path to the full path of the mfls executable."
+    "Clear mfls.server.path to use the server bundled with the extension, or set it to the full path of " +
+    "an mfls executable (`pip install -e .` in a checkout of mfls installs one), " +
+    'then run "MarkdownFlow: Restart server".'
   );
 }

@@ -1,5 +1,5 @@
-"""Pulled diagnostics (`textDocument/diagnostic`); pushing them is the server's
-(`MflsServer.diagnostics_changed`)."""
+"""Pulled diagnostics (`textDocument/diagnostic`, `workspace/diagnostic`); pushing them is
+the server's (`MflsServer.diagnostics_changed`)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,16 @@ from typing import Any
 from lsprotocol import types as t
 
 from mfls.lsp import to_proto
+from mfls.lsp.documents import is_course_file
 from mfls.lsp.server import MflsServer
 from mfls.workspace.uris import canonical_uri
 
 OPTIONS = t.DiagnosticOptions(
-    identifier="mfls", inter_file_dependencies=True, workspace_diagnostics=False
+    identifier="mfls", inter_file_dependencies=True, workspace_diagnostics=True
+)
+
+WorkspaceReport = (
+    t.WorkspaceFullDocumentDiagnosticReport | t.WorkspaceUnchangedDocumentDiagnosticReport
 )
 
 
@@ -26,5 +31,41 @@ def document_diagnostic(
     return t.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
 
 
+def workspace_diagnostic(
+    ls: MflsServer, params: t.WorkspaceDiagnosticParams
+) -> t.WorkspaceDiagnosticReport:
+    """Every lesson and reference of every course, and each course file with problems (or
+    reported before, so that a fixed one is cleared); "unchanged" where the client's result
+    id still holds. With `diagnostics.closedDocuments` off, closed documents report none."""
+    previous = {canonical_uri(p.uri): p.value for p in params.previous_result_ids}
+    uris = ls.reported_documents()
+    uris += [uri for uri in previous if is_course_file(uri) and uri not in uris]
+    reports: list[WorkspaceReport] = []
+    for uri in uris:
+        buffer = ls.texts.open.get(uri)
+        wanted = buffer is not None or is_course_file(uri) or ls.settings.closed_documents
+        items = ls.diagnostics_of(uri) if wanted else []
+        result_id = to_proto.result_id(items)
+        version = None if buffer is None else buffer.version
+        client_uri = ls.texts.client_uri(uri)
+        if previous.get(uri) == result_id:
+            reports.append(
+                t.WorkspaceUnchangedDocumentDiagnosticReport(
+                    uri=client_uri, version=version, result_id=result_id
+                )
+            )
+        else:
+            reports.append(
+                t.WorkspaceFullDocumentDiagnosticReport(
+                    uri=client_uri, version=version, items=items, result_id=result_id
+                )
+            )
+    return t.WorkspaceDiagnosticReport(items=reports)
+
+
 def no_report(params: Any) -> t.RelatedFullDocumentDiagnosticReport:
     return t.RelatedFullDocumentDiagnosticReport(items=[])
+
+
+def no_workspace_report(params: Any) -> t.WorkspaceDiagnosticReport:
+    return t.WorkspaceDiagnosticReport(items=[])

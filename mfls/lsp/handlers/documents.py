@@ -52,7 +52,7 @@ def did_close(ls: MflsServer, params: t.DidCloseTextDocumentParams) -> None:
         return
     ls.texts.forget(uri)
     ls.courses.close(uri)
-    if not ls.caps.pull_diagnostics:
+    if not ls.caps.pull_diagnostics and not ls.settings.closed_documents:
         ls.clear_published(uri)
     ls.diagnostics_changed(uri)
 

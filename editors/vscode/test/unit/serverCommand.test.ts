@@ -46,6 +46,7 @@ test("the failure message names the command and how to install", () => {
   const message = startFailureMessage(server, "not found on PATH");
   assert.match(message, /Tried `"\/opt\/my tools\/mfls" serve --log "a b"`/);
   assert.match(message, /not found on PATH/);
-  assert.match(message, /pip install mfls/);
+  assert.match(message, /bundled with the extension/);
   assert.match(message, /mfls\.server\.path/);
+  assert.match(startFailureMessage(server, "exit 1", true), /bundled with the extension could not start/);
 });

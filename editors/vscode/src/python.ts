@@ -1,0 +1,112 @@
+// The bundled server and the Python that runs it: the Python extension's interpreter when
+// that extension is installed, else python3 (py -3 on Windows) on PATH.
+import { execFile } from "node:child_process";
+import * as vscode from "vscode";
+import {
+  choosePython,
+  noPythonMessage,
+  parseVersion,
+  pathCandidates,
+  type Probe,
+  type PythonCandidate,
+  VERSION_PROBE,
+} from "./pythonSearch";
+import type { ServerCommand } from "./serverCommand";
+
+const PYTHON_EXTENSION = "ms-python.python";
+
+export type BundledServer =
+  | { server: ServerCommand; python: PythonCandidate }
+  | { server?: undefined; message: string };
+
+/** The part of the Python extension's API used here (both its current and its older form). */
+interface PythonApi {
+  environments?: {
+    getActiveEnvironmentPath?(resource?: vscode.Uri): { id?: string; path: string } | undefined;
+    resolveEnvironment?(
+      environment: { id?: string; path: string },
+    ): Promise<{ executable?: { uri?: vscode.Uri } } | undefined>;
+    onDidChangeActiveEnvironmentPath?: vscode.Event<unknown>;
+  };
+  settings?: {
+    getExecutionDetails?(resource?: vscode.Uri): { execCommand?: string[] } | undefined;
+  };
+}
+
+async function pythonApi(): Promise<PythonApi | undefined> {
+  const extension = vscode.extensions.getExtension<PythonApi>(PYTHON_EXTENSION);
+  if (extension === undefined) {
+    return undefined;
+  }
+  try {
+    return extension.isActive ? extension.exports : await extension.activate();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The interpreter selected in the Python extension, if it is installed and has one. */
+export async function pythonExtensionCandidate(
+  resource?: vscode.Uri,
+): Promise<PythonCandidate | undefined> {
+  const api = await pythonApi();
+  const source = "the interpreter selected in the Python extension";
+  const environments = api?.environments;
+  const active = environments?.getActiveEnvironmentPath?.(resource);
+  if (active?.path) {
+    const resolved = await environments?.resolveEnvironment?.(active).catch(() => undefined);
+    const command = resolved?.executable?.uri?.fsPath || active.path;
+    return { command, args: [], source };
+  }
+  const details = api?.settings?.getExecutionDetails?.(resource)?.execCommand;
+  if (details !== undefined && details.length > 0 && details[0]) {
+    return { command: details[0], args: details.slice(1), source };
+  }
+  return undefined;
+}
+
+/** Restarts when the Python extension's selected interpreter changes (nothing without it). */
+export async function onPythonChange(listener: () => void): Promise<vscode.Disposable | undefined> {
+  const event = (await pythonApi())?.environments?.onDidChangeActiveEnvironmentPath;
+  return event ? event(() => listener()) : undefined;
+}
+
+function probe(candidate: PythonCandidate): Promise<Probe> {
+  return new Promise((resolve) => {
+    execFile(
+      candidate.command,
+      [...candidate.args, "-c", VERSION_PROBE],
+      { timeout: 15000, windowsHide: true },
+      (error, stdout) => {
+        const version = parseVersion(String(stdout));
+        if (version !== undefined) {
+          resolve({ version });
+        } else {
+          const code = (error as NodeJS.ErrnoException | null)?.code;
+          resolve({ error: code === "ENOENT" ? "not found" : error ? error.message : "no version printed" });
+        }
+      },
+    );
+  });
+}
+
+/** `python -I <extension>/server/launch.py serve`, with the first Python that is new enough. */
+export async function bundledServer(
+  extensionPath: string,
+  resource: vscode.Uri | undefined,
+  log: (line: string) => void,
+): Promise<BundledServer> {
+  const first = await pythonExtensionCandidate(resource);
+  const candidates = [...(first ? [first] : []), ...pathCandidates(process.platform)];
+  const choice = await choosePython(candidates, probe);
+  for (const line of choice.tried) {
+    log(`Python not used: ${line}`);
+  }
+  if (choice.python === undefined) {
+    return { message: noPythonMessage(choice.tried, process.platform) };
+  }
+  const launcher = vscode.Uri.joinPath(vscode.Uri.file(extensionPath), "server", "launch.py").fsPath;
+  const python = choice.python;
+  log(`Starting the bundled mfls with ${python.source}: ${[python.command, ...python.args].join(" ")}`);
+  return { server: { command: python.command, args: [...python.args, "-I", launcher, "serve"] }, python };
+}

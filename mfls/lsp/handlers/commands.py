@@ -1,0 +1,44 @@
+"""The server's commands (`workspace/executeCommand`): each takes the command's argument
+list and answers plain JSON."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import mfls
+from mfls.features.course_info import course_info
+from mfls.features.refusal import Refusal
+from mfls.lsp.server import MflsServer
+from mfls.workspace.uris import canonical_uri, path_to_uri
+
+COURSE_INFO = "mfls.courseInfo"
+
+
+def course_info_command(ls: MflsServer, arguments: list[Any]) -> dict[str, Any] | Refusal:
+    """`mfls.courseInfo` [uri] -> the course of that document in figures, plus where mfls
+    runs from (`server`: the `mfls` package's file, `python`: the interpreter), for editors
+    that bundle it."""
+    if not arguments or not isinstance(arguments[0], str):
+        return Refusal(f"{COURSE_INFO} takes the URI of a document.")
+    found = course_info(ls.courses.snapshot, canonical_uri(arguments[0]))
+    if isinstance(found, Refusal):
+        return found
+    return {
+        "name": found.name,
+        "root": found.root,
+        "courseFile": None if found.course_file is None else path_to_uri(found.course_file),
+        "lessons": found.lessons,
+        "references": found.references,
+        "keys": found.keys,
+        "problems": found.problems,
+        "errors": found.errors,
+        "warnings": found.warnings,
+        "information": found.information,
+        "server": server_location(),
+        "python": sys.executable,
+    }
+
+
+def server_location() -> str:
+    return str(mfls.__file__)

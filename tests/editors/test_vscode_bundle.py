@@ -1,0 +1,107 @@
+"""The server the VS Code extension carries (`server/` in mfls.vsix): it runs on the
+oldest and the newest Python from 3.10 on that this machine has, taking every dependency
+from the bundle, and a Python that is too old says so."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+from editor_harness import EDITORS, EXAMPLE_COURSE, require_path
+
+
+def _pythons() -> dict[tuple[int, int], str]:
+    """One interpreter per Python version found on PATH or under pyenv's versions."""
+    found: dict[tuple[int, int], str] = {}
+    names = [f"python3.{minor}" for minor in range(8, 15)] + ["python3"]
+    folders = os.environ.get("PATH", "").split(os.pathsep)
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    folders += [str(p / "bin") for p in sorted(pyenv.glob("3.*"))]
+    for folder in folders:
+        for name in names:
+            candidate = Path(folder) / name
+            if not candidate.is_file() or not os.access(candidate, os.X_OK):
+                continue
+            probe = subprocess.run(
+                [str(candidate), "-c", "import sys; print('%d %d' % sys.version_info[:2])"],
+                capture_output=True,
+                text=True,
+                check=False,
+                timeout=30,
+            )
+            if probe.returncode == 0:
+                major, minor = (int(part) for part in probe.stdout.split())
+                found.setdefault((major, minor), str(candidate))
+    return found
+
+
+@pytest.fixture(scope="module")
+def launcher(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    vsix = require_path(EDITORS / "vscode" / "mfls.vsix", "the extension package (npm run package)")
+    unpacked = tmp_path_factory.mktemp("vsix")
+    with zipfile.ZipFile(vsix) as archive:
+        archive.extractall(unpacked)
+    return require_path(
+        unpacked / "extension" / "server" / "launch.py", "server/launch.py in mfls.vsix"
+    )
+
+
+def _clean_env() -> dict[str, str]:
+    return {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
+
+
+def test_the_bundled_server_checks_a_course_on_every_python_from_3_10(launcher: Path) -> None:
+    pythons = {version: path for version, path in _pythons().items() if version >= (3, 10)}
+    assert pythons, "no Python 3.10 or later found"
+    # The oldest and the newest: the wheels are chosen for the oldest, and must suit all.
+    for version in sorted({min(pythons), max(pythons)}):
+        python = pythons[version]
+        ran = subprocess.run(
+            [python, "-I", str(launcher), "check", str(EXAMPLE_COURSE)],
+            capture_output=True,
+            text=True,
+            env=_clean_env(),
+            check=False,
+            timeout=120,
+        )
+        where = f"Python {version[0]}.{version[1]} ({python})"
+        assert "Traceback" not in ran.stderr, f"{where}:\n{ran.stderr}"
+        assert "marker-unclosed" in ran.stdout, f"{where}:\n{ran.stdout}\n{ran.stderr}"
+        # launch.py puts the bundle first on sys.path: every dependency comes from it.
+        server = launcher.parent
+        code = (
+            f"import sys; sys.path.insert(0, {str(server)!r}); "
+            "import mfls, pygls, lsprotocol, cattrs, attrs; "
+            "print('\\n'.join(m.__file__ for m in (mfls, pygls, lsprotocol, cattrs, attrs)))"
+        )
+        located = subprocess.run(
+            [python, "-I", "-c", code],
+            capture_output=True,
+            text=True,
+            env=_clean_env(),
+            check=False,
+            timeout=60,
+        )
+        assert located.returncode == 0, f"{where}: {located.stderr}"
+        for module in located.stdout.split():
+            assert Path(module).is_relative_to(server), f"{where}: {module}"
+
+
+def test_a_python_older_than_3_10_is_told_so(launcher: Path) -> None:
+    old = {version: path for version, path in _pythons().items() if version < (3, 10)}
+    if not old:
+        pytest.skip("no Python older than 3.10 on this machine")
+    python = old[max(old)]
+    ran = subprocess.run(
+        [python, "-I", str(launcher), "serve"],
+        capture_output=True,
+        text=True,
+        env=_clean_env(),
+        check=False,
+        timeout=60,
+    )
+    assert ran.returncode != 0
+    assert "mfls needs Python 3.10 or later" in ran.stderr
