@@ -390,21 +390,33 @@ function checks.snippets()
   local function keys(text, flags)
     vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(text, true, false, true), flags, false)
   end
-  -- Insert mode waits for keys: a timer looks for the popup menu, then accepts the
-  -- selected item and leaves insert mode, which lets the typed keys return.
-  local shown, menu = false, {}
+  -- Insert mode waits for keys: a timer looks for the popup menu and accepts the selected
+  -- item, then (Neovim 0.11 writes a snippet once the accepted item is resolved) waits for
+  -- the line to hold it and leaves insert mode, which lets the typed keys return.
+  local wanted = "?[{{ question }} Yes | No]"
+  local shown, accepted, menu = false, nil, {}
   local started = vim.loop.now()
   local timer = vim.loop.new_timer()
   timer:start(50, 50, vim.schedule_wrap(function()
-    local visible = vim.fn.pumvisible() == 1
-    if not visible and vim.loop.now() - started < wait_ms then
+    local late = vim.loop.now() - started >= wait_ms
+    if accepted == nil then
+      local visible = vim.fn.pumvisible() == 1
+      if not visible and not late then
+        return
+      end
+      shown = visible
+      menu = vim.fn.complete_info({ "items" }).items or {}
+      if visible then
+        accepted = vim.loop.now()
+        keys("<C-y>", "n")
+        return
+      end
+    elseif vim.api.nvim_get_current_line() ~= wanted and vim.loop.now() - accepted < wait_ms then
       return
     end
     timer:stop()
     timer:close()
-    shown = visible
-    menu = vim.fn.complete_info({ "items" }).items or {}
-    keys(visible and "<C-y><Esc>" or "<Esc>", "n")
+    keys("<Esc>", "n")
   end))
   keys("Go?[<C-x><C-o>", "x!")
   local line = vim.api.nvim_get_current_line()
@@ -414,7 +426,7 @@ function checks.snippets()
   end
   vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, original)
   vim.bo[bufnr].modified = false
-  record("snippets", shown and line == "?[{{ question }} Yes | No]",
+  record("snippets", shown and line == wanted,
     "nvim " .. results.nvim .. " line: " .. line .. "; menu: " .. table.concat(labels, " | "))
 end
 
