@@ -47,6 +47,8 @@ WATCH_GLOBS = ("**/*.md", "**/*.markdown", "**/*.mdflow", "**/mfcourse.toml")
 
 
 class MflsServer(LanguageServer):
+    protocol: MflsProtocol
+
     def __init__(self) -> None:
         wire = to_proto.wire_converter()
         super().__init__(
@@ -61,12 +63,13 @@ class MflsServer(LanguageServer):
         self.courses = Workspace()
         self.texts = Texts(self._indexed_text)
         self.convert = to_proto.Converter(self.texts)
+        self._writer = to_proto.DiagnosticWriter(self.convert)
         self.folders: list[str] = []
         self.offer: Callable[[Capabilities], None] = lambda caps: None
         """Registers the routes that depend on the client (set by `routes.create_server`)."""
         self.loop: asyncio.AbstractEventLoop | None = None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
-        self._published: dict[str, list[t.Diagnostic]] = {}
+        self._published: dict[str, list[str]] = {}  # the JSON texts last published
         self._pending: asyncio.TimerHandle | None = None
         self._edited: dict[str, None] = {}  # open documents edited since the last publish
         self._watch_registration: str | None = None
@@ -245,7 +248,15 @@ class MflsServer(LanguageServer):
 
     # ----- diagnostics ----------------------------------------------------------
 
-    def diagnostics_of(self, uri: str) -> list[t.Diagnostic]:
+    @property
+    def diagnostic_writer(self) -> to_proto.DiagnosticWriter:
+        """The writer of diagnostics for the current converter (`initialize` replaces it)."""
+        if self._writer.convert is not self.convert:
+            self._writer = to_proto.DiagnosticWriter(self.convert)
+        return self._writer
+
+    def diagnostics_of(self, uri: str) -> list[str]:
+        """The diagnostics of `uri` as JSON texts (`to_proto.DiagnosticWriter`)."""
         snapshot = self.courses.snapshot
         if is_course_file(uri):
             return self._course_file_diagnostics(snapshot, uri)
@@ -253,9 +264,9 @@ class MflsServer(LanguageServer):
         if index is None:
             return []
         items = diagnostics.document_diagnostics(snapshot, uri)
-        return [to_proto.diagnostic(self.convert, index, item) for item in items]
+        return self.diagnostic_writer.texts(index, items)
 
-    def _course_file_diagnostics(self, snapshot: WorkspaceSnapshot, uri: str) -> list[t.Diagnostic]:
+    def _course_file_diagnostics(self, snapshot: WorkspaceSnapshot, uri: str) -> list[str]:
         for course in snapshot.courses.values():
             if to_proto.course_file_uri(course) != uri:
                 continue
@@ -264,7 +275,7 @@ class MflsServer(LanguageServer):
             if not items or path is None:
                 return []
             index = LineIndex(read_course_file(path, course.root))
-            return [to_proto.diagnostic(self.convert, index, item) for item in items]
+            return self.diagnostic_writer.texts(index, items)
         return []
 
     def diagnostics_changed(self, uri: str | None = None) -> None:
@@ -336,12 +347,9 @@ class MflsServer(LanguageServer):
             return
         self._published[uri] = items
         buffer = self.texts.open.get(uri)
-        self.text_document_publish_diagnostics(
-            t.PublishDiagnosticsParams(
-                uri=self.texts.client_uri(uri),
-                diagnostics=items,
-                version=buffer.version if buffer is not None else None,
-            )
+        version = buffer.version if buffer is not None else None
+        self.protocol.send_json_text(
+            to_proto.publish_diagnostics_text(self.texts.client_uri(uri), items, version)
         )
 
     def clear_published(self, uri: str) -> None:

@@ -1,13 +1,16 @@
 """Plain feature results (offsets and keys) -> LSP types, in the negotiated encoding.
 
-Also the wire converter (pygls's, taught to send ready-made JSON), the streaming
-position converter and `EditBuilder` for workspace edits over many documents, and the
-error answer of a `Refusal`.
+Diagnostics, sent by the thousand on each keystroke, are also written straight to JSON
+text (`DiagnosticWriter`), which is what the server publishes. Also the wire converter
+(pygls's, taught to send ready-made JSON), the streaming position converter and
+`EditBuilder` for workspace edits over many documents, and the error answer of a
+`Refusal`.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -19,7 +22,7 @@ from mfls.features import code_actions as ca
 from mfls.features import navigation, symbols
 from mfls.features import rename as rn
 from mfls.features.completion import Completion
-from mfls.features.diagnostics import DEPRECATED, Diagnostic
+from mfls.features.diagnostics import DEPRECATED, Diagnostic, Related
 from mfls.features.folding import Fold
 from mfls.features.hover import HoverInfo
 from mfls.features.refusal import Refusal
@@ -95,6 +98,118 @@ def diagnostic(convert: Converter, index: LineIndex, item: Diagnostic) -> t.Diag
         source=SOURCE,
         related_information=related or None,
         tags=tags or None,
+    )
+
+
+class JsonText(str):
+    """A value already written as JSON text: `MflsProtocol` sends it as it is."""
+
+
+_RANGE_TEXT = (
+    '{"range": {"start": {"line": %d, "character": %d}, "end": {"line": %d, "character": %d}}, '
+)
+_MEMO_SIZE = 50_000
+"""Texts remembered by a `DiagnosticWriter` (all forgotten when it is full)."""
+_Place = tuple[str, int, int, int, int, str]  # client URI, range, message of a related place
+
+
+class DiagnosticWriter:
+    """Plain diagnostics -> their JSON texts, exactly as the wire converter writes what
+    `diagnostic` makes (the same members, order and escapes), without building
+    lsprotocol objects or running cattrs.
+
+    Ranges are computed on every call; the rest of a diagnostic's text (message, code,
+    severity, tags, related places once converted) is remembered by its content, so a
+    keystroke that moves diagnostics only reformats their ranges."""
+
+    def __init__(self, convert: Converter) -> None:
+        self.convert = convert
+        self._rest: dict[tuple[str, str, str, tuple[str, ...], tuple[_Place, ...]], str] = {}
+
+    def texts(self, index: LineIndex, items: Iterable[Diagnostic]) -> list[str]:
+        convert = self.convert
+        encoding = convert.encoding
+        position = index.position
+        rest = self._rest
+        if len(rest) > _MEMO_SIZE:
+            rest.clear()
+        targets: dict[str, tuple[LineIndex, str] | None] = {}
+        found: list[str] = []
+        for item in items:
+            places: tuple[_Place, ...] = ()
+            if item.related:
+                places = self._places(item.related, targets)
+            key = (item.code, item.severity, item.message, item.tags, places)
+            tail = rest.get(key)
+            if tail is None:
+                tail = rest[key] = _rest_text(item, places)
+            start = position(item.start, encoding)
+            end = position(item.end, encoding)
+            found.append(_RANGE_TEXT % (start[0], start[1], end[0], end[1]) + tail)
+        return found
+
+    def _places(
+        self, related: Iterable[Related], targets: dict[str, tuple[LineIndex, str] | None]
+    ) -> tuple[_Place, ...]:
+        texts = self.convert.texts
+        encoding = self.convert.encoding
+        places: list[_Place] = []
+        for uri, start, end, message in related:
+            if uri in targets:
+                target = targets[uri]
+            else:
+                index = texts.index(uri)
+                target = targets[uri] = None if index is None else (index, texts.client_uri(uri))
+            if target is not None:
+                index, client_uri = target
+                line, character = index.position(start, encoding)
+                end_line, end_character = index.position(end, encoding)
+                places.append((client_uri, line, character, end_line, end_character, message))
+        return tuple(places)
+
+
+def _rest_text(item: Diagnostic, places: tuple[_Place, ...]) -> str:
+    """The JSON text of a diagnostic after its range: `"message": ...}`."""
+    rest: dict[str, Any] = {
+        "message": item.message,
+        "severity": int(SEVERITIES.get(item.severity, t.DiagnosticSeverity.Warning)),
+        "code": item.code,
+        "source": SOURCE,
+    }
+    tags = [int(TAGS[tag]) for tag in item.tags if tag in TAGS]
+    if tags:
+        rest["tags"] = tags
+    if places:
+        rest["relatedInformation"] = [
+            {
+                "location": {
+                    "uri": uri,
+                    "range": {
+                        "start": {"line": line, "character": character},
+                        "end": {"line": end_line, "character": end_character},
+                    },
+                },
+                "message": message,
+            }
+            for uri, line, character, end_line, end_character, message in places
+        ]
+    return json.dumps(rest)[1:]
+
+
+def publish_diagnostics_text(uri: str, texts: Sequence[str], version: int | None) -> str:
+    """The whole `textDocument/publishDiagnostics` notification of `texts` (from
+    `DiagnosticWriter`), as pygls would write it."""
+    tail = "" if version is None else f', "version": {json.dumps(version)}'
+    return (
+        f'{{"params": {{"uri": {json.dumps(uri)}, "diagnostics": [{", ".join(texts)}]{tail}}}, '
+        f'"method": "{t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}", "jsonrpc": "2.0"}}'
+    )
+
+
+def full_report_text(texts: Sequence[str], result_id: str) -> JsonText:
+    """A full `textDocument/diagnostic` report of `texts` (from `DiagnosticWriter`)."""
+    return JsonText(
+        f'{{"items": [{", ".join(texts)}], "kind": "full", "resultId": {json.dumps(result_id)}}}'
     )
 
 
@@ -531,7 +646,8 @@ def code_action(
     )
 
 
-def result_id(items: Iterable[t.Diagnostic]) -> str:
-    """A digest of diagnostics, equal exactly when they are (attrs reprs spell every field)."""
-    payload = repr(list(items)).encode("utf-8", "surrogatepass")
+def result_id(texts: Iterable[str]) -> str:
+    """A digest of diagnostics' JSON texts (from `DiagnosticWriter`), equal exactly when
+    they are."""
+    payload = "\n".join(texts).encode("utf-8", "surrogatepass")
     return hashlib.blake2b(payload, digest_size=12).hexdigest()

@@ -88,12 +88,21 @@ class LineIndex:
 
     def position(self, offset: int, encoding: Encoding) -> tuple[int, int]:
         """(line, character) of a code point offset, clamped into the text."""
-        offset = min(max(offset, 0), len(self.text))
-        line = self.line_of(offset)
-        start = self._starts[line]
+        text = self.text
+        size = len(text)
+        if offset < 0:
+            offset = 0
+        elif offset > size:
+            offset = size
+        starts = self._starts
+        line = bisect_right(starts, offset) - 1
+        start = starts[line]
         # An offset between CR and LF belongs to the line's end.
-        offset = min(offset, self.line_content_end(line))
-        return line, units(self.text[start:offset], encoding)
+        if start < offset < size and text[offset] == "\n" and text[offset - 1] == "\r":
+            offset -= 1
+        if encoding is Encoding.UTF32 or text.isascii():  # isascii: O(1) on str
+            return line, offset - start
+        return line, units(text[start:offset], encoding)
 
     def offset(self, line: int, character: int, encoding: Encoding) -> int:
         """The code point offset of a (line, character) position, clamped: past the last line is the

@@ -32,10 +32,37 @@ from pathlib import Path
 ROOT = str(Path(__file__).resolve().parents[2])
 sys.path.insert(0, ROOT)
 
-WORDS = (
-    "the learner reads a short example and then tries it with their own data while the "
-    "tutor explains why each step matters and what to look for next time"
-).split()
+WORDS = [
+    "the",
+    "learner",
+    "reads",
+    "a",
+    "short",
+    "example",
+    "and",
+    "then",
+    "tries",
+    "it",
+    "with",
+    "their",
+    "own",
+    "data",
+    "while",
+    "the",
+    "tutor",
+    "explains",
+    "why",
+    "each",
+    "step",
+    "matters",
+    "and",
+    "what",
+    "to",
+    "look",
+    "for",
+    "next",
+    "time",
+]
 EDITED = "Edited here: {{ edited key"
 
 

@@ -18,12 +18,13 @@ OPTIONS = t.DiagnosticOptions(
 
 def document_diagnostic(
     ls: MflsServer, params: t.DocumentDiagnosticParams
-) -> t.RelatedFullDocumentDiagnosticReport | t.RelatedUnchangedDocumentDiagnosticReport:
+) -> to_proto.JsonText | t.RelatedUnchangedDocumentDiagnosticReport:
+    """A full report (as JSON text, see `to_proto.DiagnosticWriter`), or "unchanged"."""
     items = ls.diagnostics_of(canonical_uri(params.text_document.uri))
     result_id = to_proto.result_id(items)
     if params.previous_result_id == result_id:
         return t.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-    return t.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
+    return to_proto.full_report_text(items, result_id)
 
 
 def no_report(params: Any) -> t.RelatedFullDocumentDiagnosticReport:
