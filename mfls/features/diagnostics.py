@@ -524,17 +524,41 @@ def _read_before_asked(
     )
 
 
+_VerdictBasis = tuple[object, ...]
+"""What an unbound verdict says: the near key, and where that key is first bound."""
+VERDICTS_KEPT = 50_000
+
+
 def _unbound_verdict(course: CourseSnapshot, key: str) -> _KeyVerdict:
-    """`_unbound` of `key`: it depends on the course only, so it is made once per snapshot."""
-    memo: dict[str, _KeyVerdict] = course.cache.get("unbound-verdicts", _new_verdicts)
-    verdict = memo.get(key)
-    if verdict is None:
-        verdict = memo[key] = _unbound(course, key, near_miss_index(course))
+    """`_unbound` of `key`. It depends on the course only, so it is made once, and kept
+    from snapshot to snapshot of the course while its basis holds (the same near key,
+    first bound at the same place): a keystroke makes only the verdicts it changes."""
+    memo: dict[str, tuple[_VerdictBasis, _KeyVerdict]]
+    memo = course.cache.get("unbound-verdicts", _kept_verdicts)
+    near_misses = near_miss_index(course)
+    near = near_misses.nearest(key)
+    basis: _VerdictBasis = (near,)
+    if near is not None:
+        bound = course.first_lesson_binding(near.key)
+        if bound is not None:
+            basis = (near, bound.uri, bound.marker.key_start, bound.marker.key_end)
+    seen = memo.get(key)
+    if seen is not None and seen[0] == basis:
+        return seen[1]
+    verdict = _unbound(course, key, near_misses)
+    memo[key] = (basis, verdict)
     return verdict
 
 
-def _new_verdicts(previous: object, changed: object) -> dict[str, _KeyVerdict]:
-    return {}
+def _kept_verdicts(
+    previous: dict[str, tuple[_VerdictBasis, _KeyVerdict]] | None, changed: object
+) -> dict[str, tuple[_VerdictBasis, _KeyVerdict]]:
+    """The verdicts of the course's previous snapshot (each checked against its basis
+    before use; host and configuration are those of the course, which shares no cache
+    with another configuration)."""
+    if previous is None or len(previous) > VERDICTS_KEPT:
+        return {}
+    return previous
 
 
 def _unbound(course: CourseSnapshot, key: str, near_misses: NearMissIndex) -> _KeyVerdict:

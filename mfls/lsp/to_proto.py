@@ -119,53 +119,61 @@ class DiagnosticWriter:
     lsprotocol objects or running cattrs.
 
     Ranges are computed on every call; the rest of a diagnostic's text (message, code,
-    severity, tags, related places once converted) is remembered by its content, so a
-    keystroke that moves diagnostics only reformats their ranges."""
+    severity, tags, related places) is remembered by its content, and related places by
+    the line index they were counted in, so a keystroke that moves diagnostics mostly
+    reformats their ranges."""
 
     def __init__(self, convert: Converter) -> None:
         self.convert = convert
         self._rest: dict[tuple[str, str, str, tuple[str, ...], tuple[_Place, ...]], str] = {}
+        self._places: dict[tuple[Related, ...], tuple[tuple[object, ...], tuple[_Place, ...]]]
+        self._places = {}  # related places -> (what they were counted in, the places)
 
-    def texts(self, index: LineIndex, items: Iterable[Diagnostic]) -> list[str]:
-        convert = self.convert
-        encoding = convert.encoding
-        position = index.position
+    def texts(self, index: LineIndex, items: Sequence[Diagnostic]) -> list[str]:
         rest = self._rest
         if len(rest) > _MEMO_SIZE:
             rest.clear()
+        if len(self._places) > _MEMO_SIZE:
+            self._places.clear()
         targets: dict[str, tuple[LineIndex, str] | None] = {}
+        ranges = index.spans([(item.start, item.end) for item in items], self.convert.encoding)
         found: list[str] = []
-        for item in items:
-            places: tuple[_Place, ...] = ()
-            if item.related:
-                places = self._places(item.related, targets)
+        for item, range_ in zip(items, ranges, strict=True):
+            places = self._places_of(item.related, targets) if item.related else ()
             key = (item.code, item.severity, item.message, item.tags, places)
             tail = rest.get(key)
             if tail is None:
                 tail = rest[key] = _rest_text(item, places)
-            start = position(item.start, encoding)
-            end = position(item.end, encoding)
-            found.append(_RANGE_TEXT % (start[0], start[1], end[0], end[1]) + tail)
+            found.append(_RANGE_TEXT % range_ + tail)
         return found
 
-    def _places(
-        self, related: Iterable[Related], targets: dict[str, tuple[LineIndex, str] | None]
+    def _places_of(
+        self, related: tuple[Related, ...], targets: dict[str, tuple[LineIndex, str] | None]
     ) -> tuple[_Place, ...]:
+        """The related places that can be shown: (client URI, range, message) each."""
         texts = self.convert.texts
         encoding = self.convert.encoding
-        places: list[_Place] = []
-        for uri, start, end, message in related:
+        basis: list[tuple[LineIndex, str] | None] = []
+        for uri, _, _, _ in related:
             if uri in targets:
                 target = targets[uri]
             else:
                 index = texts.index(uri)
                 target = targets[uri] = None if index is None else (index, texts.client_uri(uri))
+            basis.append(target)
+        counted_in = (encoding, *basis)  # line indexes compare by identity
+        seen = self._places.get(related)
+        if seen is not None and seen[0] == counted_in:
+            return seen[1]
+        places: list[_Place] = []
+        for (_, start, end, message), target in zip(related, basis, strict=True):
             if target is not None:
                 index, client_uri = target
-                line, character = index.position(start, encoding)
-                end_line, end_character = index.position(end, encoding)
+                [(line, character, end_line, end_character)] = index.spans([(start, end)], encoding)
                 places.append((client_uri, line, character, end_line, end_character, message))
-        return tuple(places)
+        found = tuple(places)
+        self._places[related] = (counted_in, found)
+        return found
 
 
 def _rest_text(item: Diagnostic, places: tuple[_Place, ...]) -> str:

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = str(Path(__file__).resolve().parents[2])
 sys.path.insert(0, ROOT)
@@ -138,83 +140,150 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-async def keystrokes(checkout: str, size: int, edits: int) -> tuple[list[float], int]:
-    """Latencies (ms) of `edits` keystrokes, and how many diagnostics the lesson has."""
-    from lsprotocol import types as t
-    from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+class Client:
+    """A minimal LSP client over the server's stdio: frames are timed as they arrive,
+    before the client parses them (an editor's JSON parser is native code; pygls's client
+    would add its own cattrs time to every figure)."""
 
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.next_id = 0
+        self.answers: dict[int, asyncio.Future[Any]] = {}
+        self.published: dict[int, tuple[float, int]] = {}  # version -> (arrival, count)
+        self.indexed = asyncio.Event()
+        self.reader = asyncio.ensure_future(self._read())
+
+    def send(self, message: dict[str, Any]) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    async def request(self, method: str, params: Any) -> Any:
+        self.next_id += 1
+        answer = self.answers[self.next_id] = asyncio.get_running_loop().create_future()
+        self.send({"id": self.next_id, "method": method, "params": params})
+        return await answer
+
+    def notify(self, method: str, params: Any) -> None:
+        self.send({"method": method, "params": params})
+
+    async def _read(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None
+        while True:
+            length = 0
+            while True:
+                line = await stream.readline()
+                if not line:
+                    return
+                if not line.strip():
+                    break
+                name, _, value = line.decode().partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            body = await stream.readexactly(length)
+            arrived = time.perf_counter()
+            self._handle(json.loads(body), arrived)
+
+    def _handle(self, message: dict[str, Any], arrived: float) -> None:
+        method = message.get("method")
+        if method is None:
+            answer = self.answers.pop(message["id"], None)
+            if answer is not None and not answer.done():
+                answer.set_result(message.get("result"))
+        elif "id" in message:  # a request of the server
+            result: Any = None
+            if method == "workspace/configuration":
+                result = [{"diagnosticDelay": 0} for _ in message["params"]["items"]]
+            self.send({"id": message["id"], "result": result})
+        elif method == "textDocument/publishDiagnostics":
+            params = message["params"]
+            if params.get("version") is not None:
+                self.published.setdefault(params["version"], (arrived, len(params["diagnostics"])))
+        elif method == "$/progress" and message["params"]["value"].get("kind") == "end":
+            self.indexed.set()
+
+    async def wait_for(self, version: int, limit: float = 30) -> float:
+        deadline = time.perf_counter() + limit
+        while version not in self.published:
+            if time.perf_counter() > deadline:
+                raise SystemExit(f"no publishDiagnostics for version {version}")
+            await asyncio.sleep(0.0002)
+        return self.published[version][0]
+
+
+def capabilities() -> dict[str, Any]:
+    """VS Code's client capabilities, without pull diagnostics (so the server pushes)."""
+    from pygls.protocol import default_converter
+    from pytest_lsp import client_capabilities
+
+    found: dict[str, Any] = default_converter().unstructure(
+        client_capabilities("visual-studio-code")
+    )
+    found.get("textDocument", {}).pop("diagnostic", None)
+    return found
+
+
+async def keystrokes(
+    checkout: str, size: int, edits: int, profile_to: str | None = None
+) -> tuple[list[float], int]:
+    """Latencies (ms) of `edits` keystrokes, and how many diagnostics the lesson has;
+    `profile_to` runs the server under cProfile, writing its statistics there."""
     from mfls.workspace.uris import path_to_uri
 
     env = dict(os.environ, PYTHONPATH=checkout)
     with tempfile.TemporaryDirectory() as name:
-        folder = Path(name)
-        path, text, line = course(folder, size)
-        config = ClientServerConfig(server_command=[sys.executable, "-m", "mfls"], server_env=env)
-        client = await config.start()
-        assert isinstance(client, LanguageClient)
-
-        @client.feature(t.CLIENT_REGISTER_CAPABILITY)
-        def register(params: t.RegistrationParams) -> None:
-            return None
-
-        arrived: dict[int, float] = {}
-        counts: dict[int, int] = {}
-        client.protocol.fm._features.pop(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, None)
-
-        @client.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        def published(params: t.PublishDiagnosticsParams) -> None:
-            if params.version is not None:
-                arrived.setdefault(params.version, time.perf_counter())
-                counts[params.version] = len(params.diagnostics)
-
-        await client.initialize_session(
-            t.InitializeParams(
-                capabilities=client_capabilities("visual-studio-code"),
-                workspace_folders=[t.WorkspaceFolder(uri=path_to_uri(name), name="course")],
-                initialization_options={"mfls": {"diagnosticDelay": 0}},
-            )
+        path, text, line = course(Path(name), size)
+        profiling = ["-m", "cProfile", "-o", profile_to] if profile_to else []
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            *profiling,
+            "-m",
+            "mfls",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            env=env,
+            limit=2**26,
         )
-        while not any(
-            isinstance(v, t.WorkDoneProgressEnd)
-            for reports in client.progress_reports.values()
-            for v in reports
-        ):
-            await asyncio.sleep(0.005)
+        client = Client(process)
+        await client.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "capabilities": capabilities(),
+                "workspaceFolders": [{"uri": path_to_uri(name), "name": "course"}],
+                "initializationOptions": {"mfls": {"diagnosticDelay": 0}},
+            },
+        )
+        client.notify("initialized", {})
+        await client.indexed.wait()
         uri = path_to_uri(str(path))
-        client.text_document_did_open(
-            t.DidOpenTextDocumentParams(
-                text_document=t.TextDocumentItem(
-                    uri=uri, language_id="markdown", version=1, text=text
-                )
-            )
+        client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}},
         )
-        while 1 not in arrived:
-            await asyncio.sleep(0.001)
+        await client.wait_for(1)
         latencies = []
         column = len(EDITED)
         for n in range(edits):
             version = n + 2
-            at = t.Position(line=line, character=column)
-            end = t.Position(line=line, character=column + (n % 2))
-            change = t.TextDocumentContentChangePartial(
-                range=t.Range(start=at, end=end), text="" if n % 2 else "x"
-            )
+            at = {"line": line, "character": column}
+            end = {"line": line, "character": column + (n % 2)}
+            change = {"range": {"start": at, "end": end}, "text": "" if n % 2 else "x"}
             sent = time.perf_counter()
-            client.text_document_did_change(
-                t.DidChangeTextDocumentParams(
-                    text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                    content_changes=[change],
-                )
+            client.notify(
+                "textDocument/didChange",
+                {
+                    "textDocument": {"uri": uri, "version": version},
+                    "contentChanges": [change],
+                },
             )
-            deadline = sent + 20
-            while version not in arrived and time.perf_counter() < deadline:
-                await asyncio.sleep(0.0002)
-            if version not in arrived:
-                raise SystemExit(f"no publishDiagnostics for version {version}")
-            latencies.append((arrived[version] - sent) * 1000)
-        await client.shutdown_session()
-        await client.stop()
-    return latencies, counts[1]
+            latencies.append((await client.wait_for(version) - sent) * 1000)
+        await client.request("shutdown", None)
+        client.notify("exit", None)
+        await process.wait()
+        client.reader.cancel()
+    return latencies, client.published[1][1]
 
 
 def profile(size: int, edits: int) -> None:
@@ -278,7 +347,8 @@ async def main() -> None:
     parser.add_argument("--edits", type=int, default=200)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000_000, 100_000])
     parser.add_argument("--peer", help="another mfls checkout, run the same way")
-    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--profile", action="store_true", help="in process, under cProfile")
+    parser.add_argument("--profile-server", metavar="FILE", help="the server under cProfile")
     args = parser.parse_args()
     if args.profile:
         for size in args.sizes:
@@ -290,7 +360,7 @@ async def main() -> None:
     print(row(header))
     print(row(["---"] * len(header)))
     for size in args.sizes:
-        ours, count = await keystrokes(ROOT, size, args.edits)
+        ours, count = await keystrokes(ROOT, size, args.edits, args.profile_server)
         cells = [
             f"{size / 1000:,.0f} kB",
             f"{count:,}",
