@@ -72,6 +72,7 @@ class MflsServer(LanguageServer):
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
         self._published: dict[str, list[str]] = {}  # the JSON texts last published
         self._pending: asyncio.TimerHandle | None = None
+        self._round = 0  # publishing rounds begun (`_publish_open`)
         self._edited: dict[str, None] = {}  # open documents edited since the last publish
         self._watch_registration: str | None = None
         self._watchers: list[t.FileSystemWatcher] = []
@@ -330,16 +331,32 @@ class MflsServer(LanguageServer):
             self._edited[uri] = None
         if self._pending is not None:
             self._pending.cancel()
+        self._round += 1  # a round under way stops: the next one publishes everything
         self._pending = self.loop.call_later(self.settings.diagnostic_delay, self._publish_open)
 
     def _publish_open(self) -> None:
+        """Publish every open document, the edited ones first, then the course files: one
+        document per turn of the event loop, so that a keystroke arriving meanwhile is
+        handled (and starts the next round) without waiting for all of them."""
         self._pending = None
+        self._round += 1
         edited, self._edited = list(self._edited), {}
         first = [uri for uri in edited if uri in self.texts.open]
-        for uri in first + [uri for uri in self.texts.open if uri not in first]:
-            self.publish(uri)
-        for uri in self._course_files():
-            self.publish(uri)
+        queue = first + [uri for uri in self.texts.open if uri not in first]
+        self._publish_next(self._round, queue, True)
+
+    def _publish_next(self, round_: int, queue: list[str], documents: bool) -> None:
+        if round_ != self._round:
+            return
+        if queue:
+            self.publish(queue[0])
+            rest = queue[1:]
+        elif documents:
+            rest, documents = self._course_files(), False
+        else:
+            return
+        assert self.loop is not None
+        self.loop.call_soon(self._publish_next, round_, rest, documents)
 
     def _course_files(self) -> list[str]:
         files = []
