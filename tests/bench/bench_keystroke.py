@@ -214,6 +214,22 @@ class Client:
         return self.published[version][0]
 
 
+def imported_from(checkout: str) -> str:
+    """Where a server started as `keystrokes` starts it imports mfls from."""
+    import subprocess
+
+    with tempfile.TemporaryDirectory() as name:
+        found = subprocess.run(
+            [sys.executable, "-c", "import mfls; print(mfls.__file__)"],
+            env=dict(os.environ, PYTHONPATH=checkout),
+            cwd=name,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    return str(Path(found.stdout.strip()).parents[1])
+
+
 def capabilities() -> dict[str, Any]:
     """VS Code's client capabilities, without pull diagnostics (so the server pushes)."""
     from pygls.protocol import default_converter
@@ -245,6 +261,7 @@ async def keystrokes(
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             env=env,
+            cwd=name,  # `-m` puts the working directory first on sys.path
             limit=2**26,
         )
         client = Client(process)
@@ -360,6 +377,10 @@ async def main() -> None:
     header = ["lesson", "diagnostics", "p50 ms", "p95 ms", "target p95"]
     if args.peer:
         header += ["peer p50 ms", "peer p95 ms", "p50 ratio", "p95 ratio"]
+    for checkout in (ROOT, args.peer) if args.peer else (ROOT,):
+        where = imported_from(checkout)
+        if Path(where).resolve() != Path(checkout).resolve():
+            raise SystemExit(f"a server for {checkout} would run the mfls of {where}")
     print(row(header))
     print(row(["---"] * len(header)))
     for size in args.sizes:
