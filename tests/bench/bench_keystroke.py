@@ -14,7 +14,8 @@ the lesson, so every keystroke changes the diagnostics) to receiving the publish
 version. `--peer PATH` runs the same against the mfls checkout at PATH (e.g. the code
 before a change), the two taking turns (`--rounds`); ratios are peer / this checkout.
 The client is a minimal one (`Client`): a frame is timed when its last byte arrives,
-before it is parsed.
+before it is parsed. "CPU ms" is the server's CPU time per keystroke (Linux), which a
+busy machine does not inflate as it does the latencies.
 `--profile` runs the edits in process under cProfile instead and prints the top entries.
 
 Targets (issue 13): p95 <= 50 ms at 1 MB (~1,700 diagnostics), <= 20 ms at 100 KB.
@@ -230,6 +231,15 @@ def imported_from(checkout: str) -> str:
     return str(Path(found.stdout.strip()).parents[1])
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time a process has used (Linux; NaN elsewhere): independent of the load."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def capabilities() -> dict[str, Any]:
     """VS Code's client capabilities, without pull diagnostics (so the server pushes)."""
     from pygls.protocol import default_converter
@@ -244,9 +254,10 @@ def capabilities() -> dict[str, Any]:
 
 async def keystrokes(
     checkout: str, size: int, edits: int, profile_to: str | None = None
-) -> tuple[list[float], int]:
-    """Latencies (ms) of `edits` keystrokes, and how many diagnostics the lesson has;
-    `profile_to` runs the server under cProfile, writing its statistics there."""
+) -> tuple[list[float], int, float]:
+    """Latencies (ms) of `edits` keystrokes, how many diagnostics the lesson has, and the
+    server's CPU seconds over the keystrokes; `profile_to` runs the server under
+    cProfile, writing its statistics there."""
     from mfls.workspace.uris import path_to_uri
 
     env = dict(os.environ, PYTHONPATH=checkout)
@@ -284,6 +295,7 @@ async def keystrokes(
         await client.wait_for(1)
         latencies = []
         column = len(EDITED)
+        cpu = cpu_seconds(process.pid)
         for n in range(edits):
             version = n + 2
             at = {"line": line, "character": column}
@@ -298,11 +310,12 @@ async def keystrokes(
                 },
             )
             latencies.append((await client.wait_for(version) - sent) * 1000)
+        cpu = cpu_seconds(process.pid) - cpu
         await client.request("shutdown", None)
         client.notify("exit", None)
         await process.wait()
         client.reader.cancel()
-    return latencies, client.published[1][1]
+    return latencies, client.published[1][1], cpu
 
 
 def profile(size: int, edits: int) -> None:
@@ -374,9 +387,9 @@ async def main() -> None:
         for size in args.sizes:
             profile(size, args.edits)
         return
-    header = ["lesson", "diagnostics", "p50 ms", "p95 ms", "target p95"]
+    header = ["lesson", "diagnostics", "p50 ms", "p95 ms", "target p95", "CPU ms"]
     if args.peer:
-        header += ["peer p50 ms", "peer p95 ms", "p50 ratio", "p95 ratio"]
+        header += ["peer p50 ms", "peer p95 ms", "peer CPU ms", "p50 ratio", "p95 ratio"]
     for checkout in (ROOT, args.peer) if args.peer else (ROOT,):
         where = imported_from(checkout)
         if Path(where).resolve() != Path(checkout).resolve():
@@ -387,18 +400,23 @@ async def main() -> None:
         ours: list[float] = []
         theirs: list[float] = []
         count = 0
+        cpu = [0.0, 0.0]
         for _ in range(args.rounds):  # the two take turns, so a change of load hits both
             each = args.edits // args.rounds
-            found, count = await keystrokes(ROOT, size, each, args.profile_server)
+            found, count, used = await keystrokes(ROOT, size, each, args.profile_server)
             ours += found
+            cpu[0] += used
             if args.peer:
-                theirs += (await keystrokes(args.peer, size, each))[0]
+                found, _, used = await keystrokes(args.peer, size, each)
+                theirs += found
+                cpu[1] += used
         cells = [
             f"{size / 1000:,.0f} kB",
             f"{count:,}",
             f"{statistics.median(ours):.1f}",
             f"{percentile(ours, 0.95):.1f}",
             "50" if size >= 500_000 else "20",
+            f"{cpu[0] * 1000 / len(ours):.1f}",
         ]
         if args.peer:
             p50 = statistics.median(theirs)
@@ -406,6 +424,7 @@ async def main() -> None:
             cells += [
                 f"{p50:.1f}",
                 f"{p95:.1f}",
+                f"{cpu[1] * 1000 / len(theirs):.1f}",
                 f"{p50 / statistics.median(ours):.1f}x",
                 f"{p95 / percentile(ours, 0.95):.1f}x",
             ]
