@@ -313,6 +313,8 @@ def document_diagnostics(snapshot: WorkspaceSnapshot, uri: str) -> list[Diagnost
             continue
         first = course.first_lesson_binding(key)
         if first is not None:
+            if course.docs[first.uri].order < entry.order:
+                continue  # asked in an earlier document: every read here comes after
             verdict = _read_before_asked(course, entry, key, first)
         else:
             verdict = _unbound_verdict(course, key)
