@@ -291,6 +291,8 @@ def document_diagnostics(
             continue
         first = course.first_lesson_binding(key)
         if first is not None:
+            if course.docs[first.uri].order < entry.order:
+                continue  # asked in an earlier document: every read here comes after
             verdict = _read_before_asked(course, entry, key, first, language)
         else:
             verdict = _unbound_verdict(course, key, language)
@@ -502,18 +504,42 @@ def _read_before_asked(
     )
 
 
+_VerdictBasis = tuple[object, ...]
+"""What an unbound verdict says: the near key, and where that key is first bound."""
+VERDICTS_KEPT = 50_000
+
+
 def _unbound_verdict(course: CourseSnapshot, key: str, language: str) -> _KeyVerdict:
-    """`_unbound` of `key`: it depends on the course only, so it is made once per snapshot
-    and language."""
-    memo: dict[str, _KeyVerdict] = course.cache.get(f"unbound-verdicts:{language}", _new_verdicts)
-    verdict = memo.get(key)
-    if verdict is None:
-        verdict = memo[key] = _unbound(course, key, near_miss_index(course), language)
+    """`_unbound` of `key` in `language`. It depends on the course only, so it is made
+    once, and kept from snapshot to snapshot of the course while its basis holds (the same
+    near key, first bound at the same place): a keystroke makes only the verdicts it
+    changes."""
+    memo: dict[str, tuple[_VerdictBasis, _KeyVerdict]]
+    memo = course.cache.get(f"unbound-verdicts:{language}", _kept_verdicts)
+    near_misses = near_miss_index(course)
+    near = near_misses.nearest(key)
+    basis: _VerdictBasis = (near,)
+    if near is not None:
+        bound = course.first_lesson_binding(near.key)
+        if bound is not None:
+            basis = (near, bound.uri, bound.marker.key_start, bound.marker.key_end)
+    seen = memo.get(key)
+    if seen is not None and seen[0] == basis:
+        return seen[1]
+    verdict = _unbound(course, key, near_misses, language)
+    memo[key] = (basis, verdict)
     return verdict
 
 
-def _new_verdicts(previous: object, changed: object) -> dict[str, _KeyVerdict]:
-    return {}
+def _kept_verdicts(
+    previous: dict[str, tuple[_VerdictBasis, _KeyVerdict]] | None, changed: object
+) -> dict[str, tuple[_VerdictBasis, _KeyVerdict]]:
+    """The verdicts of the course's previous snapshot (each checked against its basis
+    before use; host and configuration are those of the course, which shares no cache
+    with another configuration)."""
+    if previous is None or len(previous) > VERDICTS_KEPT:
+        return {}
+    return previous
 
 
 def _unbound(

@@ -17,7 +17,8 @@ from functools import lru_cache
 PIECES = 3
 MIN_FUZZY_LENGTH = 4
 MEMO_SIZE = 50_000
-"""Answers remembered per index (an index never changes, so they stay true)."""
+"""Answers remembered per index (an index never changes, so they stay true; `updated`
+hands the ones that still hold to the next index)."""
 MAX_CANDIDATES = 400
 """At most this many keys are compared by edit distance per lookup, rarest pieces first
 (of a piece shared by more, the first in sorted order)."""
@@ -141,6 +142,47 @@ class NearMissIndex:
         )
 
     def updated(self, added: Iterable[str], removed: Iterable[str]) -> NearMissIndex:
+        """The index with `added` keys and without `removed` ones; itself when that changes
+        nothing. The new index keeps the remembered answers no changed key can alter."""
+        keys = self.keys
+        removed = [key for key in removed if key in keys]
+        gone = set(removed)
+        added = [key for key in added if key not in keys or key in gone]
+        if not added and not removed:
+            return self
+        index = self._changed(added, removed)
+        index._memo = self._kept_memo((*added, *removed))
+        return index
+
+    def _kept_memo(self, changed: Iterable[str]) -> dict[str, Near | None]:
+        """The remembered answers that hold whatever `changed` keys were added or removed.
+
+        An answer for `key` reads only the bucket of its loose form and the piece slots
+        it probes (lengths within its threshold, pieces of its loose form); a changed key
+        touches its own bucket and its own slots. An answer is kept when no changed key
+        can touch what it read: another loose form, and a length out of reach or no piece
+        inside `key`'s loose form (a test looser than the probe, so never unsafe)."""
+        forms = {form for form in map(loose, changed) if form}
+        sliced = [
+            (len(form), [form[a:b] for a, b in _cuts(len(form))])
+            for form in forms
+            if len(form) >= MIN_FUZZY_LENGTH
+        ]
+        kept: dict[str, Near | None] = {}
+        for key, answer in list(self._memo.items()):  # a copy: lookups may add meanwhile
+            form = loose(key)
+            if form in forms:
+                continue
+            limit = threshold(len(form))
+            if limit and any(
+                abs(length - len(form)) <= limit and any(piece in form for piece in pieces)
+                for length, pieces in sliced
+            ):
+                continue
+            kept[key] = answer
+        return kept
+
+    def _changed(self, added: Iterable[str], removed: Iterable[str]) -> NearMissIndex:
         buckets = dict(self._buckets)
         pieces = dict(self._pieces)
         keys = set(self.keys)

@@ -17,6 +17,10 @@
 - Frames come from `mfls.lsp.wire` (`receive_body`, `receive_problem`): a body that is
   not JSON is answered -32700, a message that is not JSON-RPC -32600, and neither stops
   the server.
+- A result that is a `to_proto.JsonText` (a pull diagnostic report) is sent as the JSON
+  text it is, and `send_json_text` sends a whole message so (`publishDiagnostics`):
+  cattrs and the JSON encoder would otherwise take longer than computing the
+  diagnostics of a large lesson.
 - pygls registers a Future for every handler it runs, under a fresh id when the message
   is a notification or a step of a generator handler, and only answering a request
   removes one: a leak of one Future per didOpen/didChange/didClose. Here only a client's
@@ -36,7 +40,12 @@ from concurrent.futures import Future
 from typing import Any
 
 from lsprotocol import types as t
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInternalError,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+)
 from pygls.feature_manager import is_thread_function
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import RPCRequest
@@ -44,10 +53,11 @@ from pygls.protocol.language_server import lsp_method
 
 from mfls.features.refusal import Refusal
 from mfls.lsp.logs import LOGGER_NAME
-from mfls.lsp.to_proto import refusal_error
+from mfls.lsp.to_proto import JsonText, refusal_error
 from mfls.lsp.wire import PARSE_ERROR, Problem, check_message
 
 log = logging.getLogger(LOGGER_NAME)
+pygls_log = logging.getLogger("pygls.protocol.json_rpc")  # where pygls logs what it sends
 
 
 class _Refused:
@@ -60,6 +70,10 @@ REFUSED = _Refused()
 
 
 class MflsProtocol(LanguageServerProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._writing: set[asyncio.Future[Any]] = set()  # writes in flight (async writers)
+
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
             return super().structure_message(data)
@@ -94,6 +108,44 @@ class MflsProtocol(LanguageServerProtocol):
                 self._send_response(msg_id, error=error)
                 return
         super()._send_handler_result(future, msg_id=msg_id)
+
+    def _send_response(
+        self, msg_id: Any, result: Any | None = None, error: t.ResponseError | None = None
+    ) -> None:
+        if error is None and isinstance(result, JsonText):
+            self._result_types.pop(msg_id, None)
+            self.send_json_text(
+                f'{{"id": {json.dumps(msg_id)}, "result": {result}, "jsonrpc": "{self.VERSION}"}}'
+            )
+            return
+        super()._send_response(msg_id, result, error)
+
+    def send_json_text(self, body: str) -> None:
+        """Send one message already written as JSON text, framed as pygls frames."""
+        if self.writer is None:
+            log.error("unable to send data, no available transport")
+            return
+        try:
+            if pygls_log.isEnabledFor(logging.INFO):
+                pygls_log.info("Sending data: %s", body)
+            data = body.encode(self.CHARSET)
+            if self._include_headers:
+                header = (
+                    f"Content-Length: {len(data)}\r\n"
+                    f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+                )
+                data = header.encode(self.CHARSET) + data
+            written = self.writer.write(data)
+            if inspect.isawaitable(written):
+                task = asyncio.ensure_future(written)
+                self._writing.add(task)
+                task.add_done_callback(self._writing.discard)
+        except BrokenPipeError:
+            log.exception("could not send data: the pipe is broken")
+            raise
+        except Exception as error:
+            log.exception("could not send data")
+            self._server._report_server_error(error, JsonRpcInternalError)
 
     def _handle_cancel_notification(self, msg_id: Any) -> None:
         if msg_id not in self._request_futures:

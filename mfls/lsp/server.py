@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import gc
 import logging
 import time
 import uuid
@@ -49,6 +50,8 @@ WATCH_GLOBS = ("**/*.md", "**/*.markdown", "**/*.mdflow", "**/mfcourse.toml")
 
 
 class MflsServer(LanguageServer):
+    protocol: MflsProtocol
+
     def __init__(self) -> None:
         wire = to_proto.wire_converter()
         super().__init__(
@@ -64,17 +67,24 @@ class MflsServer(LanguageServer):
         self.courses = Workspace()
         self.texts = Texts(self._indexed_text)
         self.convert = to_proto.Converter(self.texts)
+        self._writer = to_proto.DiagnosticWriter(self.convert)
         self.folders: list[str] = []
         self.offer: Callable[[Capabilities], None] = lambda caps: None
         """Registers the routes that depend on the client (set by `routes.create_server`)."""
         self.loop: asyncio.AbstractEventLoop | None = None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
-        self._published: dict[str, tuple[list[t.Diagnostic], bool]] = {}  # items, open
+        self._published: dict[str, tuple[list[str], bool]] = {}  # JSON texts, open
         self._pending: asyncio.TimerHandle | None = None
         self._lens_refresh: asyncio.TimerHandle | None = None
         self._diagnostics_memo: tuple[
-            WorkspaceSnapshot | None, str | None, dict[str, list[t.Diagnostic]]
-        ] = (None, None, {})
+            WorkspaceSnapshot | None, str | None, dict[str, list[str]]
+        ] = (
+            None,
+            None,
+            {},
+        )
+        self._round = 0  # publishing rounds begun (`_publish_all`)
+        self._unfinished: tuple[bool, list[str]] | None = None  # the round under way's work
         self._edited: dict[str, None] = {}  # documents edited since the last publish
         self._everything = False  # re-indexed since the last publish: every course changed
         self._watch_registration: str | None = None
@@ -129,6 +139,16 @@ class MflsServer(LanguageServer):
     async def ask_client(self, request: Callable[[Any], Any], params: Any) -> Any:
         """A request to the client that gives up (raising) after CLIENT_TIMEOUT."""
         return await asyncio.wait_for(request(params), CLIENT_TIMEOUT)
+
+    def settle_heap(self) -> None:
+        """Move what is alive now (the index, an opened document) out of the garbage
+        collector's sight (`gc.freeze`), young garbage collected first: a full
+        collection would otherwise walk the whole index now and then, 50-100 ms in the
+        middle of a keystroke in a big course. Frozen objects are still freed when
+        nothing refers to them; only a reference cycle among them is never reclaimed,
+        and the index holds none."""
+        gc.collect(1)
+        gc.freeze()
 
     def stop_worker(self) -> None:
         self._worker.shutdown(wait=False, cancel_futures=True)
@@ -187,6 +207,7 @@ class MflsServer(LanguageServer):
         finally:
             if token is not None:
                 self.work_done_progress.end(token, t.WorkDoneProgressEnd(message="indexed"))
+        self.settle_heap()
         self.report_course_problems()
         self.diagnostics_changed()
         await self.update_watchers()
@@ -268,9 +289,17 @@ class MflsServer(LanguageServer):
 
     # ----- diagnostics ----------------------------------------------------------
 
-    def diagnostics_of(self, uri: str) -> list[t.Diagnostic]:
-        """The diagnostics of `uri` in the current snapshot, computed once per snapshot
-        (a workspace pull asks for every document every few seconds)."""
+    @property
+    def diagnostic_writer(self) -> to_proto.DiagnosticWriter:
+        """The writer of diagnostics for the current converter (`initialize` replaces it)."""
+        if self._writer.convert is not self.convert:
+            self._writer = to_proto.DiagnosticWriter(self.convert)
+        return self._writer
+
+    def diagnostics_of(self, uri: str) -> list[str]:
+        """The diagnostics of `uri` as JSON texts (`to_proto.DiagnosticWriter`), made once
+        per snapshot and language (a workspace pull asks for every document every few
+        seconds)."""
         snapshot, language = self.courses.snapshot, self.language
         if self._diagnostics_memo[0] is not snapshot or self._diagnostics_memo[1] != language:
             self._diagnostics_memo = (snapshot, language, {})
@@ -280,7 +309,7 @@ class MflsServer(LanguageServer):
             found = memo[uri] = self._diagnostics_in(snapshot, uri)
         return found
 
-    def _diagnostics_in(self, snapshot: WorkspaceSnapshot, uri: str) -> list[t.Diagnostic]:
+    def _diagnostics_in(self, snapshot: WorkspaceSnapshot, uri: str) -> list[str]:
         if is_course_file(uri):
             return self._course_file_diagnostics(snapshot, uri)
         items = diagnostics.document_diagnostics(snapshot, uri, self.language)
@@ -289,7 +318,7 @@ class MflsServer(LanguageServer):
         index = self.texts.index(uri)
         if index is None:
             return []
-        return [to_proto.diagnostic(self.convert, index, item) for item in items]
+        return self.diagnostic_writer.texts(index, items)
 
     def reported_documents(self, course_ids: Iterable[str] | None = None) -> list[str]:
         """Every lesson and reference of the courses (all when None), in course order, then
@@ -306,7 +335,7 @@ class MflsServer(LanguageServer):
                 files.append(file)
         return uris + files
 
-    def _course_file_diagnostics(self, snapshot: WorkspaceSnapshot, uri: str) -> list[t.Diagnostic]:
+    def _course_file_diagnostics(self, snapshot: WorkspaceSnapshot, uri: str) -> list[str]:
         for course in snapshot.courses.values():
             if to_proto.course_file_uri(course) != uri:
                 continue
@@ -315,7 +344,7 @@ class MflsServer(LanguageServer):
             if not items or path is None:
                 return []
             index = LineIndex(read_course_file(path, course.root))
-            return [to_proto.diagnostic(self.convert, index, item) for item in items]
+            return self.diagnostic_writer.texts(index, items)
         return []
 
     def diagnostics_changed(self, uri: str | None = None) -> None:
@@ -375,27 +404,60 @@ class MflsServer(LanguageServer):
             self._edited[uri] = None
         if self._pending is not None:
             self._pending.cancel()
+        self._round += 1  # a round under way stops: the next one takes over its work
         self._pending = self.loop.call_later(self.settings.diagnostic_delay, self._publish_all)
 
     def _publish_all(self) -> None:
         """The edited documents first, then the other open ones and the course files, then
         (setting `diagnostics.closedDocuments`) the closed documents of the courses that
-        changed; `publish` sends only lists that changed."""
+        changed; `publish` sends only lists that changed. One document per turn of the
+        event loop, so that a keystroke arriving meanwhile is handled (and starts the next
+        round, which takes over what this one had left) without waiting for all of them."""
         self._pending = None
+        self._round += 1
         edited, self._edited = list(self._edited), {}
         everything, self._everything = self._everything, False
         first = [uri for uri in edited if uri in self.texts.open]
-        for uri in first + [uri for uri in self.texts.open if uri not in first]:
-            self.publish(uri)
-        for uri in self._course_files():
-            self.publish(uri)
-        if self.settings.closed_documents:
-            course_of = self.courses.snapshot.course_of
-            changed = None if everything else [course_of[u] for u in edited if u in course_of]
-            for uri in self.reported_documents(changed):
-                if uri not in self.texts.open and not is_course_file(uri):
-                    self.publish(uri, skip_empty=True)
-        self._clear_gone()
+        if self._unfinished is not None:  # the round this one stops had work left
+            everything = everything or self._unfinished[0]
+            edited += [uri for uri in self._unfinished[1] if uri not in edited]
+        self._unfinished = (everything, edited)
+        queue = [(uri, False) for uri in first + [u for u in self.texts.open if u not in first]]
+        self._publish_next(self._round, queue, 0)
+
+    def _publish_next(self, round_: int, queue: list[tuple[str, bool]], stage: int) -> None:
+        """Publish the first of `queue`; stages: 0 open documents, 1 course files, 2 closed
+        documents, then the closed documents that left are cleared."""
+        if round_ != self._round:
+            return
+        if queue:
+            uri, skip_empty = queue[0]
+            self.publish(uri, skip_empty)
+            rest = queue[1:]
+        elif stage == 0:
+            rest, stage = [(uri, False) for uri in self._course_files()], 1
+        elif stage == 1:
+            rest, stage = self._closed_documents(), 2
+        else:
+            self._clear_gone()
+            self._unfinished = None
+            return
+        assert self.loop is not None
+        self.loop.call_soon(self._publish_next, round_, rest, stage)
+
+    def _closed_documents(self) -> list[tuple[str, bool]]:
+        """The closed documents of the courses the round under way changed (every course
+        after re-indexing), when the setting `diagnostics.closedDocuments` asks for them."""
+        if not self.settings.closed_documents or self._unfinished is None:
+            return []
+        everything, edited = self._unfinished
+        course_of = self.courses.snapshot.course_of
+        changed = None if everything else [course_of[u] for u in edited if u in course_of]
+        return [
+            (uri, True)
+            for uri in self.reported_documents(changed)
+            if uri not in self.texts.open and not is_course_file(uri)
+        ]
 
     def _clear_gone(self) -> None:
         """Clear what was published for closed documents no course holds any more (or all
@@ -429,12 +491,9 @@ class MflsServer(LanguageServer):
         if self._published.get(uri, ([], False) if skip_empty else None) == sent:
             return
         self._published[uri] = sent
-        self.text_document_publish_diagnostics(
-            t.PublishDiagnosticsParams(
-                uri=self.texts.client_uri(uri),
-                diagnostics=items,
-                version=buffer.version if buffer is not None else None,
-            )
+        version = buffer.version if buffer is not None else None
+        self.protocol.send_json_text(
+            to_proto.publish_diagnostics_text(self.texts.client_uri(uri), items, version)
         )
 
     def clear_published(self, uri: str) -> None:

@@ -26,6 +26,7 @@ import json
 import logging
 import os
 import re
+import stat
 import sys
 import threading
 from collections.abc import Awaitable, Callable
@@ -364,6 +365,37 @@ def _stdin_chunks(stdin: BinaryIO) -> Callable[[], Awaitable[bytes]]:
     return queue.get
 
 
+PIPE_BYTES = 1024 * 1024
+"""The pipe buffer asked for stdout: a large publishDiagnostics goes out in one write
+instead of waiting for the client to drain 64 kB at a time (Linux; kept otherwise)."""
+
+
+def grow_pipe(stream: BinaryIO, size: int = PIPE_BYTES) -> int | None:
+    """Enlarge the buffer of the pipe behind `stream` to `size` bytes, or as far as the
+    system allows; the new size, or None when `stream` is no pipe or cannot be grown."""
+    try:
+        import fcntl
+
+        fd = stream.fileno()
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return None
+        getter = getattr(fcntl, "F_GETPIPE_SZ", None)
+        setter = getattr(fcntl, "F_SETPIPE_SZ", None)
+        if getter is None or setter is None:
+            return None
+        for wanted in (size, size // 4):
+            if fcntl.fcntl(fd, getter) >= wanted:
+                break
+            try:
+                fcntl.fcntl(fd, setter, wanted)
+                break
+            except OSError:  # over the system's limit (or the user's share of it)
+                continue
+        return int(fcntl.fcntl(fd, getter))
+    except (ImportError, AttributeError, OSError, ValueError):
+        return None
+
+
 class _StdoutWriter:
     def __init__(self, stdout: BinaryIO) -> None:
         self._stdout = stdout
@@ -385,7 +417,9 @@ def serve_stdio(
     """`server.start_io`, with `FrameReader` reading the frames."""
     stop = threading.Event()
     server._stop_event = stop
-    server.protocol.set_writer(_StdoutWriter(stdout or sys.stdout.buffer))
+    out = stdout or sys.stdout.buffer
+    grow_pipe(out)
+    server.protocol.set_writer(_StdoutWriter(out))
 
     async def main() -> None:
         chunks = _stdin_chunks(stdin or sys.stdin.buffer)

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from enum import Enum
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 class Encoding(str, Enum):
@@ -61,11 +63,24 @@ def _line_starts(text: str, lo: int, hi: int) -> list[int]:
 class LineIndex:
     """Line starts of one text, as code point offsets."""
 
-    __slots__ = ("_starts", "text")
+    __slots__ = ("_narrow", "_starts", "text")
 
-    def __init__(self, text: str, starts: list[int] | None = None) -> None:
+    def __init__(
+        self, text: str, starts: list[int] | None = None, narrow: bool | None = None
+    ) -> None:
         self.text = text
         self._starts = starts if starts is not None else [0, *_line_starts(text, 1, len(text))]
+        self._narrow = narrow  # no character beyond the BMP (None: not looked at yet)
+
+    def _counts_code_points(self, encoding: Encoding) -> bool:
+        """Whether a character count in `encoding` is a code point count for this text."""
+        if encoding is Encoding.UTF32 or self.text.isascii():  # isascii: O(1) on str
+            return True
+        if encoding is not Encoding.UTF16:
+            return False
+        if self._narrow is None:
+            self._narrow = _ASTRAL.search(self.text) is None
+        return self._narrow
 
     @property
     def line_count(self) -> int:
@@ -88,12 +103,48 @@ class LineIndex:
 
     def position(self, offset: int, encoding: Encoding) -> tuple[int, int]:
         """(line, character) of a code point offset, clamped into the text."""
-        offset = min(max(offset, 0), len(self.text))
-        line = self.line_of(offset)
-        start = self._starts[line]
+        text = self.text
+        size = len(text)
+        if offset < 0:
+            offset = 0
+        elif offset > size:
+            offset = size
+        starts = self._starts
+        line = bisect_right(starts, offset) - 1
+        start = starts[line]
         # An offset between CR and LF belongs to the line's end.
-        offset = min(offset, self.line_content_end(line))
-        return line, units(self.text[start:offset], encoding)
+        if start < offset < size and text[offset] == "\n" and text[offset - 1] == "\r":
+            offset -= 1
+        if self._counts_code_points(encoding):
+            return line, offset - start
+        return line, units(text[start:offset], encoding)
+
+    def spans(
+        self, spans: Iterable[tuple[int, int]], encoding: Encoding
+    ) -> list[tuple[int, int, int, int]]:
+        """`position` of both ends of each (start, end): (line, character, end line, end
+        character), for thousands of spans at a time."""
+        text = self.text
+        if not self._counts_code_points(encoding):
+            position = self.position
+            return [(*position(start, encoding), *position(end, encoding)) for start, end in spans]
+        size = len(text)
+        starts = self._starts
+        found = []
+        for start, end in spans:
+            start = 0 if start < 0 else size if start > size else start
+            end = 0 if end < 0 else size if end > size else end
+            line = bisect_right(starts, start) - 1
+            end_line = line if end == start else bisect_right(starts, end) - 1
+            first = starts[line]
+            end_first = starts[end_line]
+            # An offset between CR and LF belongs to the line's end.
+            if first < start < size and text[start] == "\n" and text[start - 1] == "\r":
+                start -= 1
+            if end_first < end < size and text[end] == "\n" and text[end - 1] == "\r":
+                end -= 1
+            found.append((line, start - first, end_line, end - end_first))
+        return found
 
     def offset(self, line: int, character: int, encoding: Encoding) -> int:
         """The code point offset of a (line, character) position, clamped: past the last line is the
@@ -129,4 +180,7 @@ class LineIndex:
         keep = starts[: max(1, bisect_right(starts, start - 1))]
         middle = _line_starts(text, max(start, 1), start + len(new_text))
         tail = [p + delta for p in starts[bisect_right(starts, end) :]]
-        return LineIndex(text, keep + middle + tail)
+        narrow = self._narrow
+        if narrow and _ASTRAL.search(new_text) is not None:
+            narrow = False
+        return LineIndex(text, keep + middle + tail, narrow)

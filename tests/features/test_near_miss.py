@@ -56,3 +56,41 @@ def test_lookup_cost_is_bounded_as_the_course_grows() -> None:
     # lookup, because the search compares a bounded number of candidates.
     small, big = _per_probe_seconds(2_000), _per_probe_seconds(20_000)
     assert big < 4 * small + 0.002, (small, big)
+
+
+_WORDS = ["learn", "lean", "topic", "tropic", "level", "levels", "name", "goal", "ab", "x"]
+_ODD = ["LEARN", "le arn", "lear", "learning", "tropics", "levle", "", "?!", "ｌｅａｒｎ", "a-b"]
+
+
+def _key(rng: random.Random) -> str:
+    if rng.random() < 0.2:
+        return rng.choice(_ODD)
+    return " ".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 3)))
+
+
+def test_updated_indexes_answer_as_fresh_ones() -> None:
+    # Answers remembered before an update are carried over only where they still hold.
+    rng = random.Random(13)
+    for _ in range(300):
+        keys = {_key(rng) for _ in range(rng.randint(0, 12))}
+        probes = [_key(rng) for _ in range(12)]
+        index = NearMissIndex.build(keys)
+        for _ in range(rng.randint(1, 4)):
+            for probe in probes:
+                index.nearest(probe)
+            removed = {_key(rng) for _ in range(rng.randint(0, 3))}
+            removed |= set(rng.sample(sorted(keys), min(len(keys), rng.randint(0, 2))))
+            added = {_key(rng) for _ in range(rng.randint(0, 3))} - removed
+            index = index.updated(added, removed)
+            keys = (keys - removed) | added
+            fresh = NearMissIndex.build(keys)
+            assert index.keys == fresh.keys
+            assert [index.nearest(p) for p in probes] == [fresh.nearest(p) for p in probes]
+
+
+def test_an_update_that_changes_nothing_is_the_same_index() -> None:
+    index = NearMissIndex.build(["user_name", "topic"])
+    assert index.nearest("username") is not None
+    assert index.updated(["topic"], ["not a key"]) is index
+    changed = index.updated(["abcdefgh"], ())
+    assert "username" in changed._memo  # no piece of "abcdefgh" reaches it

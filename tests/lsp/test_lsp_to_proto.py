@@ -87,13 +87,18 @@ def test_refusal_error_codes() -> None:
 
 
 def test_result_id_is_equal_exactly_for_equal_diagnostics() -> None:
-    convert = converter()
-    one = to_proto.diagnostic(convert, LineIndex(TEXT), Diagnostic("c", "error", 0, 1, "m"))
-    same = to_proto.diagnostic(convert, LineIndex(TEXT), Diagnostic("c", "error", 0, 1, "m"))
-    other = to_proto.diagnostic(convert, LineIndex(TEXT), Diagnostic("c", "error", 0, 2, "m"))
-    assert to_proto.result_id([one]) == to_proto.result_id([same])
-    assert to_proto.result_id([one]) != to_proto.result_id([other])
-    assert to_proto.result_id([]) != to_proto.result_id([one])
+    writer = to_proto.DiagnosticWriter(converter())
+
+    def texts(*items: Diagnostic) -> list[str]:
+        return writer.texts(LineIndex(TEXT), items)
+
+    one = texts(Diagnostic("c", "error", 0, 1, "m"))
+    assert to_proto.result_id(one) == to_proto.result_id(texts(Diagnostic("c", "error", 0, 1, "m")))
+    assert to_proto.result_id(one) != to_proto.result_id(texts(Diagnostic("c", "error", 0, 2, "m")))
+    assert to_proto.result_id(one) != to_proto.result_id(texts(Diagnostic("c", "error", 0, 1, "n")))
+    assert to_proto.result_id([]) != to_proto.result_id(one)
+    two = texts(Diagnostic("c", "error", 0, 1, "m"), Diagnostic("c", "error", 0, 1, "m"))
+    assert to_proto.result_id(two) != to_proto.result_id(one)
 
 
 def test_an_edit_of_a_changed_buffer_is_a_stale_refusal() -> None:

@@ -25,6 +25,7 @@ def did_open(ls: MflsServer, params: t.DidOpenTextDocumentParams) -> None:
     uri = canonical_uri(doc.uri)
     ls.texts.open[uri] = OpenBuffer(doc.uri, doc.version, LineIndex(doc.text))
     ls.courses.open(uri, doc.text, doc.version)
+    ls.settle_heap()
     ls.diagnostics_changed(uri)
 
 
