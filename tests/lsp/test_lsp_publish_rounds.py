@@ -81,9 +81,9 @@ async def test_a_keystroke_during_a_round_starts_the_next(tmp_path: Path) -> Non
     computed: list[str] = []
     publish = server.publish
 
-    def recording(uri: str) -> None:
+    def recording(uri: str, skip_empty: bool = False) -> None:
         computed.append(uri.rsplit("/", 1)[-1])
-        publish(uri)
+        publish(uri, skip_empty)
 
     server.publish = recording  # type: ignore[method-assign]  # watching the rounds
     keystroke("c.md", 2)
