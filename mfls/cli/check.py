@@ -32,6 +32,7 @@ from mfls.exports.ai_shifu import ExportProblem
 from mfls.exports.checking import check_export
 from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
 from mfls.workspace.course_root import nearest_course_root
+from mfls.workspace.parallel import default_jobs
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
 
@@ -94,12 +95,13 @@ def _display(path: str, given: dict[str, str]) -> str:
     return given.get(path) or os.path.relpath(path)
 
 
-def check_paths(paths: Sequence[str]) -> CheckReport:
+def check_paths(paths: Sequence[str], jobs: int = 1) -> CheckReport:
     """Course diagnostics for files and folders, exactly as the editor computes them.
 
     Folders count as workspace folders (each course file inside starts a course); a
     course file above a path makes its whole course part of the check. A file outside
-    every course is a course of its own, as when the editor opens it alone.
+    every course is a course of its own, as when the editor opens it alone. Up to `jobs`
+    processes scan the files of a big course.
     """
     report = CheckReport()
     folders: list[str] = []
@@ -128,7 +130,7 @@ def check_paths(paths: Sequence[str]) -> CheckReport:
             given.setdefault(path, raw)
             targets.append(path)
     targets = list(dict.fromkeys(targets))
-    workspace = Workspace()
+    workspace = Workspace(jobs=jobs)
     workspace.set_folders(folders)
     workspace.index_all()
     for path in targets:
@@ -233,12 +235,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="output format (text)"
     )
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="N",
+        help="processes scanning the files of a big course (default: the CPU count)",
+    )
+
+
+def _jobs(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"not a positive number: {value!r}")
+    return jobs
 
 
 def run(args: argparse.Namespace) -> int:
     configure_stderr(logging.WARNING)
     warn_pending_renames("check", args.paths)
-    report = check_paths(args.paths)
+    report = check_paths(args.paths, args.jobs if args.jobs is not None else default_jobs())
     for problem in report.unreadable:
         say("check", problem)
     if args.format == "json":

@@ -1,0 +1,92 @@
+"""Scanning the texts of closed documents, in worker processes when there are enough of
+them to pay for starting the workers.
+
+`scan_texts(texts, jobs)` returns what `scan_markers` returns for each text, in order,
+whatever `jobs` is: the workers run the same pure scanner on the same strings, so the
+index (and everything printed from it) is the same with one job or many.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from mfls.syntax.model import Interaction, InvalidMarker, Marker, ScanResult
+from mfls.syntax.scanner import scan_markers
+
+PARALLEL_MIN_CHARS = 4_000_000
+"""Below this many characters in all, texts are scanned in this process: starting and
+feeding the workers costs more than they save (measured with
+tests/bench/bench_check.py: a 2-core machine breaks even at about 2-3 MB)."""
+
+BATCH_CHARS = 1_000_000
+"""About this many characters go to a worker at a time: few enough round trips, and
+small enough batches that the workers finish together."""
+
+log = logging.getLogger("mfls")
+
+_Scanned = tuple[tuple[Marker, ...], tuple[InvalidMarker, ...], tuple[Interaction, ...]]
+
+
+def default_jobs() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _scan_batch(texts: list[str]) -> list[_Scanned]:
+    out = []
+    for text in texts:
+        r = scan_markers(text)
+        out.append((r.markers, r.invalid, r.interactions))
+    return out
+
+
+def _batches(texts: Sequence[str]) -> Iterator[list[str]]:
+    batch: list[str] = []
+    size = 0
+    for text in texts:
+        batch.append(text)
+        size += len(text)
+        if size >= BATCH_CHARS:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """fork where it is safe (no other thread, so no lock can be held across it), which
+    starts a worker in milliseconds; spawn elsewhere (the server indexes on a thread)."""
+    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def scan_texts(texts: Sequence[str], jobs: int = 1) -> Iterator[ScanResult]:
+    """`scan_markers(text)` of each of `texts`, in order; with `jobs` > 1 and enough text,
+    in up to `jobs` worker processes."""
+    if jobs <= 1 or len(texts) < 2 or sum(len(t) for t in texts) < PARALLEL_MIN_CHARS:
+        for text in texts:
+            yield scan_markers(text)
+        return
+    batches = list(_batches(texts))
+    done = 0
+    try:
+        with ProcessPoolExecutor(min(jobs, len(batches)), mp_context=_context()) as pool:
+            for scanned in pool.map(_scan_batch, batches):
+                for markers, invalid, interactions in scanned:
+                    yield ScanResult(markers, invalid, interactions)
+                done += 1
+    except (OSError, BrokenProcessPool) as error:  # no processes here: scan the rest
+        log.warning("scanning in one process: the worker processes failed (%s)", error)
+        for batch in batches[done:]:
+            for text in batch:
+                yield scan_markers(text)
