@@ -15,8 +15,9 @@ import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
-from mfls.syntax.model import Interaction, InvalidMarker, Marker, ScanResult
+from mfls.syntax.model import Choice, Interaction, InvalidMarker, Marker, ScanResult
 from mfls.syntax.scanner import scan_markers
 
 PARALLEL_MIN_CHARS = 4_000_000
@@ -30,7 +31,8 @@ small enough batches that the workers finish together."""
 
 log = logging.getLogger("mfls")
 
-_Scanned = tuple[tuple[Marker, ...], tuple[InvalidMarker, ...], tuple[Interaction, ...]]
+_Row = tuple[Any, ...]
+_Scanned = tuple[list[_Row], list[_Row], list[_Row]]
 
 
 def default_jobs() -> int:
@@ -41,12 +43,50 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+# A worker sends its results as plain tuples (enum members pickle once per batch): the
+# C pickler writes those several times faster than named tuples, and the parent rebuilds
+# the records with `_make`.
+
+
+def _interaction_row(x: Interaction) -> _Row:
+    b = x.binding_marker
+    return (*x[:4], [tuple(c) for c in x.choices], x.input, None if b is None else tuple(b), *x[7:])
+
+
+def _interaction(row: _Row) -> Interaction:
+    choice, b = Choice._make, row[6]
+    return Interaction._make(
+        (
+            *row[:4],
+            tuple([choice(c) for c in row[4]]),
+            row[5],
+            None if b is None else Marker._make(b),
+            *row[7:],
+        )
+    )
+
+
 def _scan_batch(texts: list[str]) -> list[_Scanned]:
     out = []
     for text in texts:
         r = scan_markers(text)
-        out.append((r.markers, r.invalid, r.interactions))
+        out.append(
+            (
+                [tuple(m) for m in r.markers],
+                [tuple(i) for i in r.invalid],
+                [_interaction_row(x) for x in r.interactions],
+            )
+        )
     return out
+
+
+def _result(scanned: _Scanned) -> ScanResult:
+    markers, invalid, interactions = scanned
+    return ScanResult(
+        tuple(map(Marker._make, markers)),
+        tuple(map(InvalidMarker._make, invalid)),
+        tuple(map(_interaction, interactions)),
+    )
 
 
 def _batches(texts: Sequence[str]) -> Iterator[list[str]]:
@@ -82,8 +122,8 @@ def scan_texts(texts: Sequence[str], jobs: int = 1) -> Iterator[ScanResult]:
     try:
         with ProcessPoolExecutor(min(jobs, len(batches)), mp_context=_context()) as pool:
             for scanned in pool.map(_scan_batch, batches):
-                for markers, invalid, interactions in scanned:
-                    yield ScanResult(markers, invalid, interactions)
+                for one in scanned:
+                    yield _result(one)
                 done += 1
     except (OSError, BrokenProcessPool) as error:  # no processes here: scan the rest
         log.warning("scanning in one process: the worker processes failed (%s)", error)
