@@ -9,13 +9,10 @@ index (and everything printed from it) is the same with one job or many.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import threading
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mfls.syntax.model import Choice, Interaction, InvalidMarker, Marker, ScanResult
 from mfls.syntax.scanner import scan_markers
@@ -28,6 +25,9 @@ tests/bench/bench_check.py: a 2-core machine breaks even at about 2-3 MB)."""
 BATCH_CHARS = 1_000_000
 """About this many characters go to a worker at a time: few enough round trips, and
 small enough batches that the workers finish together."""
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 log = logging.getLogger("mfls")
 
@@ -102,9 +102,11 @@ def _batches(texts: Sequence[str]) -> Iterator[list[str]]:
         yield batch
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def _context() -> BaseContext:
     """fork where it is safe (no other thread, so no lock can be held across it), which
     starts a worker in milliseconds; spawn elsewhere (the server indexes on a thread)."""
+    import multiprocessing
+
     if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
@@ -117,6 +119,10 @@ def scan_texts(texts: Sequence[str], jobs: int = 1) -> Iterator[ScanResult]:
         for text in texts:
             yield scan_markers(text)
         return
+    # Imported here: a check that stays in one process never loads multiprocessing.
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     batches = list(_batches(texts))
     done = 0
     try:

@@ -75,3 +75,16 @@ def test_jobs_must_be_a_positive_number(tmp_path: Path, jobs: str) -> None:
     done = check("--jobs", jobs, str(tmp_path))
     assert done.returncode == 2
     assert b"--jobs" in done.stderr
+
+
+def test_a_small_course_is_checked_without_loading_multiprocessing(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("?[{{ q }} A | B]\n\nUse {{ q }} and {{ }}.\n")
+    probe = (
+        "import sys\nfrom mfls.cli import main\nstatus = main(['check', sys.argv[1]])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('multiprocessing', 'concurrent')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout.splitlines()[-1] == "[]", done.stdout + done.stderr
