@@ -9,7 +9,8 @@ read before they are asked, near misses). Each cell is the median of `--runs` ru
 fresh process, the processes taking turns: `mfls check` as a user runs it (`--jobs` the
 CPU count), `mfls check --jobs 1`, and markdown-it-py; ratios are markdown-it-py / mfls
 in the same round (above 1: mfls is faster). `--before PATH` adds a column for the mfls
-checkout at PATH (e.g. the code before a change), run the same way (without `--jobs`).
+checkout at PATH (e.g. the code before a change), run the same way (without `--jobs`). `--growth`
+prints instead the variable `--jobs 1` time per MB against course size.
 Every process may write bytecode, and one untimed round warms the caches first, so no
 run pays for compiling the sources.
 """
@@ -139,13 +140,58 @@ def bench(root: Path, runs: int, before: str | None) -> list[float]:
     return cells
 
 
+def make_corpus(name: str, root: Path, lessons: int) -> int:
+    if name == "features":
+        return corpus(root, lessons, lessons * 15_000 / 1024 / 1024)
+    return dense_corpus(root, lessons)
+
+
+def growth(names: list[str], sizes: list[int], runs: int) -> None:
+    """Variable `mfls check --jobs 1` time per MB (a 1-lesson run's time subtracted), and
+    its ratio to that at the first size: 1.0 is linear."""
+    print("corpus | lessons | MB | --jobs 1 (s) | variable s per MB | vs first size")
+    print("--- | --- | --- | --- | --- | ---")
+    for name in names:
+        timings: dict[int, tuple[float, float]] = {}
+        for lessons in [1, *sizes]:
+            with tempfile.TemporaryDirectory() as folder:
+                root = Path(folder)
+                size = make_corpus(name, root, lessons)
+                command = [sys.executable, "-m", "mfls", "check", "--jobs", "1", str(root)]
+                run(command, str(HERE))
+                seconds = statistics.median(run(command, str(HERE)) for _ in range(runs))
+            timings[lessons] = (size / 1024 / 1024, seconds)
+        fixed = timings[1][1]
+        first = None
+        for lessons in sizes:
+            megabytes, seconds = timings[lessons]
+            per_mb = (seconds - fixed) / megabytes
+            first = per_mb if first is None else first
+            print(
+                f"{name} | {lessons:,} | {megabytes:.1f} | {seconds:.2f} | {per_mb:.3f} | "
+                f"{per_mb / first:.2f}x"
+            )
+            sys.stdout.flush()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lessons", type=int, nargs="+", default=[100, 400, 1600])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--corpus", choices=("features", "dense"), nargs="+")
     parser.add_argument("--before", help="an older mfls checkout to time beside this one")
+    parser.add_argument(
+        "--growth",
+        action="store_true",
+        help="instead: `--jobs 1` time per MB against course size (default sizes 200 3200)",
+    )
     options = parser.parse_args()
+    if options.growth:
+        print(f"load average at start {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs\n")
+        sizes = options.lessons if options.lessons != [100, 400, 1600] else [200, 3200]
+        growth(options.corpus or ["features", "dense"], sizes, options.runs)
+        print(f"\nload average at end {os.getloadavg()[0]:.1f}")
+        return 0
     header = [
         "corpus",
         "lessons",
@@ -165,10 +211,7 @@ def main() -> int:
         for lessons in options.lessons:
             with tempfile.TemporaryDirectory() as folder:
                 root = Path(folder)
-                if name == "features":
-                    size = corpus(root, lessons, lessons * 15_000 / 1024 / 1024)
-                else:
-                    size = dense_corpus(root, lessons)
+                size = make_corpus(name, root, lessons)
                 cells = bench(root, options.runs, options.before)
             shown = [f"{c:.2f}" for c in cells[:3]] + [f"{c:.2f}x" for c in cells[3:5]]
             if options.before:
