@@ -56,11 +56,9 @@ class Finding:
     part: str | None = None  # the item's field holding the text
 
     def as_text(self) -> str:
-        message = shown(" ".join(self.message.split()))
-        where = shown(self.path)
-        if self.lesson is not None:
-            title = shown(" ".join(self.lesson.split()))
-            where += f"#{title}" + ("" if self.part == "content" else f" [{self.part}]")
+        return self._text(_where(self.path, self.lesson, self.part), _one_line(self.message))
+
+    def _text(self, where: str, message: str) -> str:
         return f"{where}:{self.line}:{self.column}: {self.severity} {self.code} {message}"
 
     def as_json(self) -> dict[str, Any]:
@@ -216,8 +214,31 @@ def _add_findings(
     report.findings.extend(placed)
 
 
+def _one_line(message: str) -> str:
+    return shown(" ".join(message.split()))
+
+
+def _where(path: str, lesson: str | None, part: str | None) -> str:
+    where = shown(path)
+    if lesson is not None:
+        where += f"#{_one_line(lesson)}" + ("" if part == "content" else f" [{part}]")
+    return where
+
+
 def report_text(report: CheckReport) -> str:
-    lines = [finding.as_text() for finding in report.findings]
+    """Every finding's `as_text` line; places and messages, which repeat, made once each."""
+    places: dict[tuple[str, str | None, str | None], str] = {}
+    messages: dict[str, str] = {}
+    lines = []
+    for finding in report.findings:
+        at = (finding.path, finding.lesson, finding.part)
+        where = places.get(at)
+        if where is None:
+            where = places[at] = _where(*at)
+        message = messages.get(finding.message)
+        if message is None:
+            message = messages[finding.message] = _one_line(finding.message)
+        lines.append(finding._text(where, message))
     return "".join(line + "\n" for line in lines)
 
 
