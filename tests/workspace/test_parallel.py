@@ -67,3 +67,22 @@ def test_cold_indexing_with_workers_builds_the_same_index(
         }
 
     assert index(2) == index(1)
+
+
+def test_workers_started_from_a_thread_scan_the_same(small_threshold: None) -> None:
+    """The server indexes on a thread: its workers are spawned, not forked."""
+    import threading
+
+    texts = TEXTS * 4
+    found: list[object] = []
+    methods: list[str] = []
+
+    def index() -> None:
+        methods.append(parallel._context().get_start_method())
+        found.extend(scan_texts(texts, jobs=2))
+
+    thread = threading.Thread(target=index)
+    thread.start()
+    thread.join(120)
+    assert methods == ["spawn"]
+    assert found == [scan_markers(t) for t in texts]
