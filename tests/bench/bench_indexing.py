@@ -7,8 +7,10 @@ this checkout with `jobs` the CPU count (what the server uses), with `jobs=1`, a
 `--before PATH` the mfls checkout at PATH (its `Workspace()` as it was). Memory is the
 peak, over samples every 20 ms, of the proportional set size (PSS: shared pages split
 between the processes sharing them) of the indexing process plus all its descendants,
-less that process's PSS just before indexing, against the corpus size on disk. Linux
-only (PSS comes from /proc). Target: memory <= 10x the corpus, workers included.
+less that process's PSS just before indexing, against the corpus size on disk. The
+sampling thread makes the process multi-threaded, as the server is, so the workers are
+spawned as the server's are (a single-threaded `mfls check` forks them, sharing pages).
+Linux only (PSS comes from /proc). Target: memory <= 10x the corpus, workers included.
 """
 
 from __future__ import annotations
