@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 from mfls.syntax.model import Choice, Interaction, InvalidMarker, Marker, ScanResult
 from mfls.syntax.scanner import scan_markers
 
-PARALLEL_MIN_CHARS = 4_000_000
-"""Below this many characters in all, texts are scanned in this process: starting and
-feeding the workers costs more than they save (measured with
-tests/bench/bench_check.py: a 2-core machine breaks even at about 2-3 MB)."""
+PARALLEL_MIN_CHARS = 8_000_000
+"""Below this many characters in all, texts are scanned in this process. Workers cost a
+start (fork: ~10 ms, spawn: an interpreter and the scanner's imports) and about 12% more
+CPU (results sent back as tuples and rebuilt); on 2 shared cores they lost at 1-6 MB
+(0.7-0.9x) and won at 9 MB (1.4x) in the same runs (tests/bench/bench_check.py)."""
 
 BATCH_CHARS = 1_000_000
 """About this many characters go to a worker at a time: few enough round trips, and
