@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any
 from mfls.syntax.model import Choice, Interaction, InvalidMarker, Marker, ScanResult
 from mfls.syntax.scanner import scan_markers
 
-PARALLEL_MIN_CHARS = 8_000_000
+PARALLEL_MIN_CHARS = 4_000_000
 """Below this many characters in all, texts are scanned in this process. Workers cost a
 start (fork: ~10 ms, spawn: an interpreter and the scanner's imports) and about 12% more
-CPU (results sent back as tuples and rebuilt); on 2 shared cores they lost at 1-6 MB
-(0.7-0.9x) and won at 9 MB (1.4x) in the same runs (tests/bench/bench_check.py)."""
+CPU (results sent back as tuples and rebuilt). Two workers against one process on an
+idle 2-core machine: 1.16x at 2 MB, 1.53x at 4 MB, 1.65x at 8 MB; on the same machine
+under a load of 5-10 they lose (0.7-0.9x), as any extra process does there."""
 
 BATCH_CHARS = 1_000_000
 """About this many characters go to a worker at a time: few enough round trips, and
