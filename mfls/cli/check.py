@@ -41,6 +41,7 @@ from mfls.exports.checking import check_export
 from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
 from mfls.features.messages import EN
 from mfls.workspace.course_root import nearest_course_root
+from mfls.workspace.parallel import default_jobs
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
 
@@ -64,11 +65,9 @@ class Finding:
     part: str | None = None  # the item's field holding the text
 
     def as_text(self) -> str:
-        message = shown(" ".join(self.message.split()))
-        where = shown(self.path)
-        if self.lesson is not None:
-            title = shown(" ".join(self.lesson.split()))
-            where += f"#{title}" + ("" if self.part == "content" else f" [{self.part}]")
+        return self._text(_where(self.path, self.lesson, self.part), _one_line(self.message))
+
+    def _text(self, where: str, message: str) -> str:
         return f"{where}:{self.line}:{self.column}: {self.severity} {self.code} {message}"
 
     def as_json(self) -> dict[str, Any]:
@@ -107,13 +106,14 @@ def _display(path: str, given: dict[str, str]) -> str:
     return given.get(path) or os.path.relpath(path)
 
 
-def check_paths(paths: Sequence[str], language: str = EN) -> CheckReport:
+def check_paths(paths: Sequence[str], language: str = EN, jobs: int = 1) -> CheckReport:
     """Course diagnostics for files and folders, exactly as the editor computes them
     (messages in `language`).
 
     Folders count as workspace folders (each course file inside starts a course); a
     course file above a path makes its whole course part of the check. A file outside
-    every course is a course of its own, as when the editor opens it alone.
+    every course is a course of its own, as when the editor opens it alone. Up to `jobs`
+    processes scan the files of a big course.
     """
     report = CheckReport()
     folders: list[str] = []
@@ -142,7 +142,7 @@ def check_paths(paths: Sequence[str], language: str = EN) -> CheckReport:
             given.setdefault(path, raw)
             targets.append(path)
     targets = list(dict.fromkeys(targets))
-    workspace = Workspace()
+    workspace = Workspace(jobs=jobs)
     workspace.set_folders(folders)
     workspace.index_all()
     for path in targets:
@@ -228,8 +228,31 @@ def _add_findings(
     report.findings.extend(placed)
 
 
+def _one_line(message: str) -> str:
+    return shown(" ".join(message.split()))
+
+
+def _where(path: str, lesson: str | None, part: str | None) -> str:
+    where = shown(path)
+    if lesson is not None:
+        where += f"#{_one_line(lesson)}" + ("" if part == "content" else f" [{part}]")
+    return where
+
+
 def report_text(report: CheckReport) -> str:
-    lines = [finding.as_text() for finding in report.findings]
+    """Every finding's `as_text` line; places and messages, which repeat, made once each."""
+    places: dict[tuple[str, str | None, str | None], str] = {}
+    messages: dict[str, str] = {}
+    lines = []
+    for finding in report.findings:
+        at = (finding.path, finding.lesson, finding.part)
+        where = places.get(at)
+        if where is None:
+            where = places[at] = _where(*at)
+        message = messages.get(finding.message)
+        if message is None:
+            message = messages[finding.message] = _one_line(finding.message)
+        lines.append(finding._text(where, message))
     return "".join(line + "\n" for line in lines)
 
 
@@ -259,12 +282,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="output format: text (default), json, github (workflow annotations), sarif",
     )
     add_locale_option(parser)
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="N",
+        help="processes scanning the files of a big course (default: the CPU count)",
+    )
+
+
+def _jobs(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"not a positive number: {value!r}")
+    return jobs
 
 
 def run(args: argparse.Namespace) -> int:
     configure_stderr(logging.WARNING)
     warn_pending_renames("check", args.paths)
-    report = check_paths(args.paths, chosen_language(args.locale))
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    report = check_paths(args.paths, chosen_language(args.locale), jobs)
     for problem in report.unreadable:
         say("check", problem)
     write_stdout(FORMATS[args.format](report))

@@ -47,7 +47,7 @@ class DiskProblem:
 
 def printable(path: str) -> str:
     """A path safe to print: no line break, control sequence or lone surrogate survives."""
-    if path.isprintable() and not any(0xD800 <= ord(ch) <= 0xDFFF for ch in path):
+    if path.isprintable():  # no surrogate (category Cs) is printable
         return path
     out: list[str] = []
     for ch in path:

@@ -38,6 +38,7 @@ from mfls.lsp.protocol import MflsProtocol
 from mfls.lsp.settings import Settings, merge_settings
 from mfls.text.line_index import LineIndex
 from mfls.workspace.index import WorkspaceSnapshot
+from mfls.workspace.parallel import default_jobs
 from mfls.workspace.uris import path_to_uri, uri_to_path
 from mfls.workspace.workspace import Workspace
 
@@ -64,7 +65,7 @@ class MflsServer(LanguageServer):
         self.caps = Capabilities()  # replaced once, by `initialize`
         self.settings = Settings()
         self.client_locale: str | None = None  # `locale` of `initialize`
-        self.courses = Workspace()
+        self.courses = Workspace(jobs=default_jobs())
         self.texts = Texts(self._indexed_text)
         self.convert = to_proto.Converter(self.texts)
         self._writer = to_proto.DiagnosticWriter(self.convert)

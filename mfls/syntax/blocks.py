@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mfls.syntax.block_html import html_block_end, html_block_start
 from mfls.syntax.block_refs import parse_reference
@@ -22,8 +22,7 @@ from mfls.syntax.model import Block, BlockKind
 from mfls.text.lines import line_start
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
     start: int
     end: int
     blocks: tuple[Block, ...]

@@ -1,6 +1,8 @@
 """The scanner's vocabulary: plain immutable data, no behaviour beyond conversion.
 
 Every offset is a code point offset into the original source text, end exclusive.
+The records a scan makes by the hundred thousand (markers, interactions, blocks,
+literals) are named tuples: cheaper to build, hold and pickle than dataclasses.
 """
 
 from __future__ import annotations
@@ -75,8 +77,7 @@ RAW_HTML_BLOCK_TYPES = range(1, 6)
 textarea (1); comment (2); processing instruction (3); declaration (4); CDATA (5)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Marker:
+class Marker(NamedTuple):
     """A valid memory marker: `{{ key }}`, or a legacy binding `%{{key}}`.
 
     `start`/`end` cover the whole marker (the `%` included for legacy bindings).
@@ -106,8 +107,7 @@ class Marker:
         return self.end - 2, self.end
 
 
-@dataclass(frozen=True, slots=True)
-class InvalidMarker:
+class InvalidMarker(NamedTuple):
     """An invalid marker in surrounding text; literal text, but atomic.
 
     For `unclosed`, `end` is the end of the inline text the marker owns, and
@@ -135,8 +135,7 @@ class InvalidMarker:
         return self.end - 2, self.end
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(NamedTuple):
     label: str
     value: str
     start: int
@@ -171,8 +170,7 @@ def pack_operators(start: int, operators: Iterable[Operator]) -> dict[str, Any]:
     return {"operator_spans": tuple(spans), "operator_kinds": "".join(kinds)}
 
 
-@dataclass(frozen=True, slots=True)
-class Interaction:
+class Interaction(NamedTuple):
     """`?[ ... ]`. `binding` is the key bound by a leading marker, or None.
 
     `operators` lists the spans of its operators by start, `?[` first and `]` last;
@@ -198,15 +196,13 @@ class Interaction:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Literal:
+class Literal(NamedTuple):
     kind: LiteralKind
     start: int
     end: int
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
+class Block(NamedTuple):
     """A leaf block.
 
     `start` is the offset of its first line's first character (container markers

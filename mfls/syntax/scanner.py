@@ -129,6 +129,13 @@ class _Collector:
         self.interactions.extend(moved_interaction(x, start, end) for x in found.interactions)
         self.literals.extend(moved_literal(lit, start, end) for lit in found.literals)
 
+    def markers_result(self) -> ScanResult:
+        return ScanResult(
+            markers=_by_start(self.markers),
+            invalid=_by_start(self.invalid),
+            interactions=_by_start(self.interactions),
+        )
+
     def result(self, blocks: tuple[Block, ...]) -> ScanResult:
         return ScanResult(
             markers=_by_start(self.markers),
@@ -177,3 +184,13 @@ def scan(text: str) -> ScanResult:
         for block in unit.blocks:
             collected.add_block(text, block)
     return collected.result(tuple(blocks))
+
+
+def scan_markers(text: str) -> ScanResult:
+    """`scan(text)` without blocks and literals: the markers, invalid markers and
+    interactions, which is all a closed document keeps (equal to those of `scan`)."""
+    collected = _Collector()
+    for unit in iter_units(text):
+        for block in unit.blocks:
+            collected.add_block(text, block)
+    return collected.markers_result()

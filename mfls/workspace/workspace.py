@@ -11,13 +11,14 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Protocol
 
 from mfls import disk
 from mfls.disk import REAL_DISK, Disk, DiskProblem, Listing
+from mfls.syntax.scanner import scan_markers
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig, parse_course_config
 from mfls.workspace.course_root import nearest_course_root
 from mfls.workspace.globs import compile_glob
@@ -35,6 +36,7 @@ from mfls.workspace.index import (
     replace_document,
     with_course,
 )
+from mfls.workspace.parallel import scan_texts
 from mfls.workspace.uris import canonical_uri, path_to_uri, uri_to_path
 
 log = logging.getLogger("mfls")
@@ -129,9 +131,13 @@ class Workspace:
         max_documents: int = disk.MAX_DOCUMENTS,
         document_factory: DocumentFactory | None = None,
         disk: Disk = REAL_DISK,
+        jobs: int = 1,
     ) -> None:
-        """`disk` is the file tree read: the real file system unless another is given."""
+        """`disk` is the file tree read: the real file system unless another is given.
+        `jobs`: how many processes may scan the files of a cold indexing (`index_all`)."""
         self._disk = disk
+        self._jobs = jobs
+        self._light = document_factory is None
         self._lock = threading.RLock()
         self._max_file_bytes = max_file_bytes
         self._max_documents = max_documents
@@ -155,7 +161,17 @@ class Workspace:
         return self._folders
 
     def _from_disk(self, text: str) -> ScannedDocument:
+        if self._light:
+            return DiskDocument(text, scan_markers(text))
         return DiskDocument(text, self._factory(text, None).result())
+
+    def _many_from_disk(self, texts: list[str]) -> Iterator[ScannedDocument]:
+        """`_from_disk` of each of `texts`, in order (scanned by `jobs` processes)."""
+        if not self._light:
+            yield from map(self._from_disk, texts)
+            return
+        for text, result in zip(texts, scan_texts(texts, self._jobs), strict=True):
+            yield DiskDocument(text, result)
 
     # -- the disk, through the gateway ------------------------------------------------
 
@@ -302,15 +318,23 @@ class Workspace:
             documents: dict[str, ScannedDocument] = {}
             skipped: set[str] = set()
             total = len(wanted)
-            for done, (uri, path, root) in enumerate(wanted, 1):
+            read: dict[str, str] = {}
+            for uri, path, root in wanted:
                 if uri in self._open:
                     skipped.add(uri)
                 else:
                     text = self._read(path, root, read_problems)
                     if text is not None:
-                        documents[uri] = self._from_disk(text)
-                if progress is not None and (done % PROGRESS_STEP == 0 or done == total):
+                        read[uri] = text
+            done = total - len(read)
+            scanned = self._many_from_disk(list(read.values()))
+            for uri, document in zip(read, scanned, strict=True):
+                documents[uri] = document
+                done += 1
+                if progress is not None and done % PROGRESS_STEP == 0 and done < total:
                     progress(done, total)
+            if progress is not None and total:
+                progress(total, total)
             with self._lock:
                 current = self._disk_documents()
                 for uri, path, root in wanted:

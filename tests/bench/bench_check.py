@@ -6,9 +6,13 @@ Run: `python3 tests/bench/bench_check.py [--lessons 100 400 1600] [--runs 3]
 bench_features.py (headings, lists, quotes, code, HTML, interactions); `dense`, long plain
 paragraphs dense with markers (about 6,000 markers per MB, keys bound in other lessons,
 read before they are asked, near misses). Each cell is the median of `--runs` runs of a
-fresh process, the processes taking turns; ratios are markdown-it-py / mfls in the same
-round (above 1: mfls is faster). `--before PATH` adds a column for the mfls checkout at
-PATH (e.g. the code before a change), run the same way.
+fresh process, the processes taking turns: `mfls check` as a user runs it (`--jobs` the
+CPU count), `mfls check --jobs 1`, and markdown-it-py; ratios are markdown-it-py / mfls
+in the same round (above 1: mfls is faster). `--before PATH` adds a column for the mfls
+checkout at PATH (e.g. the code before a change), run the same way (without `--jobs`). `--growth`
+prints instead the variable `--jobs 1` time per MB against course size.
+Every process may write bytecode, and one untimed round warms the caches first, so no
+run pays for compiling the sources.
 """
 
 from __future__ import annotations
@@ -100,6 +104,7 @@ def dense_corpus(root: Path, lessons: int, lesson_bytes: int = 15_000) -> int:
 
 def run(command: list[str], pythonpath: str | None) -> float:
     env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if pythonpath is not None:
         env["PYTHONPATH"] = pythonpath
     started = time.perf_counter()
@@ -108,24 +113,65 @@ def run(command: list[str], pythonpath: str | None) -> float:
 
 
 def bench(root: Path, runs: int, before: str | None) -> list[float]:
+    """Medians: mfls, mfls --jobs 1, markdown-it-py, the two ratios[, before, its ratio]."""
     check = [sys.executable, "-m", "mfls", "check", str(root)]
+    serial = [*check, "--jobs", "1"]
     parse = [sys.executable, "-c", MARKDOWN_IT, str(root)]
-    ours: list[float] = []
-    old: list[float] = []
-    theirs: list[float] = []
-    ratios: list[float] = []
-    old_ratios: list[float] = []
-    for _ in range(runs):
-        ours.append(run(check, str(HERE)))
-        theirs.append(run(parse, None))
-        ratios.append(theirs[-1] / ours[-1])
-        if before is not None:
-            old.append(run(check, before))
-            old_ratios.append(theirs[-1] / old[-1])
-    cells = [statistics.median(ours), statistics.median(theirs), statistics.median(ratios)]
+    commands: list[tuple[list[str], str | None]] = [
+        (check, str(HERE)),
+        (serial, str(HERE)),
+        (parse, None),
+    ]
     if before is not None:
-        cells += [statistics.median(old), statistics.median(old_ratios)]
+        commands.append((check, before))
+    for command, path in commands:  # the untimed warm-up round
+        run(command, path)
+    times: list[list[float]] = [[] for _ in commands]
+    ratios: list[list[float]] = [[] for _ in commands]
+    for _ in range(runs):
+        for k, (command, path) in enumerate(commands):
+            times[k].append(run(command, path))
+        for k in range(len(commands)):
+            ratios[k].append(times[2][-1] / times[k][-1])
+    cells = [statistics.median(times[0]), statistics.median(times[1]), statistics.median(times[2])]
+    cells += [statistics.median(ratios[0]), statistics.median(ratios[1])]
+    if before is not None:
+        cells += [statistics.median(times[3]), statistics.median(ratios[3])]
     return cells
+
+
+def make_corpus(name: str, root: Path, lessons: int) -> int:
+    if name == "features":
+        return corpus(root, lessons, lessons * 15_000 / 1024 / 1024)
+    return dense_corpus(root, lessons)
+
+
+def growth(names: list[str], sizes: list[int], runs: int) -> None:
+    """Variable `mfls check --jobs 1` time per MB (a 1-lesson run's time subtracted), and
+    its ratio to that at the first size: 1.0 is linear."""
+    print("corpus | lessons | MB | --jobs 1 (s) | variable s per MB | vs first size")
+    print("--- | --- | --- | --- | --- | ---")
+    for name in names:
+        timings: dict[int, tuple[float, float]] = {}
+        for lessons in [1, *sizes]:
+            with tempfile.TemporaryDirectory() as folder:
+                root = Path(folder)
+                size = make_corpus(name, root, lessons)
+                command = [sys.executable, "-m", "mfls", "check", "--jobs", "1", str(root)]
+                run(command, str(HERE))
+                seconds = statistics.median(run(command, str(HERE)) for _ in range(runs))
+            timings[lessons] = (size / 1024 / 1024, seconds)
+        fixed = timings[1][1]
+        first = None
+        for lessons in sizes:
+            megabytes, seconds = timings[lessons]
+            per_mb = (seconds - fixed) / megabytes
+            first = per_mb if first is None else first
+            print(
+                f"{name} | {lessons:,} | {megabytes:.1f} | {seconds:.2f} | {per_mb:.3f} | "
+                f"{per_mb / first:.2f}x"
+            )
+            sys.stdout.flush()
 
 
 def main() -> int:
@@ -134,26 +180,45 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--corpus", choices=("features", "dense"), nargs="+")
     parser.add_argument("--before", help="an older mfls checkout to time beside this one")
+    parser.add_argument(
+        "--growth",
+        action="store_true",
+        help="instead: `--jobs 1` time per MB against course size (default sizes 200 3200)",
+    )
     options = parser.parse_args()
-    header = ["corpus", "lessons", "MB", "mfls check (s)", "markdown-it-py (s)", "ratio"]
+    if options.growth:
+        print(f"load average at start {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs\n")
+        sizes = options.lessons if options.lessons != [100, 400, 1600] else [200, 3200]
+        growth(options.corpus or ["features", "dense"], sizes, options.runs)
+        print(f"\nload average at end {os.getloadavg()[0]:.1f}")
+        return 0
+    header = [
+        "corpus",
+        "lessons",
+        "MB",
+        "mfls check (s)",
+        "--jobs 1 (s)",
+        "markdown-it-py (s)",
+        "ratio",
+        "ratio --jobs 1",
+    ]
     if options.before:
         header += ["before (s)", "ratio before"]
+    print(f"load average at start {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs\n")
     print(" | ".join(header))
     print(" | ".join("---" for _ in header))
     for name in options.corpus or ("features", "dense"):
         for lessons in options.lessons:
             with tempfile.TemporaryDirectory() as folder:
                 root = Path(folder)
-                if name == "features":
-                    size = corpus(root, lessons, lessons * 15_000 / 1024 / 1024)
-                else:
-                    size = dense_corpus(root, lessons)
+                size = make_corpus(name, root, lessons)
                 cells = bench(root, options.runs, options.before)
-            shown = [f"{cells[0]:.2f}", f"{cells[1]:.2f}", f"{cells[2]:.2f}x"]
+            shown = [f"{c:.2f}" for c in cells[:3]] + [f"{c:.2f}x" for c in cells[3:5]]
             if options.before:
-                shown += [f"{cells[3]:.2f}", f"{cells[4]:.2f}x"]
+                shown += [f"{cells[5]:.2f}", f"{cells[6]:.2f}x"]
             print(" | ".join([name, f"{lessons:,}", f"{size / 1024 / 1024:.1f}", *shown]))
             sys.stdout.flush()
+    print(f"\nload average at end {os.getloadavg()[0]:.1f}")
     return 0
 
 

@@ -15,7 +15,7 @@ from mfls.syntax.blocks import iter_units
 from mfls.syntax.inline import InlineMode, InlineScan, scan_inline
 from mfls.syntax.keys import WHITESPACE, normalize_key
 from mfls.syntax.model import BlockKind, LiteralKind, ScanResult
-from mfls.syntax.scanner import scan, scan_unit
+from mfls.syntax.scanner import scan, scan_markers, scan_unit
 
 ANY_TEXT = st.text(alphabet=st.characters(codec=None, categories=None), max_size=300)
 
@@ -368,3 +368,14 @@ def test_repeated_openers_stay_linear(unit: str) -> None:
     t_small = _fastest(lambda: scan(small))
     t_big = _fastest(lambda: scan(big))
     assert t_big < 9 * t_small + 0.1, (t_small, t_big)
+
+
+@given(st.one_of(SHAPED_TEXT, ANY_TEXT))
+def test_scan_markers_is_the_markers_of_scan(text: str) -> None:
+    full, light = scan(text), scan_markers(text)
+    assert (light.markers, light.invalid, light.interactions) == (
+        full.markers,
+        full.invalid,
+        full.interactions,
+    )
+    assert light.blocks == () and light.literals == ()

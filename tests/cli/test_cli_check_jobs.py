@@ -1,0 +1,90 @@
+"""`mfls check --jobs N`: worker processes change how long a check takes, never what it
+prints or its exit status."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mfls.workspace.parallel import PARALLEL_MIN_CHARS
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+PIECES = (
+    "# Lesson {n}\n\n?[%{{{{ goal {n} }}}} Learn//learn | Practise | ...Other]\n\n",
+    "Recall {{{{ goal {m} }}}}, {{{{ goal{m} }}}} and {{{{ nobody {n} }}}} in a long line. ",
+    'A `{{{{ code {n} }}}}` span, [link]({{{{ url }}}} "{{{{ title {m} }}}}"), {{{{ }}}}.\n\n',
+    "- item {{{{ level }}}}\n  > quote {{{{ goal {n} }}}}\n\n",
+    "<div>\n{{{{ html {n} }}}}\n</div>\n\n```{{{{ info }}}}\n{{{{ not a marker }}}}\n```\n\n",
+    "?[{{{{ level }}}} Beginner || Expert]\r\n\r\n",
+    "Spaces {{{{ a\nb }}}} après 😀 {{{{ goal {m} }}}}\n\n",
+)
+
+
+def big_course(root: Path) -> None:
+    """A course of more text than `PARALLEL_MIN_CHARS`, with every kind of finding."""
+    (root / "mfcourse.toml").write_text('name = "jobs"\n', encoding="utf-8")
+    total, n = 0, 0
+    while total <= PARALLEL_MIN_CHARS * 1.2:
+        parts, size, i = [], 0, 0
+        while size < 20_000:
+            piece = PIECES[i % len(PIECES)].format(n=n, m=(n * 7 + i) % 300)
+            parts.append(piece)
+            size += len(piece)
+            i += 1
+        if n % 50 == 7:
+            parts.append("Unclosed {{ at the end")
+        text = "".join(parts)
+        (root / f"lesson-{n:04d}.md").write_bytes(text.encode("utf-8"))
+        total += len(text)
+        n += 1
+
+
+def check(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "mfls", "check", *args], capture_output=True, timeout=600
+    )
+
+
+def test_jobs_1_and_2_print_the_same_on_a_big_course(tmp_path: Path) -> None:
+    big_course(tmp_path)
+    one = check("--jobs", "1", str(tmp_path))
+    two = check("--jobs", "2", str(tmp_path))
+    assert one.returncode == 1, one.stderr
+    assert two.returncode == one.returncode, two.stderr
+    assert one.stdout.count(b"\n") > 10_000
+    assert two.stdout == one.stdout
+    assert two.stderr == one.stderr == b""
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+def test_jobs_1_and_2_print_the_same_on_the_examples(output: str) -> None:
+    one = check("--format", output, "--jobs", "1", str(EXAMPLES))
+    two = check("--format", output, "--jobs", "2", str(EXAMPLES))
+    default = check("--format", output, str(EXAMPLES))
+    assert one.stdout
+    assert (two.returncode, two.stdout, two.stderr) == (one.returncode, one.stdout, one.stderr)
+    assert (default.returncode, default.stdout) == (one.returncode, one.stdout)
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1", "two"])
+def test_jobs_must_be_a_positive_number(tmp_path: Path, jobs: str) -> None:
+    done = check("--jobs", jobs, str(tmp_path))
+    assert done.returncode == 2
+    assert b"--jobs" in done.stderr
+
+
+def test_a_small_course_is_checked_without_loading_multiprocessing(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("?[{{ q }} A | B]\n\nUse {{ q }} and {{ }}.\n")
+    probe = (
+        "import sys\nfrom mfls.cli import main\nstatus = main(['check', sys.argv[1]])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('multiprocessing', 'concurrent')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout.splitlines()[-1] == "[]", done.stdout + done.stderr
