@@ -10,7 +10,6 @@ against a source it was not built from, and never mixed with pure modules of its
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 import zlib
@@ -23,6 +22,7 @@ from importlib.machinery import (
     ModuleSpec,
     SourceFileLoader,
 )
+from importlib.util import module_from_spec
 from pathlib import Path
 from types import ModuleType
 
@@ -70,13 +70,21 @@ def _stale(sources: dict[str, tuple[int, int]]) -> str | None:
     return None
 
 
+def _manifest() -> ModuleType | None:
+    """This package's own `_compiled` module: looked up in this directory only, since a
+    finder later on `sys.meta_path` (an editable install's) could find another tree's."""
+    spec = FileFinder(str(PACKAGE), (SourceFileLoader, SOURCE_SUFFIXES)).find_spec("mfls._compiled")
+    if spec is None or spec.loader is None:
+        return None
+    manifest = module_from_spec(spec)
+    spec.loader.exec_module(manifest)
+    return manifest
+
+
 def choose() -> None:
     """Run the compiled modules only when they are fresh and wanted (see the module)."""
     global reason
-    try:
-        manifest = importlib.import_module("mfls._compiled")
-    except ImportError:
-        manifest = None
+    manifest = _manifest()
     if os.environ.get("MFLS_PURE"):
         reason = "MFLS_PURE is set" if manifest is not None else ""
     elif manifest is not None:
