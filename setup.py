@@ -18,7 +18,7 @@ import tempfile
 import zlib
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
@@ -54,14 +54,15 @@ def compiler_problem() -> str | None:
     return None
 
 
-def extensions() -> list:
+def compiling() -> bool:
+    """Whether this build compiles (MFLS_BUILD, mypyc and a working C compiler)."""
     mode = os.environ.get("MFLS_BUILD", "auto")
     if mode not in {"auto", "compiled", "pure"}:
         sys.exit(f"MFLS_BUILD={mode!r}: use auto, compiled or pure")
     if mode == "pure":
-        return []
+        return False
     try:
-        from mypyc.build import mypycify
+        import mypyc.build  # noqa: F401 (only whether it imports)
     except ImportError as missing:
         problem: str | None = f"mypyc is not installed ({missing})"
     else:
@@ -70,8 +71,8 @@ def extensions() -> list:
         if mode == "compiled":
             sys.exit(f"MFLS_BUILD=compiled, but {problem}")
         print(f"mfls: building pure Python: {problem}", file=sys.stderr)
-        return []
-    return mypycify(compiled_sources(), opt_level="3", group_name=GROUP)
+        return False
+    return True
 
 
 def manifest_text(sources: list[str]) -> str:
@@ -108,10 +109,21 @@ class BuildPy(build_py):
 
 
 class BuildExt(build_ext):
-    """build_ext, then the manifest of what was compiled, beside the compiled modules."""
+    """mypyc's extensions, made only when building (pip also runs setup.py for metadata),
+    then the manifest of what was compiled, beside the compiled modules."""
+
+    def finalize_options(self) -> None:
+        modules = self.distribution.ext_modules
+        if modules and modules[0] is NATIVE[0]:
+            from mypyc.build import mypycify
+
+            modules[:] = mypycify(compiled_sources(), opt_level="3", group_name=GROUP)
+        super().finalize_options()
 
     def run(self) -> None:
         super().run()
+        if not self.extensions:
+            return
         text = manifest_text(compiled_sources())
         targets = {Path(self.build_lib) / MANIFEST}
         if self.inplace or getattr(self, "editable_mode", False):
@@ -121,4 +133,7 @@ class BuildExt(build_ext):
             target.write_text(text)
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": BuildExt, "build_py": BuildPy})
+# A stand-in until BuildExt.finalize_options; it makes build_ext run and the wheel
+# platform-specific.
+NATIVE = [Extension(f"{GROUP}__mypyc", sources=[])] if compiling() else []
+setup(ext_modules=NATIVE, cmdclass={"build_ext": BuildExt, "build_py": BuildPy})
