@@ -2,13 +2,14 @@
 the same files (a table, not a test).
 
 Run: `python3 tests/bench/bench_check.py [--lessons 100 400 1600] [--runs 3]
-[--before PATH]`. Two corpora of about 15 kB per lesson: `features`, the generator of
+[--before PATH] [--pure]`. Two corpora of about 15 kB per lesson: `features`, the generator of
 bench_features.py (headings, lists, quotes, code, HTML, interactions); `dense`, long plain
 paragraphs dense with markers (about 6,000 markers per MB, keys bound in other lessons,
 read before they are asked, near misses). Each cell is the median of `--runs` runs of a
 fresh process, the processes taking turns; ratios are markdown-it-py / mfls in the same
 round (above 1: mfls is faster). `--before PATH` adds a column for the mfls checkout at
-PATH (e.g. the code before a change), run the same way.
+PATH (e.g. the code before a change), run the same way; `--pure` one for the pure-Python
+build of this checkout (`MFLS_PURE=1`), beside the build `mfls --version` names first.
 """
 
 from __future__ import annotations
@@ -98,8 +99,10 @@ def dense_corpus(root: Path, lessons: int, lesson_bytes: int = 15_000) -> int:
     return total
 
 
-def run(command: list[str], pythonpath: str | None) -> float:
-    env = dict(os.environ)
+def run(command: list[str], pythonpath: str | None, pure: bool = False) -> float:
+    env = {k: v for k, v in os.environ.items() if k != "MFLS_PURE"}
+    if pure:
+        env["MFLS_PURE"] = "1"
     if pythonpath is not None:
         env["PYTHONPATH"] = pythonpath
     started = time.perf_counter()
@@ -107,7 +110,7 @@ def run(command: list[str], pythonpath: str | None) -> float:
     return time.perf_counter() - started
 
 
-def bench(root: Path, runs: int, before: str | None) -> list[float]:
+def bench(root: Path, runs: int, before: str | None, pure: bool) -> list[float]:
     check = [sys.executable, "-m", "mfls", "check", str(root)]
     parse = [sys.executable, "-c", MARKDOWN_IT, str(root)]
     ours: list[float] = []
@@ -115,6 +118,8 @@ def bench(root: Path, runs: int, before: str | None) -> list[float]:
     theirs: list[float] = []
     ratios: list[float] = []
     old_ratios: list[float] = []
+    plain: list[float] = []
+    plain_ratios: list[float] = []
     for _ in range(runs):
         ours.append(run(check, str(HERE)))
         theirs.append(run(parse, None))
@@ -122,9 +127,14 @@ def bench(root: Path, runs: int, before: str | None) -> list[float]:
         if before is not None:
             old.append(run(check, before))
             old_ratios.append(theirs[-1] / old[-1])
+        if pure:
+            plain.append(run(check, str(HERE), pure=True))
+            plain_ratios.append(theirs[-1] / plain[-1])
     cells = [statistics.median(ours), statistics.median(theirs), statistics.median(ratios)]
     if before is not None:
         cells += [statistics.median(old), statistics.median(old_ratios)]
+    if pure:
+        cells += [statistics.median(plain), statistics.median(plain_ratios)]
     return cells
 
 
@@ -134,10 +144,22 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--corpus", choices=("features", "dense"), nargs="+")
     parser.add_argument("--before", help="an older mfls checkout to time beside this one")
+    parser.add_argument(
+        "--pure", action="store_true", help="also time the pure-Python build (MFLS_PURE=1)"
+    )
     options = parser.parse_args()
+    build = subprocess.run(
+        [sys.executable, "-m", "mfls", "--version"],
+        env={**os.environ, "PYTHONPATH": str(HERE)},
+        capture_output=True,
+        text=True,
+    )
+    print(build.stdout.strip())
     header = ["corpus", "lessons", "MB", "mfls check (s)", "markdown-it-py (s)", "ratio"]
     if options.before:
         header += ["before (s)", "ratio before"]
+    if options.pure:
+        header += ["pure (s)", "ratio pure"]
     print(" | ".join(header))
     print(" | ".join("---" for _ in header))
     for name in options.corpus or ("features", "dense"):
@@ -148,10 +170,12 @@ def main() -> int:
                     size = corpus(root, lessons, lessons * 15_000 / 1024 / 1024)
                 else:
                     size = dense_corpus(root, lessons)
-                cells = bench(root, options.runs, options.before)
+                cells = bench(root, options.runs, options.before, options.pure)
             shown = [f"{cells[0]:.2f}", f"{cells[1]:.2f}", f"{cells[2]:.2f}x"]
             if options.before:
                 shown += [f"{cells[3]:.2f}", f"{cells[4]:.2f}x"]
+            if options.pure:
+                shown += [f"{cells[-2]:.2f}", f"{cells[-1]:.2f}x"]
             print(" | ".join([name, f"{lessons:,}", f"{size / 1024 / 1024:.1f}", *shown]))
             sys.stdout.flush()
     return 0
