@@ -4,7 +4,7 @@
 probe C extension compiles and links, and otherwise builds pure Python with a note on
 stderr; `compiled` compiles or fails; `pure` never compiles. The Python sources are
 installed either way: they are the fallback and the reference. A compiled build also
-writes `mfls/_compiled.py`, the length and CRC-32 of every compiled module's source, which
+writes `mfls/_compiled.py`, the length and CRC-32 of the sources it compiled against, which
 `mfls/build.py` checks at start-up: compiled modules run only while their sources are
 unchanged (see README "Builds").
 """
@@ -32,6 +32,32 @@ def compiled_sources() -> list[str]:
     """The modules mypyc compiles: the scanner, and the line index every finding uses."""
     syntax = sorted(p for p in Path("mfls", "syntax").glob("*.py") if p.name != "__init__.py")
     return [p.as_posix() for p in [*syntax, Path("mfls", "text", "line_index.py")]]
+
+
+def checked_sources(compiled: list[str]) -> list[str]:
+    """The compiled modules and every mfls module they import, transitively: mypyc
+    compiled them against the types those modules had."""
+    import ast
+
+    seen: set[str] = set()
+    todo = list(compiled)
+    while todo:
+        source = todo.pop()
+        if source in seen:
+            continue
+        seen.add(source)
+        for node in ast.walk(ast.parse((ROOT / source).read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            for name in names:
+                if name.split(".")[0] != "mfls":
+                    continue
+                path = Path(*name.split("."))
+                for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+                    if (ROOT / candidate).is_file():
+                        todo.append(candidate.as_posix())
+    return sorted(seen)
 
 
 def compiler_problem() -> str | None:
@@ -77,9 +103,9 @@ def compiling() -> bool:
 
 def manifest_text(sources: list[str]) -> str:
     lines = [
-        '"""Written by setup.py for a compiled build: the length and CRC-32 of each compiled',
-        "module's source when it was compiled (mfls/build.py runs the compiled modules only",
-        'while their sources match)."""',
+        '"""Written by setup.py for a compiled build: the length and CRC-32 of the source of',
+        "each compiled module and each mfls module they import, when they were compiled",
+        '(mfls/build.py runs the compiled modules only while these sources match)."""',
         "",
         "SOURCES = {",
     ]
@@ -124,7 +150,7 @@ class BuildExt(build_ext):
         super().run()
         if not self.extensions:
             return
-        text = manifest_text(compiled_sources())
+        text = manifest_text(checked_sources(compiled_sources()))
         targets = {Path(self.build_lib) / MANIFEST}
         if self.inplace or getattr(self, "editable_mode", False):
             targets.add(ROOT / MANIFEST)

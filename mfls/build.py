@@ -1,7 +1,8 @@
 """Which build runs: the mypyc-compiled modules, or the pure-Python ones beside them.
 
 A compiled build (setup.py) leaves each compiled module's source in place and writes
-`mfls/_compiled.py`, the length and CRC-32 of every compiled source. `choose()` runs before any
+`mfls/_compiled.py`, the length and CRC-32 of every source it compiled against (the
+compiled modules and the mfls modules they import). `choose()` runs before any
 other module of mfls is imported: unless that manifest exists and every source still
 has them, and `MFLS_PURE` is unset, it puts a finder first on `sys.meta_path` that
 imports every `mfls.*` module from its `.py` file, so a compiled module is never run

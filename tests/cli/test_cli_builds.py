@@ -150,3 +150,17 @@ def test_both_builds_scan_the_example_course_alike() -> None:
     check = ["-m", "mfls", "check", "--format", "json", str(ROOT / "examples" / "course")]
     compiled, pure = run(check), run(check, MFLS_PURE="1")
     assert (compiled.returncode, compiled.stdout) == (pure.returncode, pure.stdout)
+
+
+def test_a_changed_module_the_compiled_ones_import_runs_the_python_modules(
+    copied: Path,
+) -> None:
+    if not compiled_build_present():
+        pytest.skip("no compiled build in this checkout")
+    # mfls/text/lines.py is not compiled, but the compiled scanner imports it.
+    with (copied / "mfls" / "text" / "lines.py").open("a", encoding="utf-8") as source:
+        source.write("\n# changed\n")
+    found = version(copied)
+    assert found["why"] == (
+        "the compiled modules are older than their sources: text/lines.py changed"
+    )
