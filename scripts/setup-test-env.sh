@@ -3,7 +3,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
+# mfls itself, editable; setup.py compiles the scanner with mypyc where a C compiler
+# works and builds pure Python otherwise (MFLS_BUILD=pure or compiled forces either).
 python3 -m pip install --quiet -e '.[test]'
+python3 -m mfls --version
 # markdown-flow 0.3.1 (the line AI-Shifu pins) in its own environment: it cannot sit
 # beside 0.4.2. tests/hosts runs it through a subprocess.
 if [ ! -x .venv-mf03/bin/python ]; then

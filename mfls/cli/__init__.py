@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mfls import __version__
+from mfls import build
 from mfls.cli import check, course_map, pack, rename, scan, serve, unpack
 
 
@@ -35,13 +35,26 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
 )
 
 
+class _Version(argparse.Action):
+    """--version: the line of `mfls.build.describe`, unwrapped (argparse's own wraps it)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(build.describe())
+        parser.exit()
+
+
 def build_parser(subcommands: Sequence[Subcommand] = SUBCOMMANDS) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mfls",
         description="MarkdownFlow language server and checker. "
         "Without a command it serves LSP over stdio.",
     )
-    parser.add_argument("--version", action="version", version=f"mfls {__version__}")
+    parser.add_argument(
+        "--version",
+        action=_Version,
+        nargs=0,
+        help="show the version, the build (compiled or pure Python) and the Python version",
+    )
     parser.add_argument(
         "--stdio",
         action="store_true",

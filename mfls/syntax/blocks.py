@@ -416,8 +416,7 @@ class _Parser:
                 self.advance_nn()
                 break
             cidx = len(stack) - 1
-            if r == 2:
-                leaf = True
+            leaf = r == 2
         tip = stack[-1]
         if not self.all_closed and not self.blank and tip.kind == _PARA:
             self.add_paragraph_line(tip)

@@ -273,11 +273,10 @@ class Document:
         if new_text:
             pieces.append((new_text, 0, len(new_text)))
         pieces.extend(_cut(self._pieces, end, n))
-        doc = Document.__new__(Document)
+        # An empty document (scanning "" costs nothing) whose fields are then set; not
+        # Document.__new__, which a mypyc-compiled class runs __init__ for.
+        doc = Document("", version)
         doc._length = n + delta
-        doc.version = version
-        doc._result = None
-        doc._markers_only = None
         if len(pieces) > _MAX_PIECES:
             doc._text = _spell(pieces)
             doc._pieces = ((doc._text, 0, doc._length),)

@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 from arch_kit import PACKAGE, contracts, copy_package, lint_imports
 
-# The layers of the target layout, top to bottom, and the two modules every package has.
+# The layers of the target layout, top to bottom, and the package's own modules: the two
+# every package has, and which build runs (build.py; _compiled.py, which a compiled build
+# writes and build.py reads).
 LAYERS = ("cli", "lsp", "exports", "features", "workspace", "disk", "syntax", "text")
-PACKAGE_FILES = ("__init__", "__main__")
+PACKAGE_FILES = ("__init__", "__main__", "build", "_compiled")
 PROTOCOL = ("mfls.lsp", "lsprotocol", "pygls")
 
 

@@ -2,7 +2,7 @@
 the same files (a table, not a test).
 
 Run: `python3 tests/bench/bench_check.py [--lessons 100 400 1600] [--runs 3]
-[--before PATH]`. Two corpora of about 15 kB per lesson: `features`, the generator of
+[--before PATH] [--pure]`. Two corpora of about 15 kB per lesson: `features`, the generator of
 bench_features.py (headings, lists, quotes, code, HTML, interactions); `dense`, long plain
 paragraphs dense with markers (about 6,000 markers per MB, keys bound in other lessons,
 read before they are asked, near misses). Each cell is the median of `--runs` runs of a
@@ -11,8 +11,9 @@ CPU count), `mfls check --jobs 1`, and markdown-it-py; ratios are markdown-it-py
 in the same round (above 1: mfls is faster). `--before PATH` adds a column for the mfls
 checkout at PATH (e.g. the code before a change), run the same way (without `--jobs`). `--growth`
 prints instead the variable `--jobs 1` time per MB against course size.
-Every process may write bytecode, and one untimed round warms the caches first, so no
-run pays for compiling the sources.
+`--pure` adds one for the pure-Python build of this checkout (`MFLS_PURE=1`), beside
+the build `mfls --version` names first. Every process may write bytecode, and one
+untimed round warms the caches first, so no run pays for compiling the sources.
 """
 
 from __future__ import annotations
@@ -102,9 +103,11 @@ def dense_corpus(root: Path, lessons: int, lesson_bytes: int = 15_000) -> int:
     return total
 
 
-def run(command: list[str], pythonpath: str | None) -> float:
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+def run(command: list[str], pythonpath: str | None, pure: bool = False) -> float:
+    dropped = ("PYTHONDONTWRITEBYTECODE", "MFLS_PURE")
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
+    if pure:
+        env["MFLS_PURE"] = "1"
     if pythonpath is not None:
         env["PYTHONPATH"] = pythonpath
     started = time.perf_counter()
@@ -112,31 +115,34 @@ def run(command: list[str], pythonpath: str | None) -> float:
     return time.perf_counter() - started
 
 
-def bench(root: Path, runs: int, before: str | None) -> list[float]:
-    """Medians: mfls, mfls --jobs 1, markdown-it-py, the two ratios[, before, its ratio]."""
+def bench(root: Path, runs: int, before: str | None, pure: bool = False) -> list[float]:
+    """Medians: mfls, mfls --jobs 1, markdown-it-py, the two ratios[, before, its ratio]
+    [, pure, its ratio]."""
     check = [sys.executable, "-m", "mfls", "check", str(root)]
     serial = [*check, "--jobs", "1"]
     parse = [sys.executable, "-c", MARKDOWN_IT, str(root)]
-    commands: list[tuple[list[str], str | None]] = [
-        (check, str(HERE)),
-        (serial, str(HERE)),
-        (parse, None),
+    commands: list[tuple[list[str], str | None, bool]] = [
+        (check, str(HERE), False),
+        (serial, str(HERE), False),
+        (parse, None, False),
     ]
     if before is not None:
-        commands.append((check, before))
-    for command, path in commands:  # the untimed warm-up round
-        run(command, path)
+        commands.append((check, before, False))
+    if pure:
+        commands.append((check, str(HERE), True))
+    for command, path, plain in commands:  # the untimed warm-up round
+        run(command, path, plain)
     times: list[list[float]] = [[] for _ in commands]
     ratios: list[list[float]] = [[] for _ in commands]
     for _ in range(runs):
-        for k, (command, path) in enumerate(commands):
-            times[k].append(run(command, path))
+        for k, (command, path, plain) in enumerate(commands):
+            times[k].append(run(command, path, plain))
         for k in range(len(commands)):
             ratios[k].append(times[2][-1] / times[k][-1])
     cells = [statistics.median(times[0]), statistics.median(times[1]), statistics.median(times[2])]
     cells += [statistics.median(ratios[0]), statistics.median(ratios[1])]
-    if before is not None:
-        cells += [statistics.median(times[3]), statistics.median(ratios[3])]
+    for k in range(3, len(commands)):
+        cells += [statistics.median(times[k]), statistics.median(ratios[k])]
     return cells
 
 
@@ -181,6 +187,9 @@ def main() -> int:
     parser.add_argument("--corpus", choices=("features", "dense"), nargs="+")
     parser.add_argument("--before", help="an older mfls checkout to time beside this one")
     parser.add_argument(
+        "--pure", action="store_true", help="also time the pure-Python build (MFLS_PURE=1)"
+    )
+    parser.add_argument(
         "--growth",
         action="store_true",
         help="instead: `--jobs 1` time per MB against course size (default sizes 200 3200)",
@@ -204,6 +213,15 @@ def main() -> int:
     ]
     if options.before:
         header += ["before (s)", "ratio before"]
+    if options.pure:
+        header += ["pure (s)", "ratio pure"]
+    build = subprocess.run(
+        [sys.executable, "-m", "mfls", "--version"],
+        env={**os.environ, "PYTHONPATH": str(HERE)},
+        capture_output=True,
+        text=True,
+    )
+    print(build.stdout.strip())
     print(f"load average at start {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs\n")
     print(" | ".join(header))
     print(" | ".join("---" for _ in header))
@@ -212,10 +230,12 @@ def main() -> int:
             with tempfile.TemporaryDirectory() as folder:
                 root = Path(folder)
                 size = make_corpus(name, root, lessons)
-                cells = bench(root, options.runs, options.before)
+                cells = bench(root, options.runs, options.before, options.pure)
             shown = [f"{c:.2f}" for c in cells[:3]] + [f"{c:.2f}x" for c in cells[3:5]]
             if options.before:
                 shown += [f"{cells[5]:.2f}", f"{cells[6]:.2f}x"]
+            if options.pure:
+                shown += [f"{cells[-2]:.2f}", f"{cells[-1]:.2f}x"]
             print(" | ".join([name, f"{lessons:,}", f"{size / 1024 / 1024:.1f}", *shown]))
             sys.stdout.flush()
     print(f"\nload average at end {os.getloadavg()[0]:.1f}")
