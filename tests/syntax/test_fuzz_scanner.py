@@ -150,8 +150,17 @@ def _readable_spans(result: ScanResult) -> list[tuple[int, int]]:
 def check_result(text: str, result: ScanResult) -> None:
     n = len(text)
     spans = _readable_spans(result)
+    raw_html = [
+        (block.start, block.end)
+        for block in result.blocks
+        if block.kind is BlockKind.HTML_BLOCK and block.level < 6
+    ]
     for item in (*result.markers, *result.invalid, *result.interactions):
-        assert any(a <= item.start and item.end <= b for a, b in spans), item
+        if any(a <= item.start and item.end <= b for a, b in spans):
+            continue
+        # rules 10 and 16: in raw HTML blocks 1-5 only complete markers, as literals
+        inside = any(a <= item.start and item.end <= b for a, b in raw_html)
+        assert inside and item in result.markers and item.literal, item
     previous_end = 0
     for m in result.markers:
         assert 0 <= m.start < m.end <= n
