@@ -105,3 +105,11 @@ def test_a_python_older_than_3_10_is_told_so(launcher: Path) -> None:
     )
     assert ran.returncode != 0
     assert "mfls needs Python 3.10 or later" in ran.stderr
+
+
+def test_the_bundle_carries_the_pure_build(launcher: Path) -> None:
+    # A compiled build of the checkout is made for one Python; the extension runs on any.
+    package = launcher.parent / "mfls"
+    compiled = [p.name for p in package.rglob("*") if p.suffix in (".so", ".pyd")]
+    assert compiled == [] and not (package / "_compiled.py").exists()
+    assert (package / "syntax" / "scanner.py").is_file()

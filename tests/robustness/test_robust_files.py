@@ -161,16 +161,31 @@ def test_files_deleted_while_indexing_runs_are_left_out(tmp_path: Path) -> None:
     names = [f"lesson{k:02}.md" for k in range(20)]
     for k, name in enumerate(names):
         (tmp_path / name).write_text(f"{{{{ key {k} }}}}\n", encoding="utf-8")
-    from mfls.syntax.document import Document
 
-    def deleting_factory(text: str, version: int | None) -> Document:
-        for name in names[10:]:
-            path = tmp_path / name
-            if path.exists():
-                path.unlink()
-        return Document(text, version)
+    class DeletingDisk(disk.RealDisk):
+        def _delete_the_rest(self) -> None:
+            for name in names[10:]:
+                path = tmp_path / name
+                if path.exists():
+                    path.unlink()
 
-    workspace = Workspace(document_factory=deleting_factory)  # type: ignore[arg-type]
+        def read_text(
+            self, path: str, root: str | None = None, max_bytes: int = disk.MAX_FILE_BYTES
+        ) -> tuple[str | None, tuple[disk.DiskProblem, ...]]:
+            found = super().read_text(path, root, max_bytes)
+            if path.endswith(".md"):
+                self._delete_the_rest()
+            return found
+
+        def read_bytes(
+            self, path: str, root: str | None = None, max_bytes: int = disk.MAX_FILE_BYTES
+        ) -> tuple[bytes | None, tuple[disk.DiskProblem, ...]]:
+            found = super().read_bytes(path, root, max_bytes)
+            if path.endswith(".md"):
+                self._delete_the_rest()
+            return found
+
+    workspace = Workspace(disk=DeletingDisk())
     workspace.set_folders([str(tmp_path)])
     workspace.index_all()
     keys = workspace.snapshot.courses[str(tmp_path)].all_keys()

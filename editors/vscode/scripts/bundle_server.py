@@ -103,7 +103,9 @@ def main() -> int:
     else:
         raise SystemExit(f"still missing for Python {OLDEST_PYTHON}: {missing}")
     shutil.copytree(
-        REPO / "mfls", TARGET / "mfls", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+        REPO / "mfls",
+        TARGET / "mfls",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd", "_compiled.py"),
     )
     for junk in TARGET.glob("bin"):
         shutil.rmtree(junk)
