@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from mfls.features import key_display
 from mfls.features.at_offset import interaction_of, invalid_at, invalid_span, marker_at
-from mfls.features.diagnostics import hidden_text, runs_on_text
+from mfls.features.diagnostics import hidden_text, runs_on_text, runtime_name
 from mfls.features.lesson_structure import structure_of
 from mfls.features.messages import EN, counted, say
 from mfls.features.places import occurrence_link
@@ -123,6 +123,8 @@ def _literal_role(course: CourseSnapshot, marker: Marker, language: str) -> str:
 
 
 def _role(course: CourseSnapshot, entry: DocEntry, marker: Marker, language: str) -> str:
+    if marker.role is Role.BINDING and not entry.binds(marker):
+        return say(language, "hover.binding.ignored", runtime=runtime_name(entry.target))
     if marker.role is Role.BINDING:
         legacy = say(language, "hover.legacy-form") if marker.legacy else ""
         if entry.kind == "reference":
@@ -146,7 +148,7 @@ def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker, language:
         parts.append(look + "\n" + "\n".join(f"- {note}" for note in notes))
     parts.append(_role(course, entry, marker, language))
     separator = say(language, "hover.list-separator")
-    if marker.role is Role.BINDING:
+    if marker.role is Role.BINDING and entry.binds(marker):
         interaction = interaction_of(entry.marker_scan, marker.start)
         if interaction is not None and (interaction.choices or interaction.input is not None):
             choices = separator.join(c.label for c in interaction.choices[:5])

@@ -356,6 +356,12 @@ _MESSAGES: dict[str, dict[str, str]] = {
         EN: "**Binding**${legacy}: this interaction saves the user's answer to this question.",
         ZH: "**绑定**${legacy}：这个交互会把用户对这个问题的回答保存下来。",
     },
+    "hover.binding.ignored": {
+        EN: "**Not a binding on ${runtime}**: this interaction saves no answer there (see "
+        "its diagnostic); the marker reads the answer instead.",
+        ZH: "**在 ${runtime} 上不是绑定**：这个交互在那里不会保存回答（见其诊断）；这个标记"
+        "改为读取回答。",
+    },
     "hover.binding.in-reference": {
         EN: "**Binding**${legacy} in a reference document: it grants no permission to save "
         "the answer.",

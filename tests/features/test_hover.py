@@ -83,3 +83,18 @@ def test_nothing_outside_markers() -> None:
     course = make_course({"a.md": "plain text {{ k }}\n"})
     assert hover(course.snapshot, course.uri("a.md"), 2) is None
     assert hover(course.snapshot, "file:///elsewhere.md", 0) is None
+
+
+def test_under_an_old_target_a_new_form_binding_is_no_binding() -> None:
+    from course_kit import course as make_course
+
+    from mfls.features.hover import hover
+
+    text = "?[{{ goal }} A | B]\n\n?[%{{ other }} C]\n"
+    course = make_course({"a.md": text}, config='target = "markdown-flow-0.4"\n')
+    info = hover(course.snapshot, course.uri("a.md"), text.index("goal"))
+    assert info is not None
+    assert "**Not a binding on markdown-flow 0.4**" in info.markdown
+    assert "Asked with" not in info.markdown
+    legacy = hover(course.snapshot, course.uri("a.md"), text.index("other"))
+    assert legacy is not None and "**Binding**" in legacy.markdown
