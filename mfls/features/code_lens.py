@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mfls.features.messages import EN, counted, say
 from mfls.features.navigation import Location
 from mfls.workspace.index import WorkspaceSnapshot
 
@@ -17,24 +18,16 @@ class Lens:
     reads: tuple[Location, ...]  # the references counted in `title`, in course order
 
 
-def _plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
-
-
-def lens_title(reads: int, documents: int, all_lessons: bool) -> str:
+def lens_title(reads: int, documents: int, all_lessons: bool, language: str = EN) -> str:
     """`asked here · read 3 times in 2 lessons` (`documents` when a reference document
     reads it too); `asked here · not read yet` when nothing reads it."""
     if reads == 0:
-        return "asked here · not read yet"
-    where = (
-        _plural(documents, "lesson", "lessons")
-        if all_lessons
-        else _plural(documents, "document", "documents")
-    )
-    return f"asked here · read {_plural(reads, 'time', 'times')} in {where}"
+        return say(language, "lens.unread")
+    where = counted(language, "lens.lessons" if all_lessons else "lens.documents", documents)
+    return say(language, "lens.read", times=counted(language, "lens.times", reads), where=where)
 
 
-def code_lenses(snapshot: WorkspaceSnapshot, uri: str) -> list[Lens]:
+def code_lenses(snapshot: WorkspaceSnapshot, uri: str, language: str = EN) -> list[Lens]:
     """One lens per binding (one the course target's runtime saves) of a lesson. The
     reads are the references the host substitutes, as hover counts them."""
     found = snapshot.entry(uri)
@@ -56,7 +49,7 @@ def code_lenses(snapshot: WorkspaceSnapshot, uri: str) -> list[Lens]:
             documents = {o.uri for o in reads}
             all_lessons = all(course.docs[d].kind == "lesson" for d in documents)
             summary = (
-                lens_title(len(reads), len(documents), all_lessons),
+                lens_title(len(reads), len(documents), all_lessons, language),
                 tuple(Location(o.uri, o.marker.key_start, o.marker.key_end) for o in reads),
             )
             summaries[key] = summary

@@ -395,6 +395,24 @@ _MESSAGES: dict[str, dict[str, str]] = {
         EN: "Not bound anywhere in this course.",
         ZH: "本课程中没有任何地方绑定它。",
     },
+    "lens.unread": {EN: "asked here · not read yet", ZH: "在此提问 · 尚未被读取"},
+    "lens.read": {
+        EN: "asked here · read ${times} in ${where}",
+        ZH: "在此提问 · 在${where}中读取${times}",
+    },
+    "lens.times.one": {EN: "1 time", ZH: " 1 次"},
+    "lens.times.other": {EN: "${count} times", ZH: " ${count} 次"},
+    "lens.lessons.one": {EN: "1 lesson", ZH: " 1 个课时"},
+    "lens.lessons.other": {EN: "${count} lessons", ZH: " ${count} 个课时"},
+    "lens.documents.one": {EN: "1 document", ZH: " 1 个文档"},
+    "lens.documents.other": {EN: "${count} documents", ZH: " ${count} 个文档"},
+    "rename.stored-answers": {
+        EN: "Stored answers stay under the old key '${old}'. Hosts store answers by key and "
+        "do not migrate them: learners who answered before are asked again for '${new}', or "
+        "the lessons fall back to their stated default.",
+        ZH: "已保存的回答仍留在旧键“${old}”下。平台按键保存回答且不会迁移：之前回答过的学员"
+        "会被重新询问“${new}”，否则课时会退回到其中写明的默认内容。",
+    },
     "hover.read": {
         EN: "Read ${times} in ${documents} of ${course}.",
         ZH: "在课程“${course}”的${documents}中读取了${times}。",

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mfls.features.at_offset import marker_at
+from mfls.features.messages import EN, say
 from mfls.features.refusal import Refusal
 from mfls.syntax.keys import check_new_key, trimmed
 from mfls.syntax.model import Marker, ScanResult
@@ -292,13 +293,9 @@ def stored_answers_annotation(old_key: str, new_key: str, *, merge: bool) -> Ann
     )
 
 
-def stored_answers_warning(old_key: str, new_key: str) -> str:
+def stored_answers_warning(old_key: str, new_key: str, language: str = EN) -> str:
     """What the editor shows after a rename: the point first, then why."""
-    return (
-        f"Stored answers stay under the old key '{old_key}'. Hosts store answers by key "
-        f"and do not migrate them: learners who answered before are asked again for "
-        f"'{new_key}', or the lessons fall back to their stated default."
-    )
+    return say(language, "rename.stored-answers", old=old_key, new=new_key)
 
 
 def rename(

@@ -41,6 +41,16 @@ def test_a_lens_on_each_binding_counts_reads_and_lessons() -> None:
     assert second == "asked here · read 3 times in 2 lessons"
 
 
+def test_lens_titles_and_the_rename_warning_in_chinese() -> None:
+    from mfls.features.rename import stored_answers_warning
+
+    assert lens_title(3, 2, True, "zh-CN") == "在此提问 · 在 2 个课时中读取 3 次"
+    assert lens_title(0, 0, True, "zh-CN") == "在此提问 · 尚未被读取"
+    warning = stored_answers_warning("旧", "新", "zh-CN")
+    assert warning.startswith("已保存的回答仍留在旧键“旧”下。") and "“新”" in warning
+    assert stored_answers_warning("a", "b").startswith("Stored answers stay under the old key 'a'.")
+
+
 def test_singular_and_reference_documents() -> None:
     assert lens_title(1, 1, True) == "asked here · read 1 time in 1 lesson"
     assert lens_title(2, 1, False) == "asked here · read 2 times in 1 document"

@@ -18,6 +18,19 @@ from mfls.lsp.protocol import MflsProtocol
 from mfls.lsp.routes import create_server
 
 
+@pytest.fixture(autouse=True)
+def _levels_of_a_fresh_process() -> Any:
+    """The levels a server process starts with: an in-process `mfls` command of an earlier
+    test (tests/rename) sets the `mfls` and `pygls` loggers' own levels."""
+    loggers = [logging.getLogger(name) for name in ("mfls", "pygls")]
+    saved = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.NOTSET)
+    yield
+    for logger, level in zip(loggers, saved, strict=True):
+        logger.setLevel(level)
+
+
 def frame(message: dict[str, Any]) -> bytes:
     body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
     return b"Content-Length: %d\r\n\r\n" % len(body) + body

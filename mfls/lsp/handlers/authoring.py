@@ -20,7 +20,7 @@ def code_lenses(ls: MflsServer, params: t.CodeLensParams) -> list[t.CodeLens] | 
     doc = from_proto.document(ls.texts, params.text_document.uri)
     if doc is None:
         return None
-    found = code_lens.code_lenses(ls.courses.snapshot, doc.uri)
+    found = code_lens.code_lenses(ls.courses.snapshot, doc.uri, ls.language)
     return to_proto.code_lenses(ls.convert, doc.uri, doc.index, found)
 
 

@@ -106,7 +106,9 @@ def rename(ls: MflsServer, params: t.RenameParams) -> t.WorkspaceEdit | Refusal 
         waiting = _pending(fresh, change, target.key, new_key)
         ls.pending_renames = ls.pending_renames.added(waiting)
     ls.after_answer(
-        ls.show_message, t.MessageType.Warning, rn.stored_answers_warning(target.key, new_key)
+        ls.show_message,
+        t.MessageType.Warning,
+        rn.stored_answers_warning(target.key, new_key, ls.language),
     )
     return edit
 
