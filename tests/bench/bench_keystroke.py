@@ -37,37 +37,8 @@ from typing import Any
 ROOT = str(Path(__file__).resolve().parents[2])
 sys.path.insert(0, ROOT)
 
-WORDS = [
-    "the",
-    "learner",
-    "reads",
-    "a",
-    "short",
-    "example",
-    "and",
-    "then",
-    "tries",
-    "it",
-    "with",
-    "their",
-    "own",
-    "data",
-    "while",
-    "the",
-    "tutor",
-    "explains",
-    "why",
-    "each",
-    "step",
-    "matters",
-    "and",
-    "what",
-    "to",
-    "look",
-    "for",
-    "next",
-    "time",
-]
+from bench_check import WORDS  # noqa: E402  # the dense corpus's words, after the path
+
 EDITED = "Edited here: {{ edited key"
 
 

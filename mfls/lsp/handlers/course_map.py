@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from mfls.features.course_map import key_table, key_table_markdown, map_of_document
+from mfls.features.course_map import CourseMap, key_table, key_table_markdown, map_of_document
 from mfls.features.course_map_html import map_html
 from mfls.features.refusal import Refusal
 from mfls.lsp.server import MflsServer
@@ -33,11 +33,16 @@ def _uri(arguments: list[Any] | None) -> str | Refusal:
     return first
 
 
-def course_keys(ls: MflsServer, arguments: list[Any] | None) -> dict[str, Any] | Refusal:
+def _map_of(ls: MflsServer, arguments: list[Any] | None) -> CourseMap | Refusal:
+    """The map of the course of the document the arguments name."""
     uri = _uri(arguments)
     if isinstance(uri, Refusal):
         return uri
-    found = map_of_document(ls.courses.snapshot, uri)
+    return map_of_document(ls.courses.snapshot, uri)
+
+
+def course_keys(ls: MflsServer, arguments: list[Any] | None) -> dict[str, Any] | Refusal:
+    found = _map_of(ls, arguments)
     if isinstance(found, Refusal):
         return found
     return {
@@ -50,10 +55,7 @@ def course_keys(ls: MflsServer, arguments: list[Any] | None) -> dict[str, Any] |
 
 
 def course_map(ls: MflsServer, arguments: list[Any] | None) -> dict[str, Any] | Refusal:
-    uri = _uri(arguments)
-    if isinstance(uri, Refusal):
-        return uri
-    found = map_of_document(ls.courses.snapshot, uri)
+    found = _map_of(ls, arguments)
     if isinstance(found, Refusal):
         return found
     return {

@@ -22,6 +22,7 @@ holding its new text (`MflsServer.observe_renames`): the client may never apply 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import uuid
 from collections.abc import Mapping, Sequence
@@ -171,30 +172,23 @@ def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction
     if course is not None and bool(only) and _kind_wanted(ca.MERGE, only):
         keys = _merge_targets(course)
         targets = dict.fromkeys(keys, keys)
-    found = ca.code_actions(
-        snapshot,
-        span.uri,
-        span.start,
-        span.end,
+    actions = functools.partial(
+        ca.code_actions,
+        uri=span.uri,
+        start=span.start,
+        end=span.end,
         course_wide=course_wide,
         merge_targets=targets,
         language=ls.language,
     )
+    found = actions(snapshot)
     closed = _closed_documents(found)
     aliases: frozenset[str] = frozenset()
     if closed and course is not None:
         # Actions that edit closed documents are computed again from their bytes on disk.
         basis = ls.courses.edit_basis(course.id, closed)
         aliases = basis.aliases
-        found = ca.code_actions(
-            basis.snapshot,
-            span.uri,
-            span.start,
-            span.end,
-            course_wide=course_wide,
-            merge_targets=targets,
-            language=ls.language,
-        )
+        found = actions(basis.snapshot)
         if basis.unusable:
             log.warning(
                 "code actions: left out the ones editing other documents: %s",
