@@ -16,6 +16,9 @@ type ServerState = "starting" | "ready" | "stopped" | "failed";
  * A status bar item for the server, which shows the server's work-done progress
  * (course indexing) while it runs.
  */
+/** How long the last figures of a finished progress stay in the status item. */
+const PROGRESS_LINGER_MS = 1500;
+
 export class IndexingStatus implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly active = new Map<string, string>();
@@ -60,8 +63,15 @@ export class IndexingStatus implements vscode.Disposable {
   }
 
   end(token: string): void {
-    this.active.delete(token);
-    this.render();
+    // A small course is indexed in milliseconds: its last figures would flash by unseen
+    // (the status bar drops updates that follow each other closely), so they stay a moment.
+    const last = this.active.get(token);
+    setTimeout(() => {
+      if (this.active.get(token) === last) {
+        this.active.delete(token);
+        this.render();
+      }
+    }, PROGRESS_LINGER_MS);
   }
 
   dispose(): void {
