@@ -111,7 +111,9 @@ def run(command: list[str], pythonpath: str | None, pure: bool = False) -> float
     if pythonpath is not None:
         env["PYTHONPATH"] = pythonpath
     started = time.perf_counter()
-    subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # From `/`: `python -m` puts the working directory first on the path, which would
+    # shadow `pythonpath` from inside a checkout.
+    subprocess.run(command, env=env, cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - started
 
 
