@@ -241,7 +241,18 @@ def test_kill_9_at_random_instants_then_resume_or_undo_restores_every_byte(
             seen.add("undone" if undo else "resumed")
         else:
             seen.add("finished" if status == 0 else "before")
-            assert on_disk(root) in (files, renamed(files)), (iteration, status)
+            draft = root / ".mfls" / "rename-journal.json.new"
+            if draft.exists():  # killed while drafting the journal (no O_TMPFILE here)
+                seen.add("draft left")
+                assert draft.read_bytes() == b"" or status != 0, iteration
+                after = {
+                    k: v for k, v in on_disk(root).items() if k != ".mfls/rename-journal.json.new"
+                }
+                assert after == files, (iteration, status)
+                assert rename(root, "q", "r") == 0, "the next rename goes on past the draft"
+                assert on_disk(root) == renamed(files), iteration  # and removes it
+            else:
+                assert on_disk(root) in (files, renamed(files)), (iteration, status)
         capsys.readouterr()
     print(sorted(seen))
     assert "pending" in seen
@@ -461,3 +472,18 @@ def test_a_crash_right_after_swapping_over_a_save_can_only_be_undone_and_keeps_t
     assert on_disk(root) == before, "a refused resume changes nothing"
     assert rename(root, "--undo") == 0
     assert on_disk(root) == {**files, "lesson03.md": SAVED}
+
+
+def test_a_journal_draft_left_by_a_crash_is_removed_by_the_next_rename(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # kill -9 while the journal is drafted (where O_TMPFILE is missing) leaves an empty
+    # draft and no journal: nothing was touched, and the next rename goes on.
+    root = tmp_path / "course"
+    files = make_course(root, 3)
+    draft = root / ".mfls" / "rename-journal.json.new"
+    draft.parent.mkdir(exist_ok=True)
+    draft.write_bytes(b"")
+    assert rename(root, "q", "r") == 0, capsys.readouterr()
+    assert not draft.exists()
+    assert on_disk(root) == renamed(files)
