@@ -1,3 +1,3 @@
-from mfls.cli import main
+from mfls.cli import entry
 
-raise SystemExit(main())
+entry()

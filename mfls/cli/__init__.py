@@ -1,37 +1,52 @@
 """The `mfls` command line: `main`, and its parser built from one table of subcommands.
 
-Each subcommand is a module of this package with `HELP`, `configure(parser)` and
-`run(args) -> exit status`, and one row of `SUBCOMMANDS`. Without a command, `mfls`
-serves LSP over stdio.
+Each subcommand is a module of this package with `configure(parser)` and
+`run(args) -> exit status`, and one row of `SUBCOMMANDS` (its name, module and help).
+Only the module of the command given is imported: `mfls check` does not pay for the
+course map's or the exports' modules. Without a command, `mfls` serves LSP over stdio.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
+import logging
+import os
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import Any, NoReturn
 
 from mfls import build
-from mfls.cli import check, course_map, pack, rename, scan, serve, unpack
 
 
 @dataclass(frozen=True)
 class Subcommand:
     name: str
+    module: str
     help: str
-    configure: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[argparse.Namespace], int]
+    # It only reads and prints: the program may end without freeing its objects.
+    quick_exit: bool = False
+
+    def load(self) -> ModuleType:
+        return importlib.import_module(f"mfls.cli.{self.module}")
 
 
 SUBCOMMANDS: tuple[Subcommand, ...] = (
-    Subcommand("serve", serve.HELP, serve.configure, serve.run),
-    Subcommand("scan", scan.HELP, scan.configure, scan.run),
-    Subcommand("check", check.HELP, check.configure, check.run),
-    Subcommand("rename", rename.HELP, rename.configure, rename.run),
-    Subcommand("unpack", unpack.HELP, unpack.configure, unpack.run),
-    Subcommand("pack", pack.HELP, pack.configure, pack.run),
-    Subcommand("map", course_map.HELP, course_map.configure, course_map.run),
+    Subcommand("serve", "serve", "speak LSP over stdio (the default) or TCP"),
+    Subcommand("scan", "scan", "print what the scanner reads in one document", True),
+    Subcommand("check", "check", "report diagnostics for files and folders", True),
+    Subcommand("rename", "rename", "rename a memory key in every document of a course"),
+    Subcommand("unpack", "unpack", "unpack an AI-Shifu course export into a course folder"),
+    Subcommand("pack", "pack", "pack a course folder made by unpack back into an AI-Shifu export"),
+    Subcommand(
+        "map",
+        "course_map",
+        "draw a course's questions: where each is asked and read (HTML, JSON or SVG)",
+        True,
+    ),
 )
 
 
@@ -43,7 +58,22 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser(subcommands: Sequence[Subcommand] = SUBCOMMANDS) -> argparse.ArgumentParser:
+def _named(argv: Sequence[str]) -> str | None:
+    """The command `argv` names: its first argument not an option (the global options
+    take no value)."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg
+        if arg == "--":
+            return None
+    return None
+
+
+def build_parser(
+    subcommands: Sequence[Subcommand] = SUBCOMMANDS, configured: str | None = None
+) -> argparse.ArgumentParser:
+    """The parser; only the subcommand named `configured` (every one when None, none
+    when it names none) gets its arguments, so only its module is imported."""
     parser = argparse.ArgumentParser(
         prog="mfls",
         description="MarkdownFlow language server and checker. "
@@ -64,16 +94,25 @@ def build_parser(subcommands: Sequence[Subcommand] = SUBCOMMANDS) -> argparse.Ar
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for sub in subcommands:
         sub_parser = commands.add_parser(sub.name, help=sub.help, description=sub.help)
-        sub.configure(sub_parser)
-        sub_parser.set_defaults(run=sub.run)
+        if configured is None or sub.name == configured:
+            module = sub.load()
+            module.configure(sub_parser)
+            sub_parser.set_defaults(run=module.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args: Any = parser.parse_args(argv)
-    run: Callable[[argparse.Namespace], int] = getattr(args, "run", serve.run)
-    if args.default_stdio and run is not serve.run:
+    given = sys.argv[1:] if argv is None else list(argv)
+    named = _named(given)
+    known = {sub.name for sub in SUBCOMMANDS}
+    parser = build_parser(configured=named if named in known else "")
+    args: Any = parser.parse_args(given)
+    run: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
+    if run is None:
+        from mfls.cli import serve
+
+        run = serve.run
+    elif args.default_stdio:
         parser.error(f"--stdio applies to serving LSP, not to the {args.command} command")
     try:
         return run(args)
@@ -81,3 +120,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def entry() -> NoReturn:
+    """The `mfls` program: `main`, and after a command that only reads and prints, an
+    exit that skips freeing its objects one by one (a tenth of a big course's check)."""
+    given = sys.argv[1:]
+    status = main(given)
+    named = _named(given)
+    if any(sub.quick_exit and sub.name == named for sub in SUBCOMMANDS):
+        logging.shutdown()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing to lose
+                stream.flush()
+        os._exit(status)
+    sys.exit(status)

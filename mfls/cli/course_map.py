@@ -27,7 +27,6 @@ from mfls.features.course_map_svg import map_svg
 from mfls.workspace.course_root import nearest_course_root
 from mfls.workspace.loading import load_course
 
-HELP = "draw a course's questions: where each is asked and read (HTML, JSON or SVG)"
 FORMATS = ("html", "json", "svg")
 
 

@@ -17,8 +17,6 @@ from mfls.disk.trees import write_file
 from mfls.exports.ai_shifu import ExportProblem
 from mfls.exports.packing import pack
 
-HELP = "pack a course folder made by unpack back into an AI-Shifu export"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("folder", metavar="DIR", help="the course folder")

@@ -37,8 +37,6 @@ if TYPE_CHECKING:
 
 from mfls.cli.output import configure_stderr, say, shown, write_stdout
 
-HELP = "rename a memory key in every document of a course"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -282,6 +280,9 @@ def _count(count: int, noun: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`mfls rename` on its own (the `mfls` command line adds it as a subcommand)."""
-    parser = argparse.ArgumentParser(prog="mfls rename", description=HELP)
+    from mfls.cli import SUBCOMMANDS
+
+    described = next(sub.help for sub in SUBCOMMANDS if sub.name == "rename")
+    parser = argparse.ArgumentParser(prog="mfls rename", description=described)
     configure(parser)
     return run(parser.parse_args(argv))

@@ -14,8 +14,6 @@ from mfls.cli.sources import Unusable, read_source, warn_pending_renames
 from mfls.syntax.model import ScanResult
 from mfls.text.line_index import LineIndex
 
-HELP = "print what the scanner reads in one document"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", help="a Markdown file, or - for standard input")

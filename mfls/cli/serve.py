@@ -11,8 +11,6 @@ import sys
 
 from mfls.cli.output import configure_stderr
 
-HELP = "speak LSP over stdio (the default) or TCP"
-
 
 def parse_host_port(value: str) -> tuple[str, int]:
     host, sep, port = value.rpartition(":")

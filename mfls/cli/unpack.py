@@ -17,8 +17,6 @@ from mfls.disk.trees import write_tree
 from mfls.exports.ai_shifu import ExportProblem
 from mfls.exports.layout import unpack
 
-HELP = "unpack an AI-Shifu course export into a course folder"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("export", metavar="EXPORT.json", help="the exported course")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Final
 
 from mfls.disk.memory import MemoryDisk
@@ -95,7 +95,7 @@ def _retitled(item: Diagnostic, by_uri: dict[str, Placed]) -> Diagnostic:
         if placed is not None:
             label = posixpath.basename(placed.path)
             message = message.replace(f"in {label}", f"in “{placed.title}”")
-    return item if message == item.message else replace(item, message=message)
+    return item if message == item.message else item._replace(message=message)
 
 
 def _ordered(placed: Sequence[Placed]) -> list[Placed]:

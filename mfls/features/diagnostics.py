@@ -7,7 +7,7 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, NamedTuple
 
 from mfls.features.at_offset import invalid_span
 from mfls.features.lesson_structure import structure_of
@@ -31,8 +31,10 @@ Related = tuple[str, int, int, str]
 DEPRECATED = "deprecated"
 
 
-@dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(NamedTuple):
+    """One problem at `[start, end)` of a document's text (a tuple: a dense course makes
+    them by the ten thousand)."""
+
     code: str
     severity: str  # error | warning | information | hint
     start: int
@@ -284,15 +286,18 @@ def document_diagnostics(
         by_marker.extend(_ignored_reserved_bindings(course, entry, language))
     provides = host.provides
     substitutes = host.substitutes
+    first_docs = course.first_lesson_docs()
     for key, references in keys.references.items():
         # An ignored binding (old target) gets runtime-binding-ignored, not these.
         read = [m for m in references if substitutes(m) and m.role is not Role.BINDING]
         if not read or provides(key):
             continue
-        first = course.first_lesson_binding(key)
-        if first is not None:
-            if course.docs[first.uri].order < entry.order:
+        first_uri = first_docs.get(key)
+        if first_uri is not None:
+            if course.docs[first_uri].order < entry.order:
                 continue  # asked in an earlier document: every read here comes after
+            first = course.first_lesson_binding(key)
+            assert first is not None
             verdict = _read_before_asked(course, entry, key, first, language)
         else:
             verdict = _unbound_verdict(course, key, language)
@@ -492,16 +497,23 @@ def _read_before_asked(
 ) -> _KeyVerdict:
     if entry.kind != "lesson":
         return _QUIET
-    if first.uri == entry.uri:
+    here = first.uri == entry.uri
+    made: dict[tuple[str, bool], _KeyVerdict]
+    made = course.cache.get(f"read-before-asked:{language}", _fresh)
+    verdict = made.get((key, here))
+    if verdict is not None:
+        return verdict
+    if here:
         where = say(language, "part.where.later")
     else:
         where = say(language, "part.where.in", label=_where(course, first))
-    return _KeyVerdict(
+    verdict = made[key, here] = _KeyVerdict(
         "read-before-asked",
         say(language, "read-before-asked", short=brief(key), where=where),
         (_at(first, say(language, "related.first-bound")),),
         course.position(first),
     )
+    return verdict
 
 
 _VerdictBasis = tuple[object, ...]
@@ -514,6 +526,10 @@ def _unbound_verdict(course: CourseSnapshot, key: str, language: str) -> _KeyVer
     once, and kept from snapshot to snapshot of the course while its basis holds (the same
     near key, first bound at the same place): a keystroke makes only the verdicts it
     changes."""
+    settled: dict[str, _KeyVerdict] = course.cache.get(f"unbound-now:{language}", _fresh)
+    verdict = settled.get(key)
+    if verdict is not None:
+        return verdict
     memo: dict[str, tuple[_VerdictBasis, _KeyVerdict]]
     memo = course.cache.get(f"unbound-verdicts:{language}", _kept_verdicts)
     near_misses = near_miss_index(course)
@@ -525,10 +541,17 @@ def _unbound_verdict(course: CourseSnapshot, key: str, language: str) -> _KeyVer
             basis = (near, bound.uri, bound.marker.key_start, bound.marker.key_end)
     seen = memo.get(key)
     if seen is not None and seen[0] == basis:
-        return seen[1]
-    verdict = _unbound(course, key, near_misses, language)
-    memo[key] = (basis, verdict)
+        verdict = seen[1]
+    else:
+        verdict = _unbound(course, key, near_misses, language)
+        memo[key] = (basis, verdict)
+    settled[key] = verdict
     return verdict
+
+
+def _fresh(previous: object, changed: object) -> dict[Any, _KeyVerdict]:
+    """Verdicts of this snapshot alone."""
+    return {}
 
 
 def _kept_verdicts(

@@ -45,6 +45,20 @@ _ORDERED = re.compile(r"([0-9]{1,9})([.)])")
 # Fast paths for blocks directly under the document.
 _SPECIAL_START = frozenset(" \t\r\n#`~*+_=<>-0123456789")
 _PLAIN_LINES = re.compile(r"(?:[^ \t\r\n#`~*+_=<>0-9\-][^\r\n]*(?:\r\n|\r|\n))+")
+
+
+def _plain_lines_end(text: str, pos: int) -> int:
+    """`_PLAIN_LINES.match(text, pos).end()` (`pos` when it fails) for a text without "\r"."""
+    end = pos
+    n = len(text)
+    while end < n and text[end] not in _SPECIAL_START:
+        line_end = text.find("\n", end)
+        if line_end < 0:
+            break
+        end = line_end + 1
+    return end
+
+
 _TOP_FENCE_CLOSE = {
     "`": re.compile(r"(?<![^\r\n]) {0,3}(`{3,})[ \t]*(?=[\r\n]|\Z)"),
     "~": re.compile(r"(?<![^\r\n]) {0,3}(~{3,})[ \t]*(?=[\r\n]|\Z)"),
@@ -127,6 +141,9 @@ def _trim_end(text: str, start: int, end: int) -> int:
 class _Parser:
     def __init__(self, text: str, start: int) -> None:
         self.text = text
+        # Without carriage returns a line ends at the next "\n": `str.find` is far
+        # faster than a regex walking each character of long plain lines.
+        self.lf_only = "\r" not in text
         self.stack: list[_Node] = [_Node(_DOC, start)]
         self.blocks: list[Block] = []
         self.unit_start = start
@@ -654,10 +671,15 @@ class _Parser:
         tip = self.stack[1]
         kind = tip.kind
         if kind == _PARA:
-            m = _PLAIN_LINES.match(text, pos)
-            if m is None:
-                return pos
-            e = m.end()
+            if self.lf_only:
+                e = _plain_lines_end(text, pos)
+                if e == pos:
+                    return pos
+            else:
+                m = _PLAIN_LINES.match(text, pos)
+                if m is None:
+                    return pos
+                e = m.end()
             le = e - 2 if text.startswith("\r\n", e - 2) else e - 1
             segs = tip.segs
             if segs and segs[-1][1] == pos:

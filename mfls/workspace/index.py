@@ -344,6 +344,10 @@ class CourseSnapshot:
             memo[key] = found
         return found
 
+    def first_lesson_docs(self) -> Mapping[str, str]:
+        """key -> the URI of the first lesson (course order) binding it."""
+        return self._first_lesson_docs()
+
     def first_lesson_binding(self, key: str) -> Occurrence | None:
         """The first of `lesson_bindings(key)` in course order, without resolving the rest."""
         uri = self._first_lesson_docs().get(key)

@@ -8,7 +8,7 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mfls.syntax.blocks import Unit, iter_units, parse_blocks
+from mfls.syntax.blocks import _PLAIN_LINES, Unit, _plain_lines_end, iter_units, parse_blocks
 from mfls.syntax.model import Block, BlockKind
 from tests.commonmark.blockcompare import markdown_it_blocks, mfls_blocks
 
@@ -269,6 +269,14 @@ _chars = st.one_of(
     st.sampled_from(["\ud800", "\udfff", "\0", "\t", " ", "\r", "\n", "\x0b", "\x0c", "\x85"]),
     st.sampled_from(list("#`~*+_=<>-0123456789[]:()\"'\\!?/")),
 )
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(_chars, max_size=80).map(lambda t: t.replace("\r", "")), st.integers(0, 80))
+def test_plain_lines_fast_path_equals_its_pattern(text: str, pos: int) -> None:
+    pos = min(pos, len(text))
+    m = _PLAIN_LINES.match(text, pos)
+    assert _plain_lines_end(text, pos) == (pos if m is None else m.end())
 
 
 @settings(max_examples=1500, deadline=None)

@@ -42,9 +42,9 @@ if sys.version_info < (3, 10):
     sys.exit("mfls needs Python 3.10 or later, not " + sys.version.split()[0])
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from mfls.cli import main  # noqa: E402
+from mfls.cli import entry  # noqa: E402
 
-sys.exit(main())
+entry()
 '''
 
 
