@@ -1,0 +1,48 @@
+"""`mfls check`, `scan` and `map` end with `os._exit` after flushing: nothing printed is lost,
+and the exit status is main's."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from mfls.cli.check import check_paths, report_text
+
+
+def _course(root: Path, lessons: int) -> None:
+    (root / "mfcourse.toml").write_text('name = "big output"\n')
+    for n in range(lessons):
+        reads = " ".join(f"{{{{ unknown {n} {k} }}}}" for k in range(40))
+        (root / f"l{n:03}.md").write_text(f"?[{{{{ q{n} }}}} A | B]\n\n{reads}\n")
+
+
+def test_every_line_of_a_big_report_reaches_the_pipe(tmp_path: Path) -> None:
+    _course(tmp_path, 60)
+    done = subprocess.run(
+        [sys.executable, "-m", "mfls", "check", "--jobs", "1", str(tmp_path)],
+        capture_output=True,
+        timeout=120,
+    )
+    expected = report_text(check_paths([str(tmp_path)]))
+    assert len(expected) > 200_000  # several pipe buffers
+    assert done.stdout.decode() == expected
+    assert done.returncode == 0
+
+
+def test_the_status_of_main_is_the_exit_status(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("{{ bad\u0001key }}\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "mfls", "check", str(tmp_path / "a.md")],
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert b"error" in done.stdout
+    missing = subprocess.run(
+        [sys.executable, "-m", "mfls", "scan", str(tmp_path / "none.md")],
+        capture_output=True,
+        timeout=120,
+    )
+    assert missing.returncode == 2
+    assert b"none.md" in missing.stderr
