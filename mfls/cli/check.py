@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from mfls.cli.check_formats import report_github, report_sarif
-from mfls.cli.exports import load_export
 from mfls.cli.language import add_option as add_locale_option
 from mfls.cli.language import chosen as chosen_language
 from mfls.cli.output import configure_stderr, decoded, places, say, shown, write_stdout
@@ -37,8 +36,6 @@ from mfls.cli.sources import (
     read_source,
     warn_pending_renames,
 )
-from mfls.exports.ai_shifu import ExportProblem
-from mfls.exports.checking import check_export
 from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
 from mfls.features.messages import EN
 from mfls.workspace.course_root import nearest_course_root
@@ -175,6 +172,11 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int = 1) -> Chec
 
 def _check_export(report: CheckReport, raw: str, path: str, language: str) -> None:
     """The diagnostics of an AI-Shifu export, each placed in one lesson's text."""
+    # Imported here: a check of lesson files never loads the export modules.
+    from mfls.cli.exports import load_export
+    from mfls.exports.ai_shifu import ExportProblem
+    from mfls.exports.checking import check_export
+
     loaded = load_export(path)
     if isinstance(loaded, ExportProblem):
         report.unreadable.append(loaded.message)
