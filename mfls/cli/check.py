@@ -61,10 +61,8 @@ class Finding(NamedTuple):
     part: str | None = None  # the item's field holding the text
 
     def as_text(self) -> str:
-        return self._text(_where(self.path, self.lesson, self.part), _one_line(self.message))
-
-    def _text(self, where: str, message: str) -> str:
-        return f"{where}:{self.line}:{self.column}: {self.severity} {self.code} {message}"
+        """Its line of the text report."""
+        return report_text(CheckReport([self])).rstrip("\n")
 
     def as_json(self) -> dict[str, Any]:
         place: dict[str, Any] = {}
@@ -206,27 +204,30 @@ def _add_findings(
         return
     at = places(text, [offset for item in items for offset in (item.start, item.end)])
     title, item_id, field_name = lesson if lesson is not None else (None, None, None)
-    placed = []
-    for item in items:
-        line, column = at[item.start]
-        end_line, end_column = at[item.end]
-        placed.append(
-            Finding(
+    new = tuple.__new__  # the named tuple's own `__new__` is Python code
+    placed = [
+        new(
+            Finding,
+            (
                 shown,
-                line,
-                column,
-                end_line,
-                end_column,
+                *at[item.start],
+                *at[item.end],
                 item.severity,
                 item.code,
                 item.message,
                 title,
                 item_id,
                 field_name,
-            )
+            ),
         )
-    placed.sort(key=lambda f: (f.line, f.column, f.code))
+        for item in items
+    ]
+    placed.sort(key=_finding_order)
     report.findings.extend(placed)
+
+
+def _finding_order(finding: Finding) -> tuple[int, int, str]:
+    return finding.line, finding.column, finding.code
 
 
 def _one_line(message: str) -> str:
@@ -245,15 +246,15 @@ def report_text(report: CheckReport) -> str:
     places: dict[tuple[str, str | None, str | None], str] = {}
     messages: dict[str, str] = {}
     lines = []
-    for finding in report.findings:
-        at = (finding.path, finding.lesson, finding.part)
+    for path, line, column, _, _, severity, code, message, lesson, _, part in report.findings:
+        at = (path, lesson, part)
         where = places.get(at)
         if where is None:
             where = places[at] = _where(*at)
-        message = messages.get(finding.message)
-        if message is None:
-            message = messages[finding.message] = _one_line(finding.message)
-        lines.append(finding._text(where, message))
+        said = messages.get(message)
+        if said is None:
+            said = messages[message] = _one_line(message)
+        lines.append(f"{where}:{line}:{column}: {severity} {code} {said}")
     return "\n".join(lines) + "\n" if lines else ""
 
 

@@ -44,6 +44,9 @@ class Diagnostic(NamedTuple):
     tags: tuple[str, ...] = ()
 
 
+_new_tuple = tuple.__new__
+
+
 def _diagnostic(
     code: str,
     start: int,
@@ -303,15 +306,11 @@ def document_diagnostics(
             verdict = _unbound_verdict(course, key, language)
         if verdict.applies_before is not None:
             read = _before(read, entry.order, verdict.applies_before)
+        code, message, related = verdict.code, verdict.message, verdict.related
+        severity = DEFAULT_SEVERITIES[code]
+        # Plain tuples of the fields: the named tuple's own `__new__` is Python code.
         by_marker.extend(
-            Diagnostic(
-                verdict.code,
-                DEFAULT_SEVERITIES[verdict.code],
-                m.start,
-                m.end,
-                verdict.message,
-                verdict.related,
-            )
+            _new_tuple(Diagnostic, (code, severity, m.start, m.end, message, related, ()))
             for m in read
         )
     by_marker.sort(key=lambda d: d.start)

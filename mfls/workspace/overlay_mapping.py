@@ -4,13 +4,16 @@ small overlay, so deriving a changed copy costs the size of the overlay, not the
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Final, Generic, TypeVar
+from typing import Final, Generic, TypeVar, overload
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
 
 GONE: Final = object()
 """Stands for a removed key in `Layered.updated`."""
+
+_ABSENT: Final = object()
 
 FLATTEN_AT: Final = 512
 """Once the overlay holds this many keys, the next update merges it into a new base."""
@@ -35,6 +38,19 @@ class Layered(Mapping[K, V], Generic[K, V]):
             # The overlay holds values or GONE, and GONE was ruled out.
             return value  # type: ignore[return-value]
         return self._base[key]
+
+    @overload
+    def get(self, key: K, /) -> V | None: ...
+    @overload
+    def get(self, key: K, default: V | T, /) -> V | T: ...
+    def get(self, key: K, default: object = None) -> object:
+        # Mapping.get would go through __getitem__ and a KeyError for each missing key.
+        delta = self._delta
+        if delta:
+            value = delta.get(key, _ABSENT)
+            if value is not _ABSENT:
+                return default if value is GONE else value
+        return self._base.get(key, default)
 
     def __contains__(self, key: object) -> bool:
         delta = self._delta

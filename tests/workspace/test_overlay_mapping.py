@@ -29,6 +29,7 @@ def test_layered_behaves_like_a_dict_and_never_changes(monkeypatch) -> None:
         for key in ("k0", "k5", "k39", "absent"):
             assert (key in mapping) == (key in expected)
             assert mapping.get(key) == expected.get(key)
+            assert mapping.get(key, "default") == expected.get(key, "default")
 
 
 def test_updated_without_changes_is_the_same_object() -> None:
