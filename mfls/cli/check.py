@@ -21,7 +21,7 @@ import gc
 import json
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -242,7 +242,16 @@ def _where(path: str, lesson: str | None, part: str | None) -> str:
 
 
 def report_text(report: CheckReport) -> str:
-    """Every finding's `as_text` line; places and messages, which repeat, made once each."""
+    """Every finding's `as_text` line."""
+    return "".join(text_chunks(report))
+
+
+CHUNK_LINES = 4096
+
+
+def text_chunks(report: CheckReport) -> Iterator[str]:
+    """`report_text` in pieces of up to CHUNK_LINES lines, so a big report is never held
+    whole; places and messages, which repeat, made once each."""
     places: dict[tuple[str, str | None, str | None], str] = {}
     messages: dict[str, str] = {}
     lines = []
@@ -254,8 +263,12 @@ def report_text(report: CheckReport) -> str:
         said = messages.get(message)
         if said is None:
             said = messages[message] = _one_line(message)
-        lines.append(f"{where}:{line}:{column}: {severity} {code} {said}")
-    return "\n".join(lines) + "\n" if lines else ""
+        lines.append(f"{where}:{line}:{column}: {severity} {code} {said}\n")
+        if len(lines) == CHUNK_LINES:
+            yield "".join(lines)
+            lines = []
+    if lines:
+        yield "".join(lines)
 
 
 def report_json(report: CheckReport) -> str:
@@ -313,7 +326,11 @@ def run(args: argparse.Namespace) -> int:
     report = check_paths(args.paths, chosen_language(args.locale), jobs)
     for problem in report.unreadable:
         say("check", problem)
-    write_stdout(FORMATS[args.format](report))
+    if args.format == "text":
+        for chunk in text_chunks(report):
+            write_stdout(chunk)
+    else:
+        write_stdout(FORMATS[args.format](report))
     if report.unreadable:
         return 2
     return 1 if report.has_errors else 0

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -103,6 +104,12 @@ def dense_corpus(root: Path, lessons: int, lesson_bytes: int = 15_000) -> int:
     return total
 
 
+def cpu_seconds() -> float:
+    """User and system CPU time of every child process waited for so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def run(command: list[str], pythonpath: str | None, pure: bool = False) -> float:
     dropped = ("PYTHONDONTWRITEBYTECODE", "MFLS_PURE")
     env = {k: v for k, v in os.environ.items() if k not in dropped}
@@ -156,28 +163,39 @@ def make_corpus(name: str, root: Path, lessons: int) -> int:
 
 def growth(names: list[str], sizes: list[int], runs: int) -> None:
     """Variable `mfls check --jobs 1` time per MB (a 1-lesson run's time subtracted), and
-    its ratio to that at the first size: 1.0 is linear."""
-    print("corpus | lessons | MB | --jobs 1 (s) | variable s per MB | vs first size")
-    print("--- | --- | --- | --- | --- | ---")
+    its ratio to that at the first size: 1.0 is linear. Wall time, and CPU time, which a
+    busy host inflates less."""
+    print(
+        "corpus | lessons | MB | --jobs 1 (s) | variable s per MB | vs first size | "
+        "CPU (s) | variable CPU s per MB | vs first size"
+    )
+    print(" | ".join("---" for _ in range(9)))
     for name in names:
-        timings: dict[int, tuple[float, float]] = {}
+        timings: dict[int, tuple[float, float, float]] = {}
         for lessons in [1, *sizes]:
             with tempfile.TemporaryDirectory() as folder:
                 root = Path(folder)
                 size = make_corpus(name, root, lessons)
                 command = [sys.executable, "-m", "mfls", "check", "--jobs", "1", str(root)]
                 run(command, str(HERE))
-                seconds = statistics.median(run(command, str(HERE)) for _ in range(runs))
-            timings[lessons] = (size / 1024 / 1024, seconds)
-        fixed = timings[1][1]
-        first = None
+                walls, cpus = [], []
+                for _ in range(runs):
+                    before = cpu_seconds()
+                    walls.append(run(command, str(HERE)))
+                    cpus.append(cpu_seconds() - before)
+            megabytes = size / 1024 / 1024
+            timings[lessons] = (megabytes, statistics.median(walls), statistics.median(cpus))
+        _, fixed, fixed_cpu = timings[1]
+        first: tuple[float, float] | None = None
         for lessons in sizes:
-            megabytes, seconds = timings[lessons]
+            megabytes, seconds, cpu = timings[lessons]
             per_mb = (seconds - fixed) / megabytes
-            first = per_mb if first is None else first
+            cpu_per_mb = (cpu - fixed_cpu) / megabytes
+            first = first or (per_mb, cpu_per_mb)
             print(
                 f"{name} | {lessons:,} | {megabytes:.1f} | {seconds:.2f} | {per_mb:.3f} | "
-                f"{per_mb / first:.2f}x"
+                f"{per_mb / first[0]:.2f}x | {cpu:.2f} | {cpu_per_mb:.3f} | "
+                f"{cpu_per_mb / first[1]:.2f}x"
             )
             sys.stdout.flush()
 
