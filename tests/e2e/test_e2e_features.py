@@ -56,6 +56,11 @@ async def client(lsp_client: LanguageClient, course: Path) -> AsyncIterator[None
     def register(params: t.RegistrationParams) -> None:
         return None
 
+    # The server re-registers its file watchers once it knows the courses' globs.
+    @lsp_client.feature(t.CLIENT_UNREGISTER_CAPABILITY)
+    def unregister(params: t.UnregistrationParams) -> None:
+        return None
+
     @lsp_client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
     def refresh_lenses(params: None) -> None:
         return None

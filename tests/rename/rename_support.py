@@ -166,6 +166,11 @@ async def editor(caps: t.ClientCapabilities, *folders: Path) -> AsyncIterator[Ed
     def register(params: t.RegistrationParams) -> None:
         return None
 
+    # The server re-registers its file watchers once it knows the courses' globs.
+    @client.feature(t.CLIENT_UNREGISTER_CAPABILITY)
+    def unregister(params: t.UnregistrationParams) -> None:
+        return None
+
     try:
         result = await client.initialize_session(
             t.InitializeParams(

@@ -289,6 +289,11 @@ async def lsp_session(
     def register(params: t.RegistrationParams) -> None:
         return None
 
+    # The server re-registers its file watchers once it knows the courses' globs.
+    @client.feature(t.CLIENT_UNREGISTER_CAPABILITY)
+    def unregister(params: t.UnregistrationParams) -> None:
+        return None
+
     client.protocol.fm._features.pop(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, None)
 
     @client.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)

@@ -59,6 +59,11 @@ async def server(
     def register(params: t.RegistrationParams) -> None:
         return None
 
+    # The server re-registers its file watchers once it knows the courses' globs.
+    @client.feature(t.CLIENT_UNREGISTER_CAPABILITY)
+    def unregister(params: t.UnregistrationParams) -> None:
+        return None
+
     try:
         await client.initialize_session(
             t.InitializeParams(
