@@ -47,7 +47,7 @@ def default_jobs() -> int:
 
 # A worker sends its results as plain tuples (enum members pickle once per batch): the
 # C pickler writes those several times faster than named tuples, and the parent rebuilds
-# the records with `_make`.
+# the records with `tuple.__new__` (`_make` is Python code).
 
 
 def _interaction_row(x: Interaction) -> _Row:
@@ -55,16 +55,20 @@ def _interaction_row(x: Interaction) -> _Row:
     return (*x[:4], [tuple(c) for c in x.choices], x.input, None if b is None else tuple(b), *x[7:])
 
 
+_new = tuple.__new__
+
+
 def _interaction(row: _Row) -> Interaction:
-    choice, b = Choice._make, row[6]
-    return Interaction._make(
+    b = row[6]
+    return _new(
+        Interaction,
         (
             *row[:4],
-            tuple([choice(c) for c in row[4]]),
+            tuple([_new(Choice, c) for c in row[4]]),
             row[5],
-            None if b is None else Marker._make(b),
+            None if b is None else _new(Marker, b),
             *row[7:],
-        )
+        ),
     )
 
 
@@ -85,8 +89,8 @@ def _scan_batch(texts: list[str]) -> list[_Scanned]:
 def _result(scanned: _Scanned) -> ScanResult:
     markers, invalid, interactions = scanned
     return ScanResult(
-        tuple(map(Marker._make, markers)),
-        tuple(map(InvalidMarker._make, invalid)),
+        tuple([_new(Marker, m) for m in markers]),
+        tuple([_new(InvalidMarker, i) for i in invalid]),
         tuple(map(_interaction, interactions)),
     )
 

@@ -86,3 +86,10 @@ def test_workers_started_from_a_thread_scan_the_same(small_threshold: None) -> N
     thread.join(120)
     assert methods == ["spawn"]
     assert found == [scan_markers(t) for t in texts]
+
+
+def test_one_batch_or_more_jobs_than_batches_scan_the_same(small_threshold: None) -> None:
+    one = ["".join(TEXTS) * 3]
+    assert list(scan_texts(one, jobs=2)) == [scan_markers(one[0])]
+    few = TEXTS * 3
+    assert list(scan_texts(few, jobs=16)) == [scan_markers(t) for t in few]
