@@ -10,6 +10,10 @@ from pathlib import Path
 from mfls.cli.check import check_paths, report_text
 
 
+def _mfls(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "mfls", *args], capture_output=True, timeout=120)
+
+
 def _course(root: Path, lessons: int) -> None:
     (root / "mfcourse.toml").write_text('name = "big output"\n')
     for n in range(lessons):
@@ -19,11 +23,7 @@ def _course(root: Path, lessons: int) -> None:
 
 def test_every_line_of_a_big_report_reaches_the_pipe(tmp_path: Path) -> None:
     _course(tmp_path, 60)
-    done = subprocess.run(
-        [sys.executable, "-m", "mfls", "check", "--jobs", "1", str(tmp_path)],
-        capture_output=True,
-        timeout=120,
-    )
+    done = _mfls("check", "--jobs", "1", str(tmp_path))
     expected = report_text(check_paths([str(tmp_path)]))
     assert len(expected) > 200_000  # several pipe buffers
     assert done.stdout.decode() == expected
@@ -32,17 +32,9 @@ def test_every_line_of_a_big_report_reaches_the_pipe(tmp_path: Path) -> None:
 
 def test_the_status_of_main_is_the_exit_status(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("{{ bad\u0001key }}\n")
-    done = subprocess.run(
-        [sys.executable, "-m", "mfls", "check", str(tmp_path / "a.md")],
-        capture_output=True,
-        timeout=120,
-    )
+    done = _mfls("check", str(tmp_path / "a.md"))
     assert done.returncode == 1
     assert b"error" in done.stdout
-    missing = subprocess.run(
-        [sys.executable, "-m", "mfls", "scan", str(tmp_path / "none.md")],
-        capture_output=True,
-        timeout=120,
-    )
+    missing = _mfls("scan", str(tmp_path / "none.md"))
     assert missing.returncode == 2
     assert b"none.md" in missing.stderr
