@@ -17,7 +17,6 @@ others are still checked).
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import logging
 import os
@@ -317,9 +316,6 @@ def _jobs(value: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    # One run, whose objects nearly all live to its end: the collector's passes over
-    # them (a tenth of a dense course's check) would free nothing.
-    gc.disable()
     configure_stderr(logging.WARNING)
     warn_pending_renames("check", args.paths)
     jobs = args.jobs if args.jobs is not None else default_jobs()
