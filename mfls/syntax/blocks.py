@@ -48,15 +48,26 @@ _PLAIN_LINES = re.compile(r"(?:[^ \t\r\n#`~*+_=<>0-9\-][^\r\n]*(?:\r\n|\r|\n))+"
 
 
 def _plain_lines_end(text: str, pos: int) -> int:
-    """`_PLAIN_LINES.match(text, pos).end()` (`pos` when it fails) for a text without "\r"."""
+    """`_PLAIN_LINES.match(text, pos).end()` (`pos` when it fails), with `str.find`
+    walking to each "\n", which is far faster than the pattern on long plain lines;
+    where a "\r" is in reach, the pattern decides."""
     end = pos
     n = len(text)
     while end < n and text[end] not in _SPECIAL_START:
         line_end = text.find("\n", end)
         if line_end < 0:
+            if text.find("\r", end) >= 0:  # a last line ended by "\r" alone
+                return _pattern_end(text, pos)
             break
         end = line_end + 1
+    if text.find("\r", pos, end) >= 0:
+        return _pattern_end(text, pos)
     return end
+
+
+def _pattern_end(text: str, pos: int) -> int:
+    m = _PLAIN_LINES.match(text, pos)
+    return pos if m is None else m.end()
 
 
 _TOP_FENCE_CLOSE = {
@@ -141,9 +152,6 @@ def _trim_end(text: str, start: int, end: int) -> int:
 class _Parser:
     def __init__(self, text: str, start: int) -> None:
         self.text = text
-        # Without carriage returns a line ends at the next "\n": `str.find` is far
-        # faster than a regex walking each character of long plain lines.
-        self.lf_only = "\r" not in text
         self.stack: list[_Node] = [_Node(_DOC, start)]
         self.blocks: list[Block] = []
         self.unit_start = start
@@ -671,15 +679,9 @@ class _Parser:
         tip = self.stack[1]
         kind = tip.kind
         if kind == _PARA:
-            if self.lf_only:
-                e = _plain_lines_end(text, pos)
-                if e == pos:
-                    return pos
-            else:
-                m = _PLAIN_LINES.match(text, pos)
-                if m is None:
-                    return pos
-                e = m.end()
+            e = _plain_lines_end(text, pos)
+            if e == pos:
+                return pos
             le = e - 2 if text.startswith("\r\n", e - 2) else e - 1
             segs = tip.segs
             if segs and segs[-1][1] == pos:
