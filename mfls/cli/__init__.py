@@ -16,15 +16,13 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from mfls import build
 
 
-@dataclass(frozen=True)
-class Subcommand:
+class Subcommand(NamedTuple):
     name: str
     module: str
     help: str

@@ -17,11 +17,9 @@ others are still checked).
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from mfls.cli.check_formats import report_github, report_sarif
@@ -84,11 +82,20 @@ class Finding(NamedTuple):
         }
 
 
-@dataclass
 class CheckReport:
-    findings: list[Finding] = field(default_factory=list)
-    unreadable: list[str] = field(default_factory=list)
-    checked: int = 0
+    """What a check found: the findings, the paths it could not read, how many files."""
+
+    __slots__ = ("checked", "findings", "unreadable")
+
+    def __init__(
+        self,
+        findings: list[Finding] | None = None,
+        unreadable: list[str] | None = None,
+        checked: int = 0,
+    ) -> None:
+        self.findings: list[Finding] = [] if findings is None else findings
+        self.unreadable: list[str] = [] if unreadable is None else unreadable
+        self.checked = checked
 
     @property
     def has_errors(self) -> bool:
@@ -271,6 +278,8 @@ def text_chunks(report: CheckReport) -> Iterator[str]:
 
 
 def report_json(report: CheckReport) -> str:
+    import json  # loaded only for this format: a text check never needs it
+
     payload = {
         "diagnostics": [finding.as_json() for finding in report.findings],
         "unreadable": [decoded(problem) for problem in report.unreadable],

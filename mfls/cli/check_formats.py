@@ -8,7 +8,6 @@ and place leading the message.
 
 from __future__ import annotations
 
-import json
 import os
 import urllib.parse
 from collections.abc import Sequence
@@ -180,6 +179,8 @@ def _rules(codes: Sequence[str]) -> list[dict[str, Any]]:
 def report_sarif(report: CheckReport, cwd: str | None = None) -> str:
     """One SARIF 2.1.0 log with one run: every diagnostic code as a rule, the findings as
     results, unreadable paths as tool execution notifications."""
+    import json  # loaded only for this format: a text check never needs it
+
     codes = list(DEFAULT_SEVERITIES)
     codes += sorted({f.code for f in report.findings} - set(codes))
     index = {code: i for i, code in enumerate(codes)}

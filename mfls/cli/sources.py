@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from mfls import disk
 from mfls.cli.output import say
 from mfls.workspace.config import MARKDOWN_SUFFIXES
 
 
-@dataclass(frozen=True, slots=True)
-class Unusable:
+class Unusable(NamedTuple):
     """A path the command line cannot use, and why (the reason a message shows)."""
 
     reason: str

@@ -32,17 +32,14 @@ variable (seconds to sleep) act between the last check of a file and its exchang
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import os
-import platform
 import stat
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from mfls.disk.problems import ReplaceFailure
 
@@ -77,11 +74,9 @@ class Recorder(Protocol):
     def finish(self) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Applied:
+class Applied(NamedTuple):
     files: int
-    replaced: int
-    """How many files were put in place by the fallback (no atomic exchange)."""
+    replaced: int  # how many files were put in place by the fallback (no atomic exchange)
 
 
 def temp_path(path: Path) -> Path:
@@ -104,6 +99,10 @@ _Exchange = Callable[[bytes, bytes], int]
 
 
 def _load() -> _Exchange | None:
+    # Imported here: ctypes and platform cost a command that never writes ~5 ms to load.
+    import ctypes
+    import platform
+
     try:
         if sys.platform.startswith("linux"):
             # The symbols the process already has: `ctypes.util.find_library` would start
@@ -132,20 +131,29 @@ def _load() -> _Exchange | None:
     return None
 
 
-_exchange_call = _load()
+_loaded: list[_Exchange | None] = []  # the exchange call once looked up, if any
 _no_exchange_on: set[int] = set()  # devices where exchange failed as unsupported
 
 
+def _exchange_call() -> _Exchange | None:
+    if not _loaded:
+        _loaded.append(_load())
+    return _loaded[0]
+
+
 def exchange_available() -> bool:
-    return _exchange_call is not None
+    return _exchange_call() is not None
 
 
 def exchange(first: Path, second: Path) -> None:
     """Swap the two names in one atomic step; `ExchangeUnsupported` where impossible."""
-    if _exchange_call is None:
+    call = _exchange_call()
+    if call is None:
         raise ExchangeUnsupported(errno.ENOSYS, "no atomic exchange on this system")
-    if _exchange_call(os.fsencode(first), os.fsencode(second)) == 0:
+    if call(os.fsencode(first), os.fsencode(second)) == 0:
         return
+    import ctypes  # loaded by the call above
+
     code = ctypes.get_errno()
     if code in _UNSUPPORTED:
         raise ExchangeUnsupported(code, os.strerror(code), str(second))
@@ -161,7 +169,7 @@ def swap(temp: Path, path: Path) -> bool:
         device = os.stat(temp).st_dev
     except OSError:
         device = -1
-    if _exchange_call is not None and device not in _no_exchange_on:
+    if device not in _no_exchange_on and _exchange_call() is not None:
         try:
             exchange(temp, path)
             return True

@@ -22,12 +22,10 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import hashlib
-import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from mfls.disk import exchange, reading
 from mfls.disk.problems import GONE
@@ -44,11 +42,12 @@ def journal_path(course_root: str | os.PathLike[str]) -> Path:
 
 
 def sha256(data: bytes) -> str:
+    import hashlib  # OpenSSL takes ~4 ms to load; a check only reads journals
+
     return hashlib.sha256(data).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class JournalFile:
+class JournalFile(NamedTuple):
     path: str
     temp: str
     keep: str
@@ -57,8 +56,7 @@ class JournalFile:
     state: str = "planned"
 
 
-@dataclass(frozen=True, slots=True)
-class Journal:
+class Journal(NamedTuple):
     location: Path
     course: str
     old_key: str
@@ -67,10 +65,11 @@ class Journal:
     pid: int = 0
     started: str = ""
     files: tuple[JournalFile, ...] = ()
-    damaged: str = ""
-    """Why the journal file could not be read (then nothing else is known)."""
+    damaged: str = ""  # why the journal file could not be read (then nothing else is known)
 
     def to_json(self) -> str:
+        import json  # not loaded by the commands that only look for journals
+
         payload = {
             "version": VERSION,
             "tool": "mfls rename",
@@ -120,6 +119,8 @@ def pending_journal(course_root: str | os.PathLike[str]) -> Journal | None:
             return None
         reason = problems[0].reason if problems else "unreadable"
         return Journal(location, str(course_root), "", "", "", damaged=reason)
+    import json
+
     try:
         data = json.loads(raw)
         files = tuple(
@@ -193,7 +194,7 @@ class JournalWriter:
             for c in changes
         )
         started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-        self.journal = replace(self.journal, pid=os.getpid(), started=started, files=files)
+        self.journal = self.journal._replace(pid=os.getpid(), started=started, files=files)
         self.location.parent.mkdir(exist_ok=True)
         if not os.path.lexists(self.location):
             _drop_draft(self.location)  # left by a rename killed before it began
@@ -207,8 +208,8 @@ class JournalWriter:
 
     def phase(self, phase: str) -> None:
         state = _FILE_STATE.get(phase, "checked")
-        files = tuple(replace(f, state=state) for f in self.journal.files)
-        self.journal = replace(self.journal, phase=phase, files=files)
+        files = tuple(f._replace(state=state) for f in self.journal.files)
+        self.journal = self.journal._replace(phase=phase, files=files)
         _write_journal(self.journal)
 
     def finish(self) -> None:
@@ -302,23 +303,21 @@ CHANGED = "changed since"  # the file holds neither the old nor the new bytes
 DELETED = "deleted"
 
 
-@dataclass(frozen=True, slots=True)
-class FileStatus:
+class FileStatus(NamedTuple):
     file: JournalFile
     state: str
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What `resume` or `undo` did (`settle` runs either). `restart`: nothing was
     changed; plan the rename again."""
 
     ok: bool
     message: str
     restart: bool = False
-    problems: tuple[str, ...] = field(default=())
+    problems: tuple[str, ...] = ()
+    # Reading or writing a file failed part way; the journal is kept, to try again.
     failed: bool = False
-    """Reading or writing a file failed part way; the journal is kept, to try again."""
 
 
 def _hash_of(path: Path) -> str | None:
@@ -388,7 +387,7 @@ def resume(journal: Journal) -> Outcome:
                 exchange.swap(temp, path)
                 return Outcome(False, f"{path} was saved by another program meanwhile; run --undo")
         exchange.sync_directories([Path(f.path) for f in journal.files])
-        _write_journal(replace(journal, phase="cleaning"))
+        _write_journal(journal._replace(phase="cleaning"))
     _remove_temps(journal)
     remove(journal)
     return Outcome(True, f"finished renaming {journal.old_key!r} to {journal.new_key!r}")
@@ -410,7 +409,7 @@ def undo(journal: Journal) -> Outcome:
             "run --resume to finish it",
         )
     if journal.phase != "undoing":
-        journal = replace(journal, phase="undoing")
+        journal = journal._replace(phase="undoing")
         _write_journal(journal)
     problems: list[str] = []
     for status in statuses:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from mfls.disk.problems import LOOP, OUTSIDE, DiskProblem
 from mfls.disk.reading import inside
@@ -17,8 +16,7 @@ SKIPPED_DIRECTORIES: Final = frozenset({"node_modules", "__pycache__"})
 """Besides these, directories whose name starts with `.` are not walked."""
 
 
-@dataclass(frozen=True, slots=True)
-class Listing:
+class Listing(NamedTuple):
     """What a walk found, in walking order: regular files (absolute paths, at most the
     limit of them) and, apart and unlimited, the files named as one of the `landmarks`."""
 

@@ -3,8 +3,7 @@ why a replacement of files did not happen."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, NamedTuple
 
 UNUSABLE: Final = "unusable"
 """It is there but could not be read, listed or decoded (or is too large, or not a
@@ -19,7 +18,6 @@ GONE: Final = "gone"
 NOT_MEMBER_KINDS: Final = frozenset({OUTSIDE, LOOP, GONE})
 
 
-@dataclass(frozen=True, slots=True)
 class DiskProblem:
     """A path that was skipped, with the reason worded for the author.
 
@@ -29,9 +27,35 @@ class DiskProblem:
     in comparisons, which the path and the reason settle.
     """
 
+    __slots__ = ("kind", "path", "reason")
+
     path: str
     reason: str
-    kind: str = field(default=UNUSABLE, compare=False)
+    kind: str
+
+    def __init__(self, path: str, reason: str, kind: str = UNUSABLE) -> None:
+        set_field = object.__setattr__  # frozen: no attribute is set after this
+        set_field(self, "path", path)
+        set_field(self, "reason", reason)
+        set_field(self, "kind", kind)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"DiskProblem is immutable: cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not DiskProblem:
+            return NotImplemented
+        assert isinstance(other, DiskProblem)
+        return self.path == other.path and self.reason == other.reason
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.reason))
+
+    def __reduce__(self) -> tuple[type[DiskProblem], tuple[str, str, str]]:
+        return DiskProblem, (self.path, self.reason, self.kind)
+
+    def __repr__(self) -> str:
+        return f"DiskProblem(path={self.path!r}, reason={self.reason!r}, kind={self.kind!r})"
 
     @property
     def member(self) -> bool:
@@ -61,8 +85,7 @@ def printable(path: str) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True, slots=True)
-class ReplaceFailure:
+class ReplaceFailure(NamedTuple):
     """Why files were not replaced. `changed_on_disk`: a file no longer held the content
     the change was computed from, before or while the change was applied (nothing was
     touched, or everything was undone, saves made meanwhile kept); otherwise reading or

@@ -14,8 +14,8 @@ happened (`apply_file_changes`: None or the failure).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from mfls.disk import exchange
 from mfls.disk.exchange import TEMP_SUFFIX, Change
@@ -34,8 +34,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class FileChange:
+class FileChange(NamedTuple):
     """One file's change; any object with these three attributes (`Change`) will do."""
 
     path: Path

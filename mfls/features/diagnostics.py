@@ -6,7 +6,6 @@ import os
 import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
 from mfls.features.at_offset import invalid_span
@@ -361,8 +360,7 @@ def _before(markers: list[Marker], order: int, limit: tuple[int, int]) -> list[M
     return markers[: bisect_right(markers, limit[1], key=lambda m: m.start)]
 
 
-@dataclass(frozen=True)
-class _KeyVerdict:
+class _KeyVerdict(NamedTuple):
     """What a document's references to one key get; `applies_before` limits it to those
     before that course position (read-before-asked), None applies it to every one."""
 

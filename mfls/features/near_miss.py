@@ -11,8 +11,8 @@ from __future__ import annotations
 import unicodedata
 from bisect import insort
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 PIECES = 3
 MIN_FUZZY_LENGTH = 4
@@ -101,8 +101,7 @@ def _piece_slots(form: str) -> list[tuple[int, int, str]]:
     return [(len(form), i, form[a:b]) for i, (a, b) in enumerate(_cuts(len(form)))]
 
 
-@dataclass(frozen=True)
-class Near:
+class Near(NamedTuple):
     key: str
     distance: int  # 0: equal loose forms
 

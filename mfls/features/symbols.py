@@ -133,7 +133,7 @@ def block_outline(text: str, result: ScanResult, structure: Structure) -> list[D
     interactions inside."""
     found: list[DocumentSymbol] = []
     for block in structure.blocks:
-        name = f"Block {block.index + 1}" + (" (fixed output)" if block.fixed else "")
+        name = f"Block {block.ordinal + 1}" + (" (fixed output)" if block.fixed else "")
         first_line = text[block.start : block.end].split("\n", 1)[0]
         found.append(
             DocumentSymbol(

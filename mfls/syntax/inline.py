@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from mfls.syntax.inline_patterns import (
     ASCII_PUNCTUATION,
@@ -55,8 +55,7 @@ class InlineMode(Enum):
     LITERAL = "literal"  # the whole text is an inline literal context
 
 
-@dataclass(frozen=True, slots=True)
-class InlineScan:
+class InlineScan(NamedTuple):
     markers: tuple[Marker, ...] = ()
     invalid: tuple[InvalidMarker, ...] = ()
     interactions: tuple[Interaction, ...] = ()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mfls.syntax.keys import trim
 from mfls.syntax.model import Choice, Operator
@@ -19,8 +19,7 @@ _PIPE_RUN = re.compile(r"\|+")
 _MASK = "\x00"
 
 
-@dataclass(frozen=True, slots=True)
-class SplitBody:
+class SplitBody(NamedTuple):
     multiple: bool
     choices: tuple[Choice, ...]
     input: str | None

@@ -8,7 +8,6 @@ literals) are named tuples: cheaper to build, hold and pickle than dataclasses.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final, NamedTuple
 
@@ -231,8 +230,7 @@ class Block(NamedTuple):
         return self.kind is BlockKind.FENCED_CODE or self.kind is BlockKind.INDENTED_CODE
 
 
-@dataclass(frozen=True, slots=True)
-class ScanResult:
+class ScanResult(NamedTuple):
     markers: tuple[Marker, ...] = ()
     invalid: tuple[InvalidMarker, ...] = ()
     interactions: tuple[Interaction, ...] = ()

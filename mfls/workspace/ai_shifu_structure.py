@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from mfls.syntax.model import BlockKind, ScanResult
 
@@ -23,8 +22,7 @@ _FENCE: Final = re.compile(r"!={3,}\s*$")
 _INLINE: Final = re.compile(r"===(.+)=== *$")
 
 
-@dataclass(frozen=True, slots=True)
-class FixedSpan:
+class FixedSpan(NamedTuple):
     """Fixed output: a `===text===` line or a `!===` fence (its fence lines included)."""
 
     start: int
@@ -33,19 +31,17 @@ class FixedSpan:
     closed: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class LessonBlock:
+class LessonBlock(NamedTuple):
     """One prompt block: its text without surrounding whitespace, as the SDK keeps it."""
 
-    index: int
+    ordinal: int  # 0 for the first block
     start: int
     end: int
     fixed: bool  # the SDK shows the whole block as written (a preserved-content block)
     spans: tuple[FixedSpan, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Structure:
+class Structure(NamedTuple):
     blocks: tuple[LessonBlock, ...]
     separators: tuple[tuple[int, int], ...]  # each `---` line, line break excluded
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from string import Template
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF, SEVERITY_NAMES
 from mfls.workspace.hosts import HOST_NAMES
@@ -38,14 +37,13 @@ def default_target(host: str) -> str:
     return _HOST_TARGETS.get(host, CURRENT)
 
 
-@dataclass(frozen=True)
-class CourseConfig:
+class CourseConfig(NamedTuple):
     name: str | None = None
     host: str = "generic"
     lessons: tuple[str, ...] = DEFAULT_LESSONS
     references: tuple[str, ...] = ()
     system_keys: tuple[str, ...] = ()
-    severities: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    severities: Mapping[str, str] = MappingProxyType({})
     # None: the host's default (default_target).
     target: str | None = None
 
@@ -75,8 +73,7 @@ CONFIG_MESSAGES: Final = {
 """The English texts of course file problems (`mfls.features.messages` has the others)."""
 
 
-@dataclass(frozen=True)
-class ConfigProblem:
+class ConfigProblem(NamedTuple):
     """A problem in the course file. `start`/`end` are code point offsets in its text,
     `line`/`column` 0-based. `fatal` means the whole file was ignored. `message` is the
     English text of message `id` of `CONFIG_MESSAGES` with the arguments `args`."""

@@ -3,14 +3,12 @@ substitutes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Final
+from typing import Final, NamedTuple
 
 from mfls.syntax.model import Context, Marker
 
 
-@dataclass(frozen=True)
-class HostProfile:
+class HostProfile(NamedTuple):
     name: str
     provided_keys: frozenset[str]
     reserved_prefixes: tuple[str, ...]
@@ -79,4 +77,4 @@ def host_profile(name: str, system_keys: tuple[str, ...] = ()) -> HostProfile:
     base = _BUILTIN.get(name, _BUILTIN["generic"])
     if not system_keys:
         return base
-    return replace(base, provided_keys=base.provided_keys | frozenset(system_keys))
+    return base._replace(provided_keys=base.provided_keys | frozenset(system_keys))

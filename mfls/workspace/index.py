@@ -10,10 +10,9 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from types import MappingProxyType
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Literal, NamedTuple, Protocol, TypeVar
 
 from mfls.syntax.model import Marker, Role, ScanResult
 from mfls.syntax.scanner import scan
@@ -140,16 +139,81 @@ def runtime_binds(target: str, text: str) -> Callable[[Marker], bool]:
     return lambda m: m.legacy
 
 
-@dataclass(frozen=True)
-class DocEntry:
+class _Record:
+    """An immutable record of named fields (`_FIELDS`), equal to another of its class
+    with equal fields. Written out rather than a dataclass: building a dataclass costs a
+    command about 1.5 ms at start-up."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self._FIELDS)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, _Record)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._FIELDS)
+        return f"{type(self).__name__}({shown})"
+
+
+class DocEntry(_Record):
+    """One document of a course: where it comes from, which version, what it holds."""
+
+    __slots__ = (
+        "_keys",
+        "document",
+        "is_open",
+        "kind",
+        "order",
+        "path",
+        "target",
+        "uri",
+        "version",
+    )
+    _FIELDS = ("uri", "path", "version", "document", "kind", "order", "is_open", "target")
+
     uri: str
     path: str | None
     version: int | None
     document: ScannedDocument
     kind: DocKind
     order: int
-    is_open: bool = False
-    target: str = CURRENT
+    is_open: bool
+    target: str
+    _keys: DocKeys | None
+
+    def __init__(
+        self,
+        uri: str,
+        path: str | None,
+        version: int | None,
+        document: ScannedDocument,
+        kind: DocKind,
+        order: int,
+        is_open: bool = False,
+        target: str = CURRENT,
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "uri", uri)
+        set_field(self, "path", path)
+        set_field(self, "version", version)
+        set_field(self, "document", document)
+        set_field(self, "kind", kind)
+        set_field(self, "order", order)
+        set_field(self, "is_open", is_open)
+        set_field(self, "target", target)
+        set_field(self, "_keys", None)
 
     @property
     def text(self) -> str:
@@ -174,12 +238,18 @@ class DocEntry:
         markers_only = getattr(self.document, "markers_only", None)
         return markers_only() if markers_only is not None else self.document.result()
 
-    @cached_property
+    @property
     def keys(self) -> DocKeys:
-        markers = self.marker_scan.markers
-        if self.target == CURRENT:
-            return DocKeys(markers)
-        return DocKeys(markers, runtime_binds(self.target, self.text))
+        """Its markers by key (made on first use)."""
+        keys: DocKeys | None = self._keys
+        if keys is None:
+            markers = self.marker_scan.markers
+            if self.target == CURRENT:
+                keys = DocKeys(markers)
+            else:
+                keys = DocKeys(markers, runtime_binds(self.target, self.text))
+            object.__setattr__(self, "_keys", keys)
+        return keys
 
     def binds(self, marker: Marker) -> bool:
         """Whether `marker` saves an answer on this document's target (under an old
@@ -194,8 +264,7 @@ class DocEntry:
         return self.uri.rsplit("/", 1)[-1] or self.uri
 
 
-@dataclass(frozen=True, slots=True)
-class Occurrence:
+class Occurrence(NamedTuple):
     uri: str
     version: int | None
     marker: Marker
@@ -304,8 +373,23 @@ def _layered(mapping: Mapping[str, T]) -> Layered[str, T]:
     return mapping if isinstance(mapping, Layered) else Layered(dict(mapping))
 
 
-@dataclass(frozen=True)
-class CourseSnapshot:
+class CourseSnapshot(_Record):
+    """One course at one moment: configuration, host, documents and key occurrences;
+    `cache` holds what is derived from them (not part of its value)."""
+
+    __slots__ = (
+        "bindings",
+        "cache",
+        "config",
+        "docs",
+        "host",
+        "id",
+        "problems",
+        "references",
+        "root",
+    )
+    _FIELDS = ("id", "root", "config", "host", "docs", "bindings", "references", "problems")
+
     id: str
     root: str | None
     config: CourseConfig
@@ -313,8 +397,31 @@ class CourseSnapshot:
     docs: Mapping[str, DocEntry]
     bindings: KeyOccurrences
     references: KeyOccurrences
-    problems: tuple[ConfigProblem, ...] = ()
-    cache: DerivedCache = field(default_factory=DerivedCache, compare=False, repr=False)
+    problems: tuple[ConfigProblem, ...]
+    cache: DerivedCache
+
+    def __init__(
+        self,
+        id: str,
+        root: str | None,
+        config: CourseConfig,
+        host: HostProfile,
+        docs: Mapping[str, DocEntry],
+        bindings: KeyOccurrences,
+        references: KeyOccurrences,
+        problems: tuple[ConfigProblem, ...] = (),
+        cache: DerivedCache | None = None,
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "id", id)
+        set_field(self, "root", root)
+        set_field(self, "config", config)
+        set_field(self, "host", host)
+        set_field(self, "docs", docs)
+        set_field(self, "bindings", bindings)
+        set_field(self, "references", references)
+        set_field(self, "problems", problems)
+        set_field(self, "cache", DerivedCache() if cache is None else cache)
 
     @property
     def name(self) -> str:
@@ -402,8 +509,7 @@ class CourseSnapshot:
                 yield key
 
 
-@dataclass(frozen=True)
-class WorkspaceSnapshot:
+class WorkspaceSnapshot(NamedTuple):
     courses: Mapping[str, CourseSnapshot]
     course_of: Mapping[str, str]
     generation: int = 0

@@ -12,9 +12,8 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from mfls import disk
 from mfls.disk import REAL_DISK, Disk, DiskProblem, Listing
@@ -45,8 +44,7 @@ PROGRESS_STEP = 100
 """`index_all` reports progress after every this many documents read."""
 
 
-@dataclass(frozen=True, slots=True)
-class EditBasis:
+class EditBasis(NamedTuple):
     """What an edit of closed documents is computed from (`Workspace.edit_basis`).
 
     `snapshot` holds the asked-for closed documents as the disk holds them now;
@@ -78,8 +76,7 @@ DocumentFactory = Callable[[str, "int | None"], EditableDocument]
 Edit = tuple[int, int, str]
 
 
-@dataclass(frozen=True)
-class CoursePlan:
+class CoursePlan(NamedTuple):
     """A course as found on disk: its root, configuration and ordered members."""
 
     root: str

@@ -15,7 +15,7 @@ def test_swap_exchanges_two_names_and_never_creates_a_missing_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, atomic: bool
 ) -> None:
     if not atomic:
-        monkeypatch.setattr(exchange, "_exchange_call", None)
+        monkeypatch.setattr(exchange, "_exchange_call", lambda: None)
     elif not exchange.exchange_available():
         pytest.skip("no atomic exchange on this system")
     first, second = tmp_path / "first", tmp_path / "second"

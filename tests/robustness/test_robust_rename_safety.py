@@ -416,7 +416,7 @@ def test_without_an_atomic_exchange_the_fallback_still_catches_an_in_place_save(
 ) -> None:
     if exchange is None:
         pytest.skip("no exchange module")
-    monkeypatch.setattr(exchange, "_exchange_call", None)
+    monkeypatch.setattr(exchange, "_exchange_call", lambda: None)
     root = tmp_path / "course"
     files = make_course(root, 4)
     assert rename(root, "q", "r") == 0
