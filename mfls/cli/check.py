@@ -20,7 +20,8 @@ import argparse
 import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple
+from operator import itemgetter
+from typing import Any, Final, NamedTuple
 
 from mfls.cli.check_formats import report_github, report_sarif
 from mfls.cli.language import add_option as add_locale_option
@@ -228,12 +229,11 @@ def _add_findings(
         )
         for item in items
     ]
-    placed.sort(key=_finding_order)
+    placed.sort(key=_FINDING_ORDER)
     report.findings.extend(placed)
 
 
-def _finding_order(finding: Finding) -> tuple[int, int, str]:
-    return finding.line, finding.column, finding.code
+_FINDING_ORDER: Final = itemgetter(1, 2, 6)  # line, column, code
 
 
 def _one_line(message: str) -> str:

@@ -65,7 +65,8 @@ def key_problem(key: str) -> Reason | None:
     """Why an already trimmed key is invalid, or None when it is a valid key."""
     if not key:
         return Reason.EMPTY
-    if _FORBIDDEN_RE.search(key) is None:
+    # Every forbidden character (Cc, Zl, Zp) is unprintable: a printable key has none.
+    if key.isprintable() or _FORBIDDEN_RE.search(key) is None:
         return None
     if _LINE_BREAK_RE.search(key):
         return Reason.LINE_BREAK
