@@ -29,9 +29,11 @@ GROUP = "mfls._native"
 
 
 def compiled_sources() -> list[str]:
-    """The modules mypyc compiles: the scanner, and the line index every finding uses."""
+    """The modules mypyc compiles: the scanner, the line index every position uses and
+    the placing of a check's findings."""
     syntax = sorted(p for p in Path("mfls", "syntax").glob("*.py") if p.name != "__init__.py")
-    return [p.as_posix() for p in [*syntax, Path("mfls", "text", "line_index.py")]]
+    text = [Path("mfls", "text", "line_index.py"), Path("mfls", "text", "places.py")]
+    return [p.as_posix() for p in [*syntax, *text]]
 
 
 def checked_sources(compiled: list[str]) -> list[str]:

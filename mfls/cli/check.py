@@ -26,7 +26,7 @@ from typing import Any, Final, NamedTuple
 from mfls.cli.check_formats import report_github, report_sarif
 from mfls.cli.language import add_option as add_locale_option
 from mfls.cli.language import chosen as chosen_language
-from mfls.cli.output import configure_stderr, decoded, places, say, shown, write_stdout
+from mfls.cli.output import configure_stderr, decoded, say, shown, write_stdout
 from mfls.cli.sources import (
     Unusable,
     classify,
@@ -36,6 +36,7 @@ from mfls.cli.sources import (
 )
 from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
 from mfls.features.messages import EN
+from mfls.text.places import places
 from mfls.workspace.course_root import nearest_course_root
 from mfls.workspace.parallel import default_jobs
 from mfls.workspace.uris import path_to_uri

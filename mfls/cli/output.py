@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import logging
 import sys
-from bisect import bisect_right
-from collections.abc import Iterable
 
 from mfls.disk import printable
 from mfls.text.line_index import Encoding, LineIndex
-from mfls.text.lines import line_breaks
 
 
 def shown(text: str) -> str:
@@ -80,47 +77,3 @@ def place(index: LineIndex, offset: int) -> tuple[int, int]:
     """The 1-based line and 1-based code point column of `offset`."""
     line, column = index.position(offset, Encoding.UTF32)
     return line + 1, column + 1
-
-
-def places(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]]:
-    """`place` of each of `offsets`, from the line starts up to the last of them (no line
-    index of the whole text): offset -> (1-based line, code point column)."""
-    wanted = sorted(set(offsets))
-    if not wanted:
-        return {}
-    size = len(text)
-    if "\r" in text:
-        return _places_with_returns(text, wanted, size)
-    last = min(max(wanted[-1], 0), size)
-    starts = [0]  # where each line up to `last` starts
-    add = starts.append
-    find = text.find
-    at = find("\n", 0, last)
-    while at >= 0:
-        add(at + 1)
-        at = find("\n", at + 1, last)
-    found: dict[int, tuple[int, int]] = {}
-    for offset in wanted:
-        target = min(max(offset, 0), size)
-        line = bisect_right(starts, target)
-        found[offset] = (line, target - starts[line - 1] + 1)
-    return found
-
-
-def _places_with_returns(text: str, wanted: list[int], size: int) -> dict[int, tuple[int, int]]:
-    """`places` where `\r` may end a line, alone or before `\n`."""
-    found: dict[int, tuple[int, int]] = {}
-    at = 0  # where the previous offset was placed
-    line = 0  # line endings before `at`
-    start = 0  # where the line holding `at` starts
-    for offset in wanted:
-        target = min(max(offset, 0), size)
-        if 0 < target < size and text[target - 1] == "\r" and text[target] == "\n":
-            target -= 1  # between CR and LF: the end of the line
-        breaks = line_breaks(text, at, target)
-        if breaks:
-            line += breaks
-            start = max(text.rfind("\n", at, target), text.rfind("\r", at, target)) + 1
-        at = target
-        found[offset] = (line + 1, target - start + 1)
-    return found

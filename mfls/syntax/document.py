@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mfls.syntax.blocks import Unit, iter_units
 from mfls.syntax.model import (
@@ -36,8 +36,7 @@ from mfls.syntax.scanner import scan_unit
 _CHUNK = 64
 
 
-@dataclass(frozen=True, slots=True)
-class _Record:
+class _Record(NamedTuple):
     """One unit's scan, in absolute offsets as of `origin` (its start when scanned)."""
 
     origin: int
@@ -82,8 +81,7 @@ class _Chunk:
         return result
 
 
-@dataclass(frozen=True, slots=True)
-class UnitView:
+class UnitView(NamedTuple):
     """A unit of a document at its current position; `shift` maps stored offsets to it."""
 
     start: int

@@ -14,7 +14,8 @@ from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal, NamedTuple, Protocol, TypeVar
 
-from mfls.syntax.model import Marker, Role, ScanResult
+from mfls.syntax.grouping import group_by_key
+from mfls.syntax.model import Marker, ScanResult
 from mfls.syntax.scanner import scan
 from mfls.workspace.config import (
     COURSE_FILE,
@@ -83,31 +84,11 @@ class DocKeys:
     ) -> None:
         """`binds`, when given, decides which binding markers really bind (a target's
         runtime); the others count as references."""
-        bindings: dict[str, list[Marker]] = {}
-        references: dict[str, list[Marker]] = {}
-        first: dict[str, int] = {}
-        binding = Role.BINDING
-        for ordinal, marker in enumerate(markers):
-            key = marker.key
-            if marker.role is binding and (binds is None or binds(marker)):
-                found = bindings.get(key)
-                if found is None:
-                    bindings[key] = [marker]
-                    first[key] = ordinal
-                else:
-                    found.append(marker)
-            else:
-                found = references.get(key)
-                if found is None:
-                    references[key] = [marker]
-                else:
-                    found.append(marker)
+        groups = group_by_key(markers, binds)
         self.markers = markers
-        self.bindings: Mapping[str, tuple[Marker, ...]] = {k: tuple(v) for k, v in bindings.items()}
-        self.references: Mapping[str, tuple[Marker, ...]] = {
-            k: tuple(v) for k, v in references.items()
-        }
-        self._first_binding = first
+        self.bindings: Mapping[str, tuple[Marker, ...]] = groups.bindings
+        self.references: Mapping[str, tuple[Marker, ...]] = groups.references
+        self._first_binding = groups.first_binding
 
     @property
     def first_binding(self) -> Mapping[str, int]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from mfls.cli.output import place, places
+from mfls.cli.output import place
 from mfls.text.line_index import LineIndex
+from mfls.text.places import places
 
 
 def test_places_match_a_line_index() -> None:

@@ -1,0 +1,66 @@
+"""What a text `mfls check` leaves unloaded: modules whose import costs start-up time it
+does not need (dataclasses, with inspect and ast, takes about 12 ms, each dataclass
+another 1.5 ms; ctypes and platform are for the atomic swap of a rename; hashlib loads
+OpenSSL for journal hashes; json serves the other formats)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEAVY = ("dataclasses", "inspect", "ctypes", "platform", "hashlib", "json")
+
+PROBE = f"""
+import sys
+from mfls.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+sys.stderr.write("\\nLOADED " + repr(sorted(m for m in {HEAVY!r} if m in sys.modules)) + "\\n")
+"""
+
+
+def loaded_by(*argv: str, cwd: Path, prelude: str = "") -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", prelude + PROBE, *argv],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=cwd,
+        timeout=120,
+    )
+    last = done.stderr.rstrip("\n").rsplit("\n", 1)[-1]
+    assert last.startswith("LOADED "), done.stderr
+    found = ast.literal_eval(last.removeprefix("LOADED "))
+    assert isinstance(found, list)
+    return [str(name) for name in found]
+
+
+@pytest.fixture
+def course(tmp_path: Path) -> Path:
+    (tmp_path / "mfcourse.toml").write_text('host = "ai-shifu"\n')
+    (tmp_path / "a.md").write_text("?[{{ q }} A | B]\n\nUse {{ q }}, {{ }} and <b>{{ r }}</b>.\n")
+    return tmp_path
+
+
+def test_a_text_check_loads_none_of_the_heavy_modules(course: Path) -> None:
+    assert loaded_by("check", ".", cwd=course) == []
+
+
+def test_the_json_format_loads_json_only_when_asked(course: Path) -> None:
+    assert loaded_by("check", "--format", "json", ".", cwd=course) == ["json"]
+
+
+def test_the_probe_would_see_them(course: Path) -> None:
+    prelude = "import dataclasses, ctypes, hashlib\n"
+    assert loaded_by("check", ".", cwd=course, prelude=prelude) == [
+        "ctypes",
+        "dataclasses",
+        "hashlib",
+        "inspect",
+    ]
