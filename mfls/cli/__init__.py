@@ -104,7 +104,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else list(argv)
     named = _named(given)
     known = {sub.name for sub in SUBCOMMANDS}
-    parser = build_parser(configured=named if named in known else "")
+    if given and given[0] == named and named in known:
+        # No global option comes first, so no help lists the commands: the named one
+        # is the only parser built (each costs start-up time, gettext lookups included).
+        only = [sub for sub in SUBCOMMANDS if sub.name == named]
+        parser = build_parser(only, configured=named)
+    else:
+        parser = build_parser(configured=named if named in known else "")
     args: Any = parser.parse_args(given)
     run: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
     if run is None:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from mfls.cli import SUBCOMMANDS, build_parser, main
+
 HEAVY = ("dataclasses", "inspect", "ctypes", "platform", "hashlib", "json")
 
 PROBE = f"""
@@ -64,3 +66,21 @@ def test_the_probe_would_see_them(course: Path) -> None:
         "hashlib",
         "inspect",
     ]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[sub.name, "--help"] for sub in SUBCOMMANDS]
+    + [["check"], ["check", "--jobs", "0", "x"], ["check", "--version"], ["rename"]],
+)
+def test_a_command_named_first_parses_as_with_every_parser_built(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`main` builds only the named command's parser when it comes first; its help and
+    its errors are those of the whole parser."""
+    with pytest.raises(SystemExit) as alone:
+        main(argv)
+    said_alone = capsys.readouterr()
+    with pytest.raises(SystemExit) as whole:
+        build_parser(configured=argv[0]).parse_args(argv)
+    assert (alone.value.code, said_alone) == (whole.value.code, capsys.readouterr())
