@@ -128,6 +128,14 @@ class _Record:
     __slots__ = ()
     _FIELDS: ClassVar[tuple[str, ...]] = ()
 
+    def _set(self, *values: object) -> None:
+        """Sets the fields, in `_FIELDS` order, then any further slots (the constructor's
+        only writes)."""
+        slots: tuple[str, ...] = type(self).__slots__
+        names = self._FIELDS + tuple(n for n in slots if n not in self._FIELDS)
+        for name, value in zip(names, values, strict=True):
+            object.__setattr__(self, name, value)
+
     def _values(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in self._FIELDS)
 
@@ -185,16 +193,7 @@ class DocEntry(_Record):
         is_open: bool = False,
         target: str = CURRENT,
     ) -> None:
-        set_field = object.__setattr__
-        set_field(self, "uri", uri)
-        set_field(self, "path", path)
-        set_field(self, "version", version)
-        set_field(self, "document", document)
-        set_field(self, "kind", kind)
-        set_field(self, "order", order)
-        set_field(self, "is_open", is_open)
-        set_field(self, "target", target)
-        set_field(self, "_keys", None)
+        self._set(uri, path, version, document, kind, order, is_open, target, None)
 
     @property
     def text(self) -> str:
@@ -393,16 +392,8 @@ class CourseSnapshot(_Record):
         problems: tuple[ConfigProblem, ...] = (),
         cache: DerivedCache | None = None,
     ) -> None:
-        set_field = object.__setattr__
-        set_field(self, "id", id)
-        set_field(self, "root", root)
-        set_field(self, "config", config)
-        set_field(self, "host", host)
-        set_field(self, "docs", docs)
-        set_field(self, "bindings", bindings)
-        set_field(self, "references", references)
-        set_field(self, "problems", problems)
-        set_field(self, "cache", DerivedCache() if cache is None else cache)
+        fields = (id, root, config, host, docs, bindings, references, problems)
+        self._set(*fields, DerivedCache() if cache is None else cache)
 
     @property
     def name(self) -> str:
