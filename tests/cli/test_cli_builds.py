@@ -180,7 +180,8 @@ def test_both_builds_read_every_corpus_alike() -> None:
     assert compiled.returncode == pure.returncode == 0, compiled.stderr + pure.stderr
     compiled_readings, pure_readings = json.loads(compiled.stdout), json.loads(pure.stdout)
     assert len(compiled_readings) == len(pure_readings) > 1000
-    differing = [n for n, (a, b) in enumerate(zip(compiled_readings, pure_readings)) if a != b]
+    pairs = enumerate(zip(compiled_readings, pure_readings, strict=True))
+    differing = [n for n, (compiled_one, pure_one) in pairs if compiled_one != pure_one]
     assert differing == []
     # An edited document reads as a fresh scan of its text, in the compiled build too.
     from mfls.syntax.scanner import scan
