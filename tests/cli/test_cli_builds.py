@@ -164,3 +164,28 @@ def test_a_changed_module_the_compiled_ones_import_runs_the_python_modules(
     assert found["why"] == (
         "the compiled modules are older than their sources: text/lines.py changed"
     )
+
+
+def test_both_builds_read_every_corpus_alike() -> None:
+    """The differential test of the two builds: the pure run of scripts/run-tests.sh takes
+    only the suites whose result can depend on the build, and this compares everything the
+    compiled modules compute (scans, incremental edits, positions in every encoding, places,
+    grouping) with the pure modules' answers on the conformance inputs, the CommonMark
+    examples, the example course and generated lessons."""
+    if not compiled_build_present():
+        pytest.skip("no compiled build in this checkout")
+    script = ["tests/cli/builds_corpus.py"]
+    assert loaders()["mfls.syntax.scanner"] == "ExtensionFileLoader"
+    compiled, pure = run(script), run(script, MFLS_PURE="1")
+    assert compiled.returncode == pure.returncode == 0, compiled.stderr + pure.stderr
+    compiled_readings, pure_readings = json.loads(compiled.stdout), json.loads(pure.stdout)
+    assert len(compiled_readings) == len(pure_readings) > 1000
+    pairs = enumerate(zip(compiled_readings, pure_readings, strict=True))
+    differing = [n for n, (compiled_one, pure_one) in pairs if compiled_one != pure_one]
+    assert differing == []
+    # An edited document reads as a fresh scan of its text, in the compiled build too.
+    from mfls.syntax.scanner import scan
+
+    for reading in compiled_readings[::25]:
+        text, result = reading["edited"]
+        assert result == scan(text).to_json()
