@@ -55,6 +55,10 @@ class InlineMode(Enum):
     LITERAL = "literal"  # the whole text is an inline literal context
 
 
+# Raw HTML blocks (types 1-5) take no backslash escapes (CommonMark 4.6).
+_RAW_HTML_CONTEXTS = frozenset((Context.HTML_BLOCK, Context.HTML_COMMENT))
+
+
 class InlineScan(NamedTuple):
     markers: tuple[Marker, ...] = ()
     invalid: tuple[InvalidMarker, ...] = ()
@@ -556,7 +560,8 @@ class _Reader:
 
     def run(self) -> None:
         if self.mode is InlineMode.LITERAL:
-            self._literal_markers(0, self.n, True, self.context or Context.INFO_STRING)
+            context = self.context or Context.INFO_STRING
+            self._literal_markers(0, self.n, context not in _RAW_HTML_CONTEXTS, context)
         elif self.mode is InlineMode.HTML:
             self._run_html()
         else:

@@ -138,3 +138,26 @@ def test_markdown_flow_binds_only_with_percent() -> None:
     parser = InteractionParser()
     assert parser.parse("?[%{{ q }} A | B]")["variable"] == "q"
     assert "variable" not in parser.parse("?[{{ q }} A | B]")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<pre>\n\\{{q}}\n</pre>\n",
+        "<pre>\n\\\\{{q}}\n</pre>\n",
+        "<script>\nvar a = '\\{{q}}';\n</script>\n",
+        "<textarea>\n\\{{q}}\n</textarea>\n",
+        "<div>\n\\{{q}}\n</div>\n",
+    ],
+)
+def test_a_backslash_in_raw_html_does_not_hide_the_marker(text: str) -> None:
+    # A raw HTML block takes no backslash escapes: markdown-flow 0.4.2 extracts the key
+    # behind the backslash, and mfls reads the same marker.
+    assert MarkdownFlow(text).extract_variables() == ["q"]
+    assert [m.key for m in scan(text).markers] == ["q"]
+
+
+def test_a_backslash_still_escapes_a_marker_in_paragraphs_and_info_strings() -> None:
+    for text in ("Text \\{{q}} more.", "```py \\{{q}}\ncode\n```\n"):
+        assert MarkdownFlow(text).extract_variables() == []
+        assert [m.key for m in scan(text).markers] == []

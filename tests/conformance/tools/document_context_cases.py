@@ -17,6 +17,10 @@ MATH = "syntax.md rule 11: `$...$` where the opening `$` is not followed by whit
 MATH += "closing `$` is neither preceded by whitespace nor followed by a digit."
 RAW_BLOCK = 'Spec: "the four raw HTML block types above instead end after their closing-tag '
 RAW_BLOCK += 'line"; syntax.md rules 9, 10 and 16: its complete valid markers are literal.'
+NO_ESCAPES = (
+    "syntax.md rule 16: a raw HTML block (types 1-5) takes no backslash escapes, as CommonMark's"
+    " raw HTML: a backslash before `{{` is text and the marker after it is a literal reference."
+)
 ORDINARY_HTML = "syntax.md rules 9 and 17: in an ordinary HTML block (type 6 or 7) the text "
 ORDINARY_HTML += "between complete tags is surrounding text; Markdown inline syntax does not apply."
 CONTAINER = "syntax.md rule 8: keys are read with container markers removed; offsets stay "
@@ -447,6 +451,30 @@ def _raw_html_blocks(book: CaseBook) -> None:
         "<pre>\n{{ a }}\n</pre>\n{{ b }}",
         M("{{ b }}", "b"),
         M("{{ a }}", "a", literal=True, context="html-block"),
+    )
+    book.doc(
+        "html1-backslash-not-escape",
+        NO_ESCAPES,
+        "<pre>\n\\{{ q }}\n</pre>\n",
+        M("{{ q }}", "q", literal=True, context="html-block"),
+    )
+    book.doc(
+        "html1-double-backslash",
+        NO_ESCAPES + " Two backslashes are two characters of the block.",
+        "<pre>\n\\\\{{ q }}\n</pre>\n",
+        M("{{ q }}", "q", literal=True, context="html-block"),
+    )
+    book.doc(
+        "html1-script-backslash-not-escape",
+        NO_ESCAPES + " In a script the backslash is the script's own text.",
+        "<script>\nvar a = '\\{{k}}';\n</script>\n",
+        M("{{k}}", "k", literal=True, context="html-block"),
+    )
+    book.doc(
+        "html2-backslash-not-escape",
+        NO_ESCAPES + " The same holds in a comment block.",
+        "<!--\n\\{{ q }}\n-->\n",
+        M("{{ q }}", "q", literal=True, context="html-comment"),
     )
     book.doc(
         "html1-script",
