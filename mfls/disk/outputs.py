@@ -86,19 +86,19 @@ def _where(target: str, given: str, *, folder: bool) -> Output | DiskProblem:
         return DiskProblem(target, "it names no file")
     try:
         found = os.lstat(given)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return _new_name(target, given)
     except OSError as error:
         return DiskProblem(target, f"cannot look at it ({_error(error)})")
+    except ValueError:  # a NUL in the name
+        return DiskProblem(target, "it is no usable file name")
     if stat.S_ISLNK(found.st_mode):
         if folder:
             return DiskProblem(target, "it is a link (a folder is never replaced through a link)")
         return _through_link(target, given)
-    wanted = stat.S_ISDIR if folder else stat.S_ISREG
+    wanted, noun = (stat.S_ISDIR, "a folder") if folder else (stat.S_ISREG, "a regular file")
     if not wanted(found.st_mode):
-        return DiskProblem(
-            target, f"it is {_kind(found.st_mode)}, not {'a folder' if folder else 'a regular file'}"
-        )
+        return DiskProblem(target, f"it is {_kind(found.st_mode)}, not {noun}")
     parent = real_path(os.path.dirname(given))
     return Output(os.path.join(parent, os.path.basename(given)), (found.st_dev, found.st_ino))
 
