@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         write_stdout(text)
         return 0
     found, shown = located
-    inputs = [args.course, *(os.path.relpath(path) for _, path in shown if path is not None)]
+    inputs = [args.course, *(where for where, path in shown if path is not None)]
     roots = [] if found.root is None else [os.path.relpath(found.root)]
     data = text.encode("utf-8", "surrogatepass")
     if write_output("map", args.output, data, inputs=inputs, roots=roots) != 0:

@@ -126,20 +126,21 @@ def check_output(
     if isinstance(out, DiskProblem):
         return out
     places = (given, out.path)
-    for name in inputs:
-        if folder:
-            forms = (os.path.abspath(name), real_path(name))
-            hit = any(inside(form, place) for form in forms for place in places)
-        else:  # the same file under any name, through links or hard links
-            same = out.identity is not None and out.identity == _identity(name)
-            hit = same or os.path.abspath(name) in places
-        if hit:
-            what = "holds" if folder else "is"
-            return DiskProblem(target, f"it {what} {name}, which this command reads")
     for name in roots:
         forms = (os.path.abspath(name), real_path(name))
         if any(inside(place, form) for form in forms for place in places):
             return DiskProblem(target, f"it lies in {name}, which this command reads")
         if folder and any(inside(form, place) for form in forms for place in places):
             return DiskProblem(target, f"it holds {name}, which this command reads")
+    if not folder and out.identity is None:
+        return out  # a new name: no input is there to be overwritten
+    for name in inputs:
+        if folder:
+            forms = (os.path.abspath(name), real_path(name))
+            hit = any(inside(form, place) for form in forms for place in places)
+        else:  # the same file under any name: through links, or a hard link
+            hit = out.identity == _identity(name)
+        if hit:
+            what = "holds" if folder else "is"
+            return DiskProblem(target, f"it {what} {name}, which this command reads")
     return out
