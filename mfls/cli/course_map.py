@@ -2,8 +2,10 @@
 
 COURSE is a course folder (or a file inside one), or an AI-Shifu export (`.json`,
 mapped as the course `mfls unpack` would make of it: a place is named
-`EXPORT.json#<lesson title>:line:column`). Without `-o` the map goes to standard output.
-Exit status: 0 written, 2 the course could not be read or the file not written.
+`EXPORT.json#<lesson title>:line:column`). Without `-o`, or with `-o -`, the map goes to
+standard output. FILE is held to the output rule (`mfls.disk.outputs`): never the export
+read, nor a file in the course mapped. Exit status: 0 written, 2 the course could not be
+read or the file not written.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from mfls import disk
 from mfls.cli.exports import load_export
 from mfls.cli.output import configure_stderr, say, write_stdout
 from mfls.cli.sources import Unusable, classify
-from mfls.disk.trees import write_file
+from mfls.cli.writing import STDOUT, write_output
 from mfls.exports.ai_shifu import ExportProblem
 from mfls.exports.checking import export_course
 from mfls.features.course_map import CourseMap, course_map
@@ -106,13 +108,15 @@ def run(args: argparse.Namespace) -> int:
         say("map", located)
         return 2
     text = render(located, form)
-    if args.output is None or args.output == "-":
+    if args.output is None or args.output == STDOUT:
         write_stdout(text)
         return 0
-    problem = write_file(os.path.abspath(args.output), text.encode("utf-8", "surrogatepass"))
-    if problem is not None:
-        say("map", f"cannot write {args.output}: {problem.reason}")
+    found, shown = located
+    inputs = [args.course, *(where for where, path in shown if path is not None)]
+    roots = [] if found.root is None else [os.path.relpath(found.root)]
+    data = text.encode("utf-8", "surrogatepass")
+    if write_output("map", args.output, data, inputs=inputs, roots=roots) != 0:
         return 2
-    lessons, keys = len(located[0].lessons), len(located[0].keys)
+    lessons, keys = len(found.lessons), len(found.keys)
     say("map", f"{lessons} lessons, {keys} questions: {disk.printable(args.output)}")
     return 0

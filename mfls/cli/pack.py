@@ -1,8 +1,10 @@
 """`mfls pack DIR EXPORT.json`: a course folder made by `mfls unpack` back into the
 AI-Shifu export, every field as it came and each lesson's content from its file.
 
-EXPORT.json is written whole (a temporary file renamed over it). Exit status: 0 written,
-2 nothing written (no manifest, a lesson file missing or not UTF-8, a write that failed).
+EXPORT.json is written whole (a temporary file renamed over it), or to standard output
+for `-`; it is held to the output rule (`mfls.disk.outputs`): never a file in DIR.
+Exit status: 0 written, 2 nothing written (no manifest, a lesson file missing or not
+UTF-8, an output refused, a write that failed).
 """
 
 from __future__ import annotations
@@ -13,14 +15,16 @@ import sys
 
 from mfls import disk
 from mfls.cli.exports import MAX_EXPORT_BYTES
-from mfls.disk.trees import write_file
+from mfls.cli.writing import write_output
 from mfls.exports.ai_shifu import ExportProblem
 from mfls.exports.packing import pack
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("folder", metavar="DIR", help="the course folder")
-    parser.add_argument("export", metavar="EXPORT.json", help="the export file to write")
+    parser.add_argument(
+        "export", metavar="EXPORT.json", help="the export file to write (- for stdout)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,7 +33,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"mfls pack: {disk.printable(args.folder)} is not a folder", file=sys.stderr)
         return 2
 
+    read_paths: list[str] = []  # as the user would name them
+
     def read(path: str) -> bytes | ExportProblem:
+        read_paths.append(os.path.join(args.folder, *path.split("/")))
         data, problems = disk.read_bytes(
             os.path.join(root, *path.split("/")), root, MAX_EXPORT_BYTES
         )
@@ -41,8 +48,4 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(packed, ExportProblem):
         print(f"mfls pack: {packed.message}; nothing written", file=sys.stderr)
         return 2
-    problem = write_file(args.export, packed)
-    if problem is not None:
-        print(f"mfls pack: {disk.printable(problem.path)}: {problem.reason}", file=sys.stderr)
-        return 2
-    return 0
+    return write_output("pack", args.export, packed, inputs=read_paths, roots=[args.folder])

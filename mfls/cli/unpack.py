@@ -1,8 +1,9 @@
 """`mfls unpack EXPORT.json DIR [--force]`: an AI-Shifu export as a course folder.
 
 The layout is `mfls.exports.layout`'s. DIR must not exist or be empty, unless `--force`
-(then it is replaced whole). Exit status: 0 written, 2 nothing written (a broken
-export, DIR not empty, a write that failed).
+(then it is replaced whole); it is held to the output rule (`mfls.disk.outputs`): never
+a link, nor a folder holding the export read. Exit status: 0 written, 2 nothing written
+(a broken export, DIR not empty or refused, a write that failed).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import sys
 
 from mfls import disk
 from mfls.cli.exports import load_export
+from mfls.cli.writing import refused
 from mfls.disk.trees import write_tree
 from mfls.exports.ai_shifu import ExportProblem
 from mfls.exports.layout import unpack
@@ -31,13 +33,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     export, source = loaded
     folder = unpack(export, source, os.path.basename(args.export))
-    problem = write_tree(args.folder, folder.files, replace=args.force)
+    problem = write_tree(args.folder, folder.files, replace=args.force, inputs=[args.export])
     if problem is not None:
-        print(
-            f"mfls unpack: {disk.printable(problem.path)}: {problem.reason}; nothing written",
-            file=sys.stderr,
-        )
-        return 2
+        return refused("unpack", problem)
     lessons = sum(1 for p in folder.placed if p.lesson)
     print(
         f"mfls unpack: {disk.printable(export.shifu['title'])}: {lessons} "

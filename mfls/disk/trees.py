@@ -4,7 +4,9 @@
 into place, so the target is either left as it was or holds every file; an existing
 non-empty target is replaced only when asked (the old one is removed only after the new
 one is in place). `write_file` writes a temporary file beside the target and renames it
-over. Both return None, or the `DiskProblem` that stopped them, having written nothing.
+over. Both hold the target to the output rule (`mfls.disk.outputs.check_output`, given
+the command's inputs and the folders it reads) and return None, or the `DiskProblem`
+that stopped them, having written nothing.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import posixpath
 import shutil
 import stat
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
+from mfls.disk.outputs import check_output
 from mfls.disk.problems import DiskProblem
 
 _TEMP_PREFIX = ".mfls-new-"
@@ -51,12 +54,20 @@ def _state(target: str) -> str:
 
 
 def write_tree(
-    target: str, files: Mapping[str, bytes], *, replace: bool = False
+    target: str,
+    files: Mapping[str, bytes],
+    *,
+    replace: bool = False,
+    inputs: Iterable[str] = (),
+    roots: Iterable[str] = (),
 ) -> DiskProblem | None:
     """Make the folder `target` hold exactly `files` (relative POSIX path -> bytes)."""
     bad = [p for p in files if not _relative_ok(p)]
     if bad:
         return DiskProblem(target, f"refusing a path outside the folder: {bad[0]!r}")
+    checked = check_output(target, inputs, roots, folder=True)
+    if isinstance(checked, DiskProblem):
+        return checked
     try:
         state = _state(target)
     except OSError as error:
@@ -102,11 +113,20 @@ def _umask() -> int:
     return mask
 
 
-def write_file(target: str, data: bytes) -> DiskProblem | None:
-    """Make `target` a regular file holding `data`: written beside it, then renamed over."""
-    if os.path.isdir(target):
-        return DiskProblem(target, "it is a folder")
-    directory = os.path.dirname(os.path.abspath(target))
+def _mode(path: str) -> int:
+    """The permissions of the file replaced, kept by its replacement."""
+    return os.stat(path).st_mode & 0o777
+
+
+def write_file(
+    target: str, data: bytes, *, inputs: Iterable[str] = (), roots: Iterable[str] = ()
+) -> DiskProblem | None:
+    """Make `target` a regular file holding `data`: written beside it, then renamed over
+    (through a link, its target file)."""
+    checked = check_output(target, inputs, roots)
+    if isinstance(checked, DiskProblem):
+        return checked
+    directory = os.path.dirname(checked.path)
     try:
         descriptor, temp = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=directory)
     except OSError as error:
@@ -116,10 +136,10 @@ def write_file(target: str, data: bytes) -> DiskProblem | None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temp, 0o666 & ~_umask())
-        os.replace(temp, target)
+        os.chmod(temp, _mode(checked.path) if checked.identity else 0o666 & ~_umask())
+        os.replace(temp, checked.path)
         return None
     except OSError as error:
         with contextlib.suppress(OSError):
             os.unlink(temp)
-        return DiskProblem(target, f"cannot write it ({_error(error)}); it is unchanged")
+        return DiskProblem(target, f"cannot write it ({_error(error)}); nothing was written")
