@@ -37,7 +37,7 @@ from mfls.lsp.logs import LOGGER_NAME, apply_levels
 from mfls.lsp.protocol import MflsProtocol
 from mfls.lsp.settings import Settings, merge_settings
 from mfls.text.line_index import LineIndex
-from mfls.workspace.index import WorkspaceSnapshot
+from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
 from mfls.workspace.parallel import default_jobs
 from mfls.workspace.uris import path_to_uri, uri_to_path
 from mfls.workspace.workspace import Workspace
@@ -334,9 +334,20 @@ class MflsServer(LanguageServer):
             file = to_proto.course_file_uri(course)
             if file is not None and course.problems:
                 files.append(file)
+            structure = _structure_uri(course)
+            if structure is not None and structure[1]:
+                files.append(structure[0])
         return uris + files
 
     def _course_file_diagnostics(self, snapshot: WorkspaceSnapshot, uri: str) -> list[str]:
+        structure_course = diagnostics.course_of_structure_file(snapshot, uri)
+        if structure_course is not None:
+            items = diagnostics.structure_file_diagnostics(snapshot, structure_course, self.language)
+            path = uri_to_path(uri)
+            if not items or path is None:
+                return []
+            root = snapshot.courses[structure_course].root
+            return self.diagnostic_writer.texts(LineIndex(read_course_file(path, root)), items)
         for course in snapshot.courses.values():
             if to_proto.course_file_uri(course) != uri:
                 continue
@@ -477,6 +488,9 @@ class MflsServer(LanguageServer):
             uri = to_proto.course_file_uri(course)
             if uri is not None and (course.problems or uri in self._published):
                 files.append(uri)
+            structure = _structure_uri(course)
+            if structure is not None and (structure[1] or structure[0] in self._published):
+                files.append(structure[0])
         return files
 
     def publish(self, uri: str, skip_empty: bool = False) -> None:
@@ -510,6 +524,15 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
+
+
+def _structure_uri(course: CourseSnapshot) -> tuple[str, bool] | None:
+    """The URI of the `structure.json` of an AI-Shifu course folder, and whether it has
+    problems."""
+    layout = course.config.layout
+    if layout is None or layout.structure is None:
+        return None
+    return path_to_uri(layout.structure), bool(layout.problems)
 
 
 def read_course_file(path: str, root: str | None) -> str:
