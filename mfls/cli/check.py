@@ -44,8 +44,8 @@ from mfls.features.messages import EN
 from mfls.text.places import places
 from mfls.workspace.course_creator import STRUCTURE
 from mfls.workspace.course_root import nearest_course_root
-from mfls.workspace.parallel import default_jobs
 from mfls.workspace.index import WorkspaceSnapshot
+from mfls.workspace.parallel import default_jobs
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
 

@@ -2,10 +2,11 @@
 export as a course folder.
 
 The layout is `mfls.exports.layout`'s, or with `--layout course-creator` the folder the
-platform's course tool writes (`mfls.exports.course_creator`). DIR must not exist or be empty, unless `--force`
-(then it is replaced whole); it is held to the output rule (`mfls.disk.outputs`): never
-a link, nor a folder holding the export read. Exit status: 0 written, 2 nothing written
-(a broken export, DIR not empty or refused, a write that failed).
+platform's course tool writes (`mfls.exports.course_creator`). DIR must not exist or
+be empty, unless `--force` (then it is replaced whole); it is held to the output rule
+(`mfls.disk.outputs`): never a link, nor a folder holding the export read. Exit status:
+0 written, 2 nothing written (a broken export, DIR not empty or refused, a write that
+failed).
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ DESCRIPTION_FIELD: Final = "description"
 ACCESS: Final = {400: "guest", 401: "trial", 402: "normal"}
 """The platform's learning-access types (`UNIT_TYPE_VALUES` of its `shifu/consts.py`):
 an export holds the number, the course tool the name."""
-CONFIG_FROM_EXPORT: Final = (
+CONFIG_FROM_EXPORT: Final[tuple[tuple[str, str | None, Any], ...]] = (
     ("model", "llm", ""),
     ("temperature", "llm_temperature", 0.3),
     ("price", "price", 0),
@@ -90,6 +90,11 @@ class _Flat:
         for node in nodes:
             self.nodes.append((node.item, parent, bool(node.children) or depth == 0))
             self.walk(node.children, node.item, depth + 1)
+
+
+def _access(value: Any) -> str:
+    """`access` as `pull` writes it: the type's name, "guest" when there is none."""
+    return (ACCESS.get(value) if isinstance(value, int) else None) or "guest"
 
 
 def _keywords(value: Any) -> list[Any]:
@@ -165,7 +170,7 @@ def unpack_course_creator(export: Export, source: bytes, source_name: str) -> Co
                     {
                         "file": file_of[child].split("/", 1)[1],
                         "title": item["title"],
-                        "access": ACCESS.get(item.get("type")) or "guest",
+                        "access": _access(item.get("type")),
                         "hidden": bool(item.get("hidden")),
                     }
                 )

@@ -250,7 +250,8 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "config.unreadable": {EN: "", ZH: "课程文件无法读取。所有设置暂用默认值。"},
     "structure.unreadable": {
         EN: "",
-        ZH: "structure.json 无法读取（${reason}）；在此之前课时按编号顺序取 `lessons/lesson-*.md`。",
+        ZH: "structure.json 无法读取（${reason}）；在此之前课时按编号顺序取 "
+        "`lessons/lesson-*.md`。",
     },
     "structure.invalid-json": {
         EN: "",
@@ -264,11 +265,12 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "structure.missing-file": {
         EN: "",
         ZH: "lessons/ 里没有 `${file}`：这个课时不在课程中。课程工具的 `build` "
-        "也会跳过它（\"file not found\"）。",
+        '也会跳过它（"file not found"）。',
     },
     "structure.outside": {
         EN: "",
-        ZH: "`${file}` 不是 lessons/ 里的文件：课程工具会拒绝它，mfls 也不读取课程文件夹以外的内容。",
+        ZH: "`${file}` 不是 lessons/ 里的文件：课程工具会拒绝它，"
+        "mfls 也不读取课程文件夹以外的内容。",
     },
     "structure.duplicate": {
         EN: "",

@@ -342,7 +342,8 @@ class MflsServer(LanguageServer):
     def _course_file_diagnostics(self, snapshot: WorkspaceSnapshot, uri: str) -> list[str]:
         structure_course = diagnostics.course_of_structure_file(snapshot, uri)
         if structure_course is not None:
-            items = diagnostics.structure_file_diagnostics(snapshot, structure_course, self.language)
+            language = self.language
+            items = diagnostics.structure_file_diagnostics(snapshot, structure_course, language)
             path = uri_to_path(uri)
             if not items or path is None:
                 return []

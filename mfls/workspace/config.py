@@ -80,7 +80,7 @@ CONFIG_MESSAGES: Final = {
     "`lessons/lesson-*.md` in number order until it is fixed.",
     "structure.shape": "${what}: the course tool reads ${expected} here; this part is ignored.",
     "structure.missing-file": "`${file}` is not in lessons/: this lesson is left out of the "
-    "course. The course tool's `build` skips it too (\"file not found\").",
+    'course. The course tool\'s `build` skips it too ("file not found").',
     "structure.outside": "`${file}` is not a file inside lessons/: the course tool refuses "
     "it, and mfls reads nothing outside the course folder.",
     "structure.duplicate": "`${file}` is listed a second time: it runs once, where it is "

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from mfls.disk import Disk
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig, _line_column
+from mfls.workspace.index import DocKind
 from mfls.workspace.json_spans import Spanned, json_spans
 from mfls.workspace.uris import path_to_uri
 
@@ -324,14 +325,14 @@ class _StructureReader:
 
 def resolve(
     config: CourseConfig, paths: Iterable[str]
-) -> tuple[CourseConfig, dict[str, tuple[str, str, int]]]:
+) -> tuple[CourseConfig, dict[str, tuple[str, DocKind, int]]]:
     """The members of the course folder (`config.layout`), among the listed `paths`, in
     course order (the course prompt first), and the layout with each listed file looked
     for: a missing one, or one listed twice, is a problem at its place."""
     layout = config.layout
     assert layout is not None
     listed = {os.path.normcase(p): p for p in paths}
-    members: dict[str, tuple[str, str, int]] = {}
+    members: dict[str, tuple[str, DocKind, int]] = {}
     prompt = listed.get(os.path.normcase(os.path.join(layout.root, COURSE_PROMPT)))
     if prompt is not None and COURSE_PROMPT in config.references:
         members[path_to_uri(prompt)] = (prompt, "reference", 0)
@@ -381,8 +382,8 @@ def _numbered_lessons(root: str, paths: Iterable[str]) -> tuple[StructureLesson,
 
 
 def prompt_first(
-    root: str, members: Mapping[str, tuple[str, Any, int]], disk: Disk
-) -> Mapping[str, tuple[str, Any, int]]:
+    root: str, members: Mapping[str, tuple[str, DocKind, int]], disk: Disk
+) -> Mapping[str, tuple[str, DocKind, int]]:
     """The members of a folder `mfls unpack` made, with its course prompt
     (`prompts/course.md`) first in course order: run before every lesson, as in an
     AI-Shifu course folder."""
@@ -391,7 +392,7 @@ def prompt_first(
     prompt = path_to_uri(os.path.join(root, *UNPACKED_COURSE_PROMPT.split("/")))
     if prompt not in members:
         return members
-    ordered = {prompt: (*members[prompt][:2], 0)}
+    ordered = {prompt: (members[prompt][0], members[prompt][1], 0)}
     for uri, (path, kind, _) in members.items():
         if uri != prompt:
             ordered[uri] = (path, kind, len(ordered))

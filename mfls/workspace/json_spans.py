@@ -8,9 +8,8 @@ keys' spans.
 
 from __future__ import annotations
 
-import json.decoder
-import json.scanner
-from typing import Any, NamedTuple
+import json
+from typing import Any, Final, NamedTuple
 
 
 class Spanned(NamedTuple):
@@ -33,6 +32,7 @@ class Spanned(NamedTuple):
 
 
 _WHITESPACE = " \t\n\r"
+_DECODER: Final = json.JSONDecoder()
 
 
 def _skip(text: str, at: int) -> int:
@@ -45,27 +45,19 @@ def json_spans(text: str, at: int = 0) -> Spanned:
     """The value starting at (or after white space from) `at` in valid JSON `text`."""
     at = _skip(text, at)
     char = text[at]
-    if char == '"':
-        value, end = json.decoder.scanstring(text, at + 1)
-        return Spanned(value, at, end)
     if char == "{":
         return _object(text, at)
     if char == "[":
         return _array(text, at)
-    for literal, value in (("true", True), ("false", False), ("null", None)):
-        if text.startswith(literal, at):
-            return Spanned(value, at, at + len(literal))
-    match = json.scanner.NUMBER_RE.match(text, at)
-    if match is None:  # not valid JSON: the caller broke the contract
-        raise ValueError(f"no JSON value at {at}")
-    return Spanned(json.loads(match.group()), at, match.end())
+    value, end = _DECODER.raw_decode(text, at)  # a string, number or literal
+    return Spanned(value, at, end)
 
 
 def _object(text: str, start: int) -> Spanned:
     members: list[tuple[str, int, int, Spanned]] = []
     at = _skip(text, start + 1)
     while text[at] != "}":
-        key, key_end = json.decoder.scanstring(text, at + 1)
+        key, key_end = _DECODER.raw_decode(text, at)
         colon = _skip(text, key_end)
         value = json_spans(text, colon + 1)
         members.append((key, at, key_end, value))

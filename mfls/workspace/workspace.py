@@ -391,8 +391,8 @@ class Workspace:
         config, problems, own_lessons = self._read_config(root)
         paths = tuple(paths)
         if config.layout is not None and not own_lessons:
-            config, members = course_creator.resolve(config, paths)
-            return CoursePlan(root, config, problems, paths, MappingProxyType(members))
+            config, listed = course_creator.resolve(config, paths)
+            return CoursePlan(root, config, problems, paths, MappingProxyType(listed))
         if config.layout is not None:
             config, _ = course_creator.resolve(config, paths)  # its diagnostics still count
         members = course_creator.prompt_first(root, _members(root, config, paths), self._disk)
@@ -403,7 +403,8 @@ class Workspace:
         file lists the lessons itself; an AI-Shifu course folder sets what it leaves."""
         course_file = os.path.join(root, COURSE_FILE)
         text: str | None = None
-        config, problems = CourseConfig(), ()
+        config = CourseConfig()
+        problems: tuple[ConfigProblem, ...] = ()
         if not self._disk.exists(course_file):
             with self._lock:
                 self._read_problems.pop(course_file, None)

@@ -153,9 +153,8 @@ def check_layout(data: dict[str, Any], folder: Path) -> None:
         expected = hashlib.sha256(text.encode("utf-8")).hexdigest()
         assert entry["content_sha256"] == expected
         if "\r" not in text:  # the tool reads text mode: \r\n counts as \n there
-            assert hashlib.sha256(read_as_the_tool(folder / entry["file"]).encode()).hexdigest() == (
-                expected
-            )
+            read = read_as_the_tool(folder / entry["file"])
+            assert hashlib.sha256(read.encode()).hexdigest() == expected
 
 
 def test_the_layout_of_a_built_export(tmp_path: Path) -> None:
@@ -208,7 +207,8 @@ def findings(output: str, titles: dict[str, str] | None = None) -> list[tuple[An
 
 def folder_titles(folder: Path, shown: str) -> dict[str, str]:
     structure = json.loads((folder / "structure.json").read_text(encoding="utf-8"))
-    titles = {f"{shown}/course-prompt.md": f"{json.loads((folder / '.shifu-sync.json').read_text())['course']['name']} [prompt]"}
+    name = json.loads((folder / ".shifu-sync.json").read_text())["course"]["name"]
+    titles = {f"{shown}/course-prompt.md": f"{name} [prompt]"}
     for chapter in structure["chapters"]:
         for lesson in chapter["lessons"]:
             titles[f"{shown}/lessons/{lesson['file']}"] = lesson["title"]

@@ -174,9 +174,7 @@ def test_missing_duplicate_and_outside_files_are_diagnostics_at_their_place(
         ("course-file-invalid", '"../../secret.md"'),
         ("course-file-invalid", '"/etc/passwd"'),
     ]
-    messages = [
-        d.message for d in structure_file_diagnostics(workspace.snapshot, str(course_root))
-    ]
+    messages = [d.message for d in structure_file_diagnostics(workspace.snapshot, str(course_root))]
     assert "not in lessons/" in messages[0]
     assert "second time" in messages[1]
     assert "outside the course folder" in messages[2]
@@ -198,7 +196,9 @@ def test_invalid_json_is_a_diagnostic_and_lesson_files_still_count(tmp_path: Pat
 
 
 def test_wrong_shapes_are_diagnostics_not_crashes(tmp_path: Path) -> None:
-    text = '{"chapters": [3, {"title": 5, "lessons": "x"}, {"title": "T", "lessons": [{"file": 1}]}]}'
+    text = (
+        '{"chapters": [3, {"title": 5, "lessons": "x"}, {"title": "T", "lessons": [{"file": 1}]}]}'
+    )
     write(tmp_path, {"structure.json": text, "lessons/lesson-01.md": "x\n"})
     workspace = indexed(tmp_path)
     assert structure_problems(workspace, tmp_path) == [
