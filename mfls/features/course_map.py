@@ -23,7 +23,7 @@ from mfls.syntax.model import Interaction, Marker, Role
 from mfls.text.lines import line_breaks, line_start
 from mfls.workspace.hosts import HostProfile
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot, relative_path
-from mfls.workspace.uris import uri_to_path
+from mfls.workspace.uris import path_to_uri, uri_to_path
 
 ASKED: Final = "asked"
 """A lesson binds the key: an interaction saves the learner's answer."""
@@ -236,6 +236,8 @@ def course_map(
     files do not (an export's lesson titles and chapters); otherwise a lesson's title is
     its first heading, else its file name, and its group the folder it lies in."""
     entries = sorted(course.docs.values(), key=lambda e: (e.order, e.uri))
+    if titles is None and groups is None:
+        titles, groups = _folder_names(course)
     lessons: list[Lesson] = []
     column: dict[str, int] = {}
     for index, entry in enumerate(entries):
@@ -404,6 +406,27 @@ def _title(entry: DocEntry) -> str:
             if heading[:1] in (" ", "\t") and heading.strip():
                 return heading.strip().rstrip("#").strip() or entry.label
     return entry.label
+
+
+def _folder_names(course: CourseSnapshot) -> tuple[dict[str, str], dict[str, str]]:
+    """The lessons of an AI-Shifu course folder named as its `structure.json` names them
+    (with their `hidden` and `access` flags, when set), grouped by chapter."""
+    layout = course.config.layout
+    titles: dict[str, str] = {}
+    groups: dict[str, str] = {}
+    if layout is None:
+        return titles, groups
+    for lesson in layout.lessons:
+        if not lesson.found or lesson.path is None:
+            continue
+        uri = path_to_uri(lesson.path)
+        flags = (["hidden"] if lesson.hidden else []) + (
+            [lesson.access] if lesson.access not in (None, "guest") else []
+        )
+        title = lesson.title or lesson.file
+        titles[uri] = f"{title} ({', '.join(flags)})" if flags else title
+        groups[uri] = lesson.chapter
+    return titles, groups
 
 
 def _group(course: CourseSnapshot, entry: DocEntry) -> str:

@@ -276,3 +276,16 @@ def test_other_files_of_the_layout_are_not_lessons(tmp_path: Path) -> None:
     # shifu-import.json is checked as the export it is.
     done = mfls("check", "folder/shifu-import.json", cwd=tmp_path)
     assert "folder/shifu-import.json#Built:1:1: warning unbound-reference" in done.stdout
+
+
+def test_the_course_map_groups_lessons_by_chapter_and_shows_their_flags(tmp_path: Path) -> None:
+    unpacked(built_file(tmp_path, chapter_text=""), tmp_path)
+    done = mfls("map", "folder", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lessons = json.loads(done.stdout)["lessons"]
+    assert [(c["title"], c["group"], c["kind"]) for c in lessons] == [
+        ("course-prompt.md", "", "reference"),
+        ("Ask", "Basics", "lesson"),
+        ("Use (hidden, trial)", "Basics", "lesson"),
+        ("Paid (normal)", "More", "lesson"),
+    ]
