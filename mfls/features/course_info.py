@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from mfls.features.diagnostics import course_file_diagnostics, document_diagnostics
 from mfls.features.refusal import Refusal
+from mfls.features.sync_status import SyncStatus, sync_status
 from mfls.workspace.index import WorkspaceSnapshot
 from mfls.workspace.uris import uri_to_path
 
@@ -21,6 +22,8 @@ class CourseInfo:
     errors: int
     warnings: int
     information: int  # hints are not counted: editors list them nowhere
+    # An AI-Shifu course folder with `.shifu-sync.json`: its lessons against that record.
+    sync: SyncStatus | None = None
 
     @property
     def problems(self) -> int:
@@ -52,4 +55,5 @@ def course_info(snapshot: WorkspaceSnapshot, uri: str) -> CourseInfo | Refusal:
         errors=counts["error"],
         warnings=counts["warning"],
         information=counts["information"],
+        sync=sync_status(course),
     )

@@ -71,6 +71,18 @@ class StructureLesson:
 
 
 @dataclass(frozen=True, slots=True)
+class SyncedLesson:
+    """A lesson as `.shifu-sync.json` holds it (written by the tool, never by mfls): its
+    file (relative to the course root), name and the hash of its text at the last pull
+    or push (None when the tool recorded none)."""
+
+    file: str
+    name: str
+    content_sha256: str | None
+    found: bool = True  # whether the listing of the course folder found the file
+
+
+@dataclass(frozen=True, slots=True)
 class CourseLayout:
     """An AI-Shifu course folder: its root, `structure.json` (None: absent, the lessons
     are `lessons/lesson-*.md`), `.shifu-sync.json` (None: absent), the chapters and
@@ -83,6 +95,7 @@ class CourseLayout:
     lessons: tuple[StructureLesson, ...] = ()
     problems: tuple[ConfigProblem, ...] = ()
     from_structure: bool = False
+    synced: tuple[SyncedLesson, ...] = ()
 
 
 def is_course_folder(directory: str, disk: Disk) -> bool:
@@ -187,6 +200,8 @@ def read_layout(root: str, disk: Disk, max_bytes: int) -> CourseLayout:
         structure if disk.is_regular_file(structure) else None,
         sync if disk.is_regular_file(sync) else None,
     )
+    if layout.sync is not None:
+        layout = replace(layout, synced=_synced(layout.sync, root, disk, max_bytes))
     if layout.structure is None:
         return layout
     text, problems = disk.read_text(structure, root, max_bytes)
@@ -195,6 +210,32 @@ def read_layout(root: str, disk: Disk, max_bytes: int) -> CourseLayout:
         problem = ConfigProblem.of("structure.unreadable", {"reason": reason}, (0, 0, 0, 0))
         return replace(layout, problems=(problem,))
     return _from_structure(layout, text)
+
+
+def _synced(path: str, root: str, disk: Disk, max_bytes: int) -> tuple[SyncedLesson, ...]:
+    """The lessons of `.shifu-sync.json`; none when it is unusable (the tool then falls
+    back to no manifest too: `_load_sync`)."""
+    text, _ = disk.read_text(path, root, max_bytes)
+    try:
+        data = json.loads(text) if text is not None else None
+    except (ValueError, RecursionError):
+        return ()
+    if not isinstance(data, dict) or not isinstance(data.get("lessons"), list):
+        return ()
+    found = []
+    for entry in data["lessons"]:
+        if not isinstance(entry, dict) or entry.get("is_chapter"):
+            continue
+        file, name, sha = entry.get("file"), entry.get("name"), entry.get("content_sha256")
+        if isinstance(file, str) and file:
+            found.append(
+                SyncedLesson(
+                    file,
+                    name if isinstance(name, str) else "",
+                    sha if isinstance(sha, str) else None,
+                )
+            )
+    return tuple(found)
 
 
 def _reject_constant(name: str) -> float:
@@ -359,7 +400,11 @@ def resolve(
         members[uri] = (path, "lesson", len(members))
         checked.append(lesson)
     problems.sort(key=lambda p: p.start)
-    layout = replace(layout, lessons=tuple(checked), problems=tuple(problems))
+    synced = tuple(
+        replace(s, found=os.path.normcase(os.path.join(layout.root, *s.file.split("/"))) in listed)
+        for s in layout.synced
+    )
+    layout = replace(layout, lessons=tuple(checked), problems=tuple(problems), synced=synced)
     return config._replace(layout=layout), members
 
 

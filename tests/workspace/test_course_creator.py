@@ -250,3 +250,17 @@ def test_a_deleted_lesson_gets_the_missing_file_diagnostic(tmp_path: Path) -> No
     assert [c for c, _ in codes(workspace, tmp_path / "lessons/lesson-02.md")] == [
         "unbound-reference"
     ]
+
+
+def test_the_hash_is_the_course_tools(tmp_path: Path) -> None:
+    import hashlib
+
+    from mfls.features.sync_status import tool_sha256
+
+    for raw in ["a\r\nb\rc\n", "\ufeffplain", "", "\r", "x\n\r\n"]:
+        path = tmp_path / "lesson.md"
+        path.write_bytes(raw.encode("utf-8"))
+        # `_sha256_file` of shifu-cli.py: the file read in text mode, UTF-8.
+        with open(path, encoding="utf-8") as file:
+            expected = hashlib.sha256(file.read().encode("utf-8")).hexdigest()
+        assert tool_sha256(raw) == expected

@@ -9,6 +9,7 @@ from typing import Any
 import mfls
 from mfls.features.course_info import course_info
 from mfls.features.refusal import Refusal
+from mfls.features.sync_status import since_last_pull_json
 from mfls.lsp.server import MflsServer
 from mfls.workspace.uris import canonical_uri, path_to_uri
 
@@ -35,6 +36,10 @@ def course_info_command(ls: MflsServer, arguments: list[Any]) -> dict[str, Any] 
         "errors": found.errors,
         "warnings": found.warnings,
         "information": found.information,
+        # An AI-Shifu course folder with `.shifu-sync.json` (null otherwise): lessons
+        # changed since the last pull, and those whose recorded file is gone, with what
+        # the course tool will do with them.
+        "sinceLastPull": since_last_pull_json(found.sync),
         "server": server_location(),
         "python": sys.executable,
     }
