@@ -35,6 +35,7 @@ from mfls.lsp.handlers import (
     diagnostics,
     documents,
     editing,
+    file_renames,
     lifecycle,
     navigation,
 )
@@ -120,6 +121,11 @@ ROUTES: tuple[Route, ...] = (
     Route(t.TEXT_DOCUMENT_PREPARE_RENAME, editing.prepare_rename),
     Route(t.TEXT_DOCUMENT_RENAME, editing.rename),
     Route(t.TEXT_DOCUMENT_CODE_ACTION, editing.code_action, editing.CODE_ACTION_OPTIONS),
+    Route(
+        t.WORKSPACE_WILL_RENAME_FILES,
+        file_renames.will_rename_files,
+        file_renames.WILL_RENAME_OPTIONS,
+    ),
     # diagnostics (pull clients only; push clients get `publishDiagnostics`)
     Route(
         t.TEXT_DOCUMENT_DIAGNOSTIC,

@@ -351,14 +351,18 @@ class _StructureReader:
         )
 
     def inside_lessons(self, file: str) -> str | None:
-        """The path of `file` in lessons/, or None when it names no file there (absolute,
-        leaving it, empty, a null byte)."""
-        if not file or "\0" in file or posixpath.isabs(file) or os.path.isabs(file):
-            return None
-        normal = posixpath.normpath(file.replace("\\", "/") if os.sep == "\\" else file)
-        if normal in (".", "..") or normal.startswith("../"):
-            return None
-        return os.path.join(self.lessons_dir, *normal.split("/"))
+        return lesson_path(self.lessons_dir, file)
+
+
+def lesson_path(lessons_dir: str, file: str) -> str | None:
+    """The path of `file` (as structure.json names it) in `lessons_dir`, or None when it
+    names no file there (absolute, leaving it, empty, a null byte)."""
+    if not file or "\0" in file or posixpath.isabs(file) or os.path.isabs(file):
+        return None
+    normal = posixpath.normpath(file.replace("\\", "/") if os.sep == "\\" else file)
+    if normal in (".", "..") or normal.startswith("../"):
+        return None
+    return os.path.join(lessons_dir, *normal.split("/"))
 
 
 # -- the members ----------------------------------------------------------------------

@@ -162,3 +162,63 @@ async def test_changed_since_last_pull_in_the_course_status(tmp_path: Path) -> N
         assert info["gone"] == [{"file": "lessons/lesson-03.md", "name": "Last"}]
         assert "`status` counts it up to date" in info["goneFate"]
         assert "`import --course-dir` recreates every lesson" in info["goneFate"]
+
+
+async def test_will_rename_files_keeps_structure_json_naming_the_lessons(tmp_path: Path) -> None:
+    listed = structure(["lesson-01.md", "lesson-02.md"])
+    write_files(
+        tmp_path,
+        {
+            "structure.json": listed,
+            "lessons/lesson-01.md": "?[%{{ goal }}...Your goal]\n",
+            "lessons/lesson-02.md": "Aim for {{ goal }}\n",
+        },
+    )
+    async with session(capabilities("visual-studio-code"), [tmp_path]) as s:
+        assert s.result is not None
+        operations = s.result.capabilities.workspace
+        assert operations is not None and operations.file_operations is not None
+        assert operations.file_operations.will_rename is not None
+        await s.indexed()
+        old, new = tmp_path / "lessons" / "lesson-01.md", tmp_path / "lessons" / "ask goal.md"
+        edit = await s.client.workspace_will_rename_files_async(
+            t.RenameFilesParams(files=[t.FileRename(old_uri=uri_of(old), new_uri=uri_of(new))])
+        )
+        assert edit is not None and edit.changes is not None
+        structure_uri = uri_of(tmp_path / "structure.json")
+        assert list(edit.changes) == [structure_uri]
+        (change,) = edit.changes[structure_uri]
+        line, character = place(listed, '"lesson-01.md"')
+        assert (change.range.start.line, change.range.start.character) == (line, character)
+        assert change.range.end.character == character + len('"lesson-01.md"')
+        assert change.new_text == '"ask goal.md"'
+
+        # The editor applies it, renames the file and reports both: the course keeps
+        # its order and no entry is missing.
+        lines = listed.splitlines(keepends=True)
+        lines[line] = lines[line].replace('"lesson-01.md"', '"ask goal.md"')
+        (tmp_path / "structure.json").write_text("".join(lines))
+        old.rename(new)
+        s.client.workspace_did_change_watched_files(
+            t.DidChangeWatchedFilesParams(
+                changes=[
+                    t.FileEvent(uri=uri_of(old), type=t.FileChangeType.Deleted),
+                    t.FileEvent(uri=uri_of(new), type=t.FileChangeType.Created),
+                    t.FileEvent(uri=structure_uri, type=t.FileChangeType.Changed),
+                ]
+            )
+        )
+        lesson = s.open(tmp_path / "lessons" / "lesson-02.md")
+        await s.pushed(lesson, lambda d: d == [])
+        assert not s.client.diagnostics.get(structure_uri)
+        # A file no course lists: no edit.
+        other = await s.client.workspace_will_rename_files_async(
+            t.RenameFilesParams(
+                files=[
+                    t.FileRename(
+                        old_uri=uri_of(tmp_path / "notes.md"), new_uri=uri_of(tmp_path / "n.md")
+                    )
+                ]
+            )
+        )
+        assert other is None
