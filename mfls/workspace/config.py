@@ -13,7 +13,7 @@ from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF, SEVERITY_NAMES
 from mfls.workspace.hosts import HOST_NAMES
 
 if TYPE_CHECKING:
-    from mfls.workspace.course_creator import CourseLayout
+    from mfls.workspace.course_layout import CourseLayout
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -49,7 +49,7 @@ class CourseConfig(NamedTuple):
     severities: Mapping[str, str] = MappingProxyType({})
     # None: the host's default (default_target).
     target: str | None = None
-    # An AI-Shifu course folder (`mfls.workspace.course_creator`): its structure.
+    # An AI-Shifu course folder (`mfls.workspace.course_creator`): its layout.
     layout: CourseLayout | None = None
 
     @property

@@ -22,12 +22,13 @@ import posixpath
 import re
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Final
 
 from mfls.disk import Disk
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig, _line_column
+from mfls.workspace.course_layout import CourseLayout, StructureLesson, SyncedLesson
 from mfls.workspace.index import DocKind
 from mfls.workspace.json_spans import Spanned, json_spans
 from mfls.workspace.uris import path_to_uri
@@ -51,51 +52,6 @@ EXPORT_MANIFEST: Final = ".mfls/ai-shifu-export.json"
 UNPACKED_COURSE_PROMPT: Final = "prompts/course.md"
 _LESSON_NAME: Final = re.compile(r"lesson-(.*)\.md\Z")
 _DIGITS: Final = re.compile(r"\d+")
-
-
-@dataclass(frozen=True, slots=True)
-class StructureLesson:
-    """One lesson of the folder in course order: its file (`file` as `structure.json`
-    writes it, `path` the absolute path, None when refused), its chapter and title, the
-    `hidden`/`access` flags as written (None when absent), where `file` stands in
-    `structure.json`, and whether the file was found."""
-
-    file: str
-    path: str | None
-    chapter: str = ""
-    title: str = ""
-    hidden: bool | None = None
-    access: str | None = None
-    span: tuple[int, int, int, int] = (0, 0, 0, 0)  # start, end, line, column
-    found: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class SyncedLesson:
-    """A lesson as `.shifu-sync.json` holds it (written by the tool, never by mfls): its
-    file (relative to the course root), name and the hash of its text at the last pull
-    or push (None when the tool recorded none)."""
-
-    file: str
-    name: str
-    content_sha256: str | None
-    found: bool = True  # whether the listing of the course folder found the file
-
-
-@dataclass(frozen=True, slots=True)
-class CourseLayout:
-    """An AI-Shifu course folder: its root, `structure.json` (None: absent, the lessons
-    are `lessons/lesson-*.md`), `.shifu-sync.json` (None: absent), the chapters and
-    lessons in course order, and the problems of `structure.json`."""
-
-    root: str
-    structure: str | None
-    sync: str | None
-    chapters: tuple[str, ...] = ()
-    lessons: tuple[StructureLesson, ...] = ()
-    problems: tuple[ConfigProblem, ...] = ()
-    from_structure: bool = False
-    synced: tuple[SyncedLesson, ...] = ()
 
 
 def is_course_folder(directory: str, disk: Disk) -> bool:
