@@ -264,3 +264,22 @@ def test_the_hash_is_the_course_tools(tmp_path: Path) -> None:
         with open(path, encoding="utf-8") as file:
             expected = hashlib.sha256(file.read().encode("utf-8")).hexdigest()
         assert tool_sha256(raw) == expected
+
+
+def test_a_link_out_of_the_course_is_never_read(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text("?[%{{ k }}...k]\n")
+    root = tmp_path / "course"
+    write(
+        root,
+        {
+            "structure.json": structure(("One", ["evil.md", "a.md"])),
+            "lessons/a.md": "{{ k }}\n",
+        },
+    )
+    (root / "lessons" / "evil.md").symlink_to(outside)
+    workspace = indexed(root)
+    course = course_of(workspace, root)
+    # The link is listed but its target lies outside: not read, so `k` stays unbound.
+    assert "lessons/evil.md" not in [path for path, _ in members(course, root) if path]
+    assert [c for c, _ in codes(workspace, root / "lessons/a.md")] == ["unbound-reference"]
