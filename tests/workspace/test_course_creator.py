@@ -283,3 +283,30 @@ def test_a_link_out_of_the_course_is_never_read(tmp_path: Path) -> None:
     # The link is listed but its target lies outside: not read, so `k` stays unbound.
     assert "lessons/evil.md" not in [path for path, _ in members(course, root) if path]
     assert [c for c, _ in codes(workspace, root / "lessons/a.md")] == ["unbound-reference"]
+
+
+def test_structure_json_as_a_trap(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    secret = tmp_path / "secret.json"
+    secret.write_text(json.dumps({"chapters": [{"title": "S", "lessons": [{"file": "x.md"}]}]}))
+    for name, make in [
+        ("fifo", lambda p: os.mkfifo(p)),
+        ("zero", lambda p: p.symlink_to("/dev/zero")),
+        ("out", lambda p: p.symlink_to(secret)),
+    ]:
+        root = tmp_path / name
+        write(root, {".shifu-sync.json": "{}", "lessons/lesson-01.md": "{{ k }}\n"})
+        make(root / "structure.json")
+        done = subprocess.run(
+            [sys.executable, "-m", "mfls", "check", str(root)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode in (0, 1), done.stderr
+        # The lessons are lesson-*.md; nothing behind the link was read as the structure.
+        assert "lesson-01.md:1:1: warning unbound-reference" in done.stdout, name
+        assert "x.md" not in done.stdout + done.stderr
