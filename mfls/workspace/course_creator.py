@@ -16,22 +16,22 @@ refused with a diagnostic.
 
 from __future__ import annotations
 
-import json
 import os
 import posixpath
 import re
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from mfls.disk import Disk
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig, _line_column
 from mfls.workspace.course_layout import CourseLayout, StructureLesson, SyncedLesson
 from mfls.workspace.index import DocKind
-from mfls.workspace.json_spans import Spanned, json_spans
 from mfls.workspace.uris import path_to_uri
+
+if TYPE_CHECKING:
+    from mfls.workspace.json_spans import Spanned
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -157,20 +157,22 @@ def read_layout(root: str, disk: Disk, max_bytes: int) -> CourseLayout:
         sync if disk.is_regular_file(sync) else None,
     )
     if layout.sync is not None:
-        layout = replace(layout, synced=_synced(layout.sync, root, disk, max_bytes))
+        layout = layout._replace(synced=_synced(layout.sync, root, disk, max_bytes))
     if layout.structure is None:
         return layout
     text, problems = disk.read_text(structure, root, max_bytes)
     if text is None:
         reason = problems[0].reason if problems else "unreadable"
         problem = ConfigProblem.of("structure.unreadable", {"reason": reason}, (0, 0, 0, 0))
-        return replace(layout, problems=(problem,))
+        return layout._replace(problems=(problem,))
     return _from_structure(layout, text)
 
 
 def _synced(path: str, root: str, disk: Disk, max_bytes: int) -> tuple[SyncedLesson, ...]:
     """The lessons of `.shifu-sync.json`; none when it is unusable (the tool then falls
     back to no manifest too: `_load_sync`)."""
+    import json  # here: a check of a folder without one loads no `json`
+
     text, _ = disk.read_text(path, root, max_bytes)
     try:
         data = json.loads(text) if text is not None else None
@@ -199,6 +201,10 @@ def _reject_constant(name: str) -> float:
 
 
 def _from_structure(layout: CourseLayout, text: str) -> CourseLayout:
+    import json  # here: a check of a folder without one loads no `json`
+
+    from mfls.workspace.json_spans import json_spans
+
     body = text.removeprefix("\ufeff")
     shift = len(text) - len(body)
     try:
@@ -207,17 +213,16 @@ def _from_structure(layout: CourseLayout, text: str) -> CourseLayout:
         offset = min(error.pos + shift, len(text))
         span = (offset, min(offset + 1, len(text)), *_line_column(text, offset))
         problem = ConfigProblem.of("structure.invalid-json", {"reason": error.msg}, span)
-        return replace(layout, problems=(problem,))
+        return layout._replace(problems=(problem,))
     except (ValueError, RecursionError) as error:
         span = (0, min(1, len(text)), 0, 0)
         problem = ConfigProblem.of("structure.invalid-json", {"reason": str(error)}, span)
-        return replace(layout, problems=(problem,))
+        return layout._replace(problems=(problem,))
     reader = _StructureReader(text, shift, layout.root)
     reader.read(json_spans(body))
     if not reader.chapters and not reader.problems:
         return layout  # no chapters: the tool's `build` takes lessons/lesson-*.md
-    return replace(
-        layout,
+    return layout._replace(
         chapters=tuple(reader.chapters),
         lessons=tuple(reader.lessons),
         problems=tuple(reader.problems),
@@ -237,12 +242,14 @@ class _StructureReader:
         self.problems: list[ConfigProblem] = []
 
     def span(self, at: Spanned) -> tuple[int, int, int, int]:
-        start, end = at.start + self.shift, at.end + self.shift
+        return self.place(at.start, at.end)
+
+    def place(self, start: int, end: int) -> tuple[int, int, int, int]:
+        start, end = start + self.shift, end + self.shift
         return (start, end, *_line_column(self.text, start))
 
     def problem(self, message_id: str, start: int, end: int, **args: str) -> None:
-        span = self.span(Spanned(None, start, end))
-        self.problems.append(ConfigProblem.of(message_id, args, span))
+        self.problems.append(ConfigProblem.of(message_id, args, self.place(start, end)))
 
     def shape(self, at: Spanned, what: str, expected: str) -> None:
         self.problem("structure.shape", at.start, at.end, what=what, expected=expected)
@@ -339,17 +346,17 @@ def resolve(
         members[path_to_uri(prompt)] = (prompt, "reference", 0)
     if not layout.from_structure:
         lessons = _numbered_lessons(layout.root, listed.values())
-        layout = replace(layout, lessons=lessons)
+        layout = layout._replace(lessons=lessons)
     problems = list(layout.problems)
     seen: set[str] = set()
     checked: list[StructureLesson] = []
     for lesson in layout.lessons:
         if lesson.path is None:
-            checked.append(replace(lesson, found=False))
+            checked.append(lesson._replace(found=False))
             continue
         path = listed.get(os.path.normcase(lesson.path))
         if path is None:
-            checked.append(replace(lesson, found=False))
+            checked.append(lesson._replace(found=False))
             _problem_at(problems, "structure.missing-file", lesson)
             continue
         uri = path_to_uri(path)
@@ -361,10 +368,10 @@ def resolve(
         checked.append(lesson)
     problems.sort(key=lambda p: p.start)
     synced = tuple(
-        replace(s, found=os.path.normcase(os.path.join(layout.root, *s.file.split("/"))) in listed)
+        s._replace(found=os.path.normcase(os.path.join(layout.root, *s.file.split("/"))) in listed)
         for s in layout.synced
     )
-    layout = replace(layout, lessons=tuple(checked), problems=tuple(problems), synced=synced)
+    layout = layout._replace(lessons=tuple(checked), problems=tuple(problems), synced=synced)
     return config._replace(layout=layout), members
 
 

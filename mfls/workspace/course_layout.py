@@ -1,14 +1,13 @@
 """The data of an AI-Shifu course folder as `mfls.workspace.course_creator` reads it
-(kept apart so that `CourseConfig` can hold it without an import cycle)."""
+(kept apart so that `CourseConfig` can hold it without an import cycle). Named tuples: a
+text `mfls check` loads no `dataclasses`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class StructureLesson:
+class StructureLesson(NamedTuple):
     """One lesson of the folder in course order: its file (`file` as `structure.json`
     writes it, `path` the absolute path, None when refused), its chapter and title, the
     `hidden`/`access` flags as written (None when absent), where `file` stands in
@@ -24,8 +23,7 @@ class StructureLesson:
     found: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class SyncedLesson:
+class SyncedLesson(NamedTuple):
     """A lesson as `.shifu-sync.json` holds it (written by the tool, never by mfls): its
     file (relative to the course root), name and the hash of its text at the last pull
     or push (None when the tool recorded none)."""
@@ -36,8 +34,7 @@ class SyncedLesson:
     found: bool = True  # whether the listing of the course folder found the file
 
 
-@dataclass(frozen=True, slots=True)
-class CourseLayout:
+class CourseLayout(NamedTuple):
     """An AI-Shifu course folder: its root, `structure.json` (None: absent, the lessons
     are `lessons/lesson-*.md`), `.shifu-sync.json` (None: absent), the chapters and
     lessons in course order, and the problems of `structure.json`."""
