@@ -47,7 +47,15 @@ log = logging.getLogger(LOGGER_NAME)
 PROGRESS_EVERY = 200  # files between two `$/progress` reports
 LENS_REFRESH_DELAY = 0.3  # seconds of quiet before code lenses are refreshed
 CLIENT_TIMEOUT = 10.0  # seconds to wait for the client's answer to a server request
-WATCH_GLOBS = ("**/*.md", "**/*.markdown", "**/*.mdflow", "**/mfcourse.toml")
+WATCH_GLOBS = (
+    "**/*.md",
+    "**/*.markdown",
+    "**/*.mdflow",
+    "**/mfcourse.toml",
+    # An AI-Shifu course folder: its structure and sync record change the course.
+    "**/structure.json",
+    "**/.shifu-sync.json",
+)
 
 
 class MflsServer(LanguageServer):

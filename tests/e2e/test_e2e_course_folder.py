@@ -44,6 +44,15 @@ async def test_structure_json_problems_and_order_in_the_server(tmp_path: Path) -
             ("course-file-invalid", *place(listed, '"gone.md"'))
         ]
         assert "`gone.md` is not in lessons/" in items[0].message
+        # The editor reports changes to the folder's structure and sync record.
+        await wait_until(lambda: bool(s.registrations))
+        watched = {
+            w["globPattern"]
+            for r in s.registrations
+            for w in r.register_options["watchers"]
+            if isinstance(w["globPattern"], str)
+        }
+        assert {"**/structure.json", "**/.shifu-sync.json"} <= watched
         # Listed first, lesson-02 reads what lesson-01 asks.
         lesson = s.open(tmp_path / "lessons" / "lesson-02.md")
         found = await s.pushed(lesson, lambda d: len(d) > 0)
