@@ -231,3 +231,44 @@ async def test_will_rename_files_keeps_structure_json_naming_the_lessons(tmp_pat
             )
         )
         assert other is None
+
+
+async def test_completion_and_rename_follow_the_course_folder(tmp_path: Path) -> None:
+    write_files(
+        tmp_path,
+        {
+            "README.md": "# A course\n\nNot a lesson: {{ goal }}\n",
+            "course-prompt.md": "Keep {{ goal }} in mind.\n",
+            "structure.json": structure(["lesson-01.md", "lesson-02.md"]),
+            "lessons/lesson-01.md": "?[%{{ goal }}...Your goal]\n",
+            "lessons/lesson-02.md": "Aim for {{ goal }}\n{{\n",
+            "lessons/notes.md": "{{ goal }} (not listed)\n",
+        },
+    )
+    async with session(capabilities("visual-studio-code"), [tmp_path]) as s:
+        await s.indexed()
+        lesson = s.open(tmp_path / "lessons" / "lesson-02.md")
+        doc = t.TextDocumentIdentifier(uri=lesson)
+        completion = await s.client.text_document_completion_async(
+            t.CompletionParams(text_document=doc, position=t.Position(line=1, character=2))
+        )
+        assert completion is not None
+        items = completion.items if isinstance(completion, t.CompletionList) else completion
+        assert "goal" in [item.label for item in items]
+        edit = await s.client.text_document_rename_async(
+            t.RenameParams(
+                text_document=doc, position=t.Position(line=0, character=12), new_name="aim"
+            )
+        )
+        assert edit is not None
+        changed = set(edit.changes or {}) | {
+            c.text_document.uri
+            for c in edit.document_changes or []
+            if isinstance(c, t.TextDocumentEdit)
+        }
+        # The lessons and the course prompt: not README.md, not a file structure.json omits.
+        assert changed == {
+            uri_of(tmp_path / "lessons" / "lesson-01.md"),
+            lesson,
+            uri_of(tmp_path / "course-prompt.md"),
+        }
