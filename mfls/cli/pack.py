@@ -13,6 +13,7 @@ import sys
 
 from mfls import disk
 from mfls.cli.exports import MAX_EXPORT_BYTES
+from mfls.disk.own_files import OWN_FOLDER, own_path_problem
 from mfls.disk.trees import write_file
 from mfls.exports.ai_shifu import ExportProblem
 from mfls.exports.packing import pack
@@ -30,6 +31,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     def read(path: str) -> bytes | ExportProblem:
+        parts = path.split("/")
+        if parts[0] == OWN_FOLDER:  # the manifest: mfls's own, never read through a link
+            refused = own_path_problem(root, parts)
+            if refused is not None:
+                return ExportProblem(refused.reason)
         data, problems = disk.read_bytes(
             os.path.join(root, *path.split("/")), root, MAX_EXPORT_BYTES
         )
