@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 from mfls.disk import exchange, reading
 from mfls.disk.own_files import own_folder_problem, own_path_problem
-from mfls.disk.problems import GONE, printable
+from mfls.disk.problems import GONE, OUTSIDE, printable
 
 JOURNAL_DIRECTORY = ".mfls"
 JOURNAL_NAME = "rename-journal.json"
@@ -144,6 +144,8 @@ def pending_journal(course_root: str | os.PathLike[str]) -> Journal | None:
         course_root, (JOURNAL_DIRECTORY, JOURNAL_NAME)
     )
     if refusal is not None:
+        if refusal.kind != OUTSIDE:  # `.mfls` is no folder: no journal can be in it
+            return None
         return Journal(location, root, "", "", "", refused=refusal.reason)
     if not reading.lexists(str(location)):
         return None
