@@ -46,7 +46,7 @@ def own_path_problem(
             return DiskProblem(
                 target,
                 f"{printable(current)} is a link; mfls does not follow links for its own files "
-                "(they stay inside the course); nothing was done",
+                "(they stay inside the course)",
                 OUTSIDE,
             )
         if (folder or index < len(parts) - 1) and not stat.S_ISDIR(mode):
