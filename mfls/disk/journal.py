@@ -196,7 +196,7 @@ def _text(value: object) -> str:
 
 
 def _is_hash(value: str) -> bool:
-    return len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+    return len(value) == 64 and not value.strip("0123456789abcdef")
 
 
 def _refusal(journal: Journal) -> str | None:
@@ -207,6 +207,7 @@ def _refusal(journal: Journal) -> str | None:
     if journal.phase not in _PHASES:
         return f"this journal has an unknown phase {journal.phase!r}"
     root = reading.real_path(journal.course)
+    folders: dict[str, bool] = {}  # a folder's verdict, once per folder
     seen: set[str] = set()
     for file in journal.files:
         if file.path in seen:
@@ -216,16 +217,18 @@ def _refusal(journal: Journal) -> str | None:
             return f"this journal has a malformed hash for {printable(file.path)}"
         if file.state not in _STATES:
             return f"this journal has an unknown state {file.state!r}"
-        path = Path(file.path)
+        folder, base = os.path.split(file.path)
         names = (
             (file.path, "path"),
             (file.temp, "temporary name"),
             (file.keep, "kept name"),
         )
         for name, what in names:
-            if not _inside_course(name, root):
+            if not _inside_course(name, root, folders):
                 return f"this journal names files outside the course (the {what} {printable(name)})"
-        if file.temp != str(exchange.temp_path(path)) or file.keep != str(exchange.keep_path(path)):
+        temp = os.path.join(folder, f".{base}{exchange.TEMP_SUFFIX}")
+        keep = os.path.join(folder, f".{base}{exchange.KEEP_SUFFIX}")
+        if (file.temp, file.keep) != (temp, keep):  # the names `exchange` gives the file
             return (
                 "this journal names files outside the course (the temporary or kept name "
                 f"of {printable(file.path)} is not the one a rename gives it)"
@@ -237,15 +240,17 @@ def _refusal(journal: Journal) -> str | None:
     return None
 
 
-def _inside_course(name: str, real_root: str) -> bool:
+def _inside_course(name: str, real_root: str, folders: dict[str, bool]) -> bool:
     """True when `name` is absolute, normal and lies inside `real_root` with no link
     between the root and its folder (the file itself is checked by `_not_plain_file`)."""
     if not os.path.isabs(name) or os.path.normpath(name) != name or "\0" in name:
         return False
     folder = os.path.dirname(name)
-    if not reading.inside(folder, real_root):
-        return False
-    return reading.real_path(folder) == folder
+    verdict = folders.get(folder)
+    if verdict is None:
+        verdict = reading.inside(folder, real_root) and reading.real_path(folder) == folder
+        folders[folder] = verdict
+    return verdict
 
 
 def _not_plain_file(name: str) -> str | None:
@@ -304,7 +309,7 @@ class JournalWriter:
         if created is None:
             created = _create_from_draft(self.journal)
         if not created:
-            return "another rename of this course is pending; nothing was written"
+            return "another rename of this course is pending or running; nothing was written"
         exchange.sync_directories([self.location])
         return None
 
@@ -331,12 +336,28 @@ def _check_folder(journal: Journal) -> None:
 
 
 def _draft_path(location: Path) -> Path:
+    """Where a rename about to start drafts its journal (where `O_TMPFILE` is missing)."""
     return location.with_name(location.name + ".new")
+
+
+def _update_path(location: Path) -> Path:
+    """Where the running rename writes the next version of its journal (only it does)."""
+    return location.with_name(location.name + ".next")
 
 
 def _drop_draft(location: Path) -> None:
     with contextlib.suppress(FileNotFoundError):
         _draft_path(location).unlink()
+
+
+_NEW_FLAGS = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _write_all(descriptor: int, journal: Journal) -> None:
+    data = journal.to_json().encode("utf-8")
+    while data:
+        data = data[os.write(descriptor, data) :]
+    os.fsync(descriptor)
 
 
 def _create_anonymously(journal: Journal) -> bool | None:
@@ -351,10 +372,7 @@ def _create_anonymously(journal: Journal) -> bool | None:
     except OSError:
         return None
     try:
-        data = journal.to_json().encode("utf-8")
-        while data:
-            data = data[os.write(descriptor, data) :]
-        os.fsync(descriptor)
+        _write_all(descriptor, journal)
         os.link(f"/proc/self/fd/{descriptor}", journal.location)
     except FileExistsError:
         return False
@@ -365,44 +383,63 @@ def _create_anonymously(journal: Journal) -> bool | None:
     return True
 
 
+def _same_file(path: Path, status: os.stat_result) -> bool:
+    try:
+        found = os.lstat(path)
+    except OSError:
+        return False
+    return (found.st_dev, found.st_ino) == (status.st_dev, status.st_ino)
+
+
 def _create_from_draft(journal: Journal) -> bool:
     """Create the journal by linking a complete draft to its name; False when a journal
-    is there already. A crash may leave the draft, which the next rename removes."""
-    fresh = _write_fresh(journal)
-    try:  # a link appears complete or not at all, and never over another journal
-        os.link(fresh, journal.location)
-    except FileExistsError:
-        return False
-    except OSError:  # no hard links here
-        if os.path.lexists(journal.location):
-            raise
-        os.replace(fresh, journal.location)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            fresh.unlink()
-    return True
-
-
-def _write_fresh(journal: Journal) -> Path:
+    is there already, or another rename is starting or ending in the same instant (then
+    the journal, if any, is not this draft). A crash may leave the draft, which the next
+    rename removes."""
     fresh = _draft_path(journal.location)
-    with open(fresh, "w", encoding="utf-8") as handle:
-        handle.write(journal.to_json())
-        handle.flush()
-        os.fsync(handle.fileno())
-    return fresh
+    try:  # exclusive: two renames starting together never write the same draft
+        descriptor = os.open(fresh, _NEW_FLAGS | os.O_EXCL, 0o644)
+    except (FileExistsError, FileNotFoundError):
+        return False
+    try:
+        _write_all(descriptor, journal)
+        mine = os.fstat(descriptor)
+        try:  # a link appears complete or not at all, and never over another journal
+            os.link(fresh, journal.location)
+        except (FileExistsError, FileNotFoundError):
+            pass  # another rename's journal, or this draft was dropped: decided below
+        except OSError:  # no hard links here
+            if os.path.lexists(journal.location):
+                raise
+            os.replace(fresh, journal.location)
+        # Only a journal that is this very file is this rename's: the draft name may have
+        # been dropped and taken again by another rename starting in the same instant.
+        return _same_file(journal.location, mine)
+    finally:
+        if _same_file(fresh, os.fstat(descriptor)):
+            with contextlib.suppress(FileNotFoundError):
+                fresh.unlink()
+        os.close(descriptor)
 
 
 def _write_journal(journal: Journal) -> None:
     _check_folder(journal)
-    os.replace(_write_fresh(journal), journal.location)
+    update = _update_path(journal.location)
+    descriptor = os.open(update, _NEW_FLAGS | os.O_TRUNC, 0o644)
+    try:
+        _write_all(descriptor, journal)
+    finally:
+        os.close(descriptor)
+    os.replace(update, journal.location)
     exchange.sync_directories([journal.location])
 
 
 def remove(journal: Journal) -> None:
     _check_folder(journal)
     with contextlib.suppress(FileNotFoundError):
+        _update_path(journal.location).unlink()
+    with contextlib.suppress(FileNotFoundError):
         journal.location.unlink()
-    _drop_draft(journal.location)
     exchange.sync_directories([journal.location])
     with contextlib.suppress(OSError):
         journal.location.parent.rmdir()
