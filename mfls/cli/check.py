@@ -87,7 +87,7 @@ class Finding(NamedTuple):
 class CheckReport:
     """What a check found: the findings, the paths it could not read, how many files."""
 
-    __slots__ = ("checked", "findings", "unreadable")
+    __slots__ = ("checked", "course_roots", "findings", "unreadable")
 
     def __init__(
         self,
@@ -98,6 +98,7 @@ class CheckReport:
         self.findings: list[Finding] = [] if findings is None else findings
         self.unreadable: list[str] = [] if unreadable is None else unreadable
         self.checked = checked
+        self.course_roots: list[str] = []  # where a pending rename journal is looked for
 
     @property
     def has_errors(self) -> bool:
@@ -156,6 +157,7 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int = 1) -> Chec
                 continue
             workspace.open(uri, text, None)
     snapshot = workspace.snapshot
+    report.course_roots = sorted({c.root for c in snapshot.courses.values() if c.root})
     courses: dict[str, str] = {}
     for path in targets:
         entered = snapshot.entry(path_to_uri(path))
@@ -327,9 +329,9 @@ def _jobs(value: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     configure_stderr(logging.WARNING)
-    warn_pending_renames("check", args.paths)
     jobs = args.jobs if args.jobs is not None else default_jobs()
     report = check_paths(args.paths, chosen_language(args.locale), jobs)
+    warn_pending_renames("check", report.course_roots)
     for problem in report.unreadable:
         say("check", problem)
     if args.format == "text":

@@ -95,3 +95,5 @@ class ReplaceFailure(NamedTuple):
     message: str
     changed_on_disk: bool = False
     unrestored: tuple[str, ...] = ()
+    # Nothing was touched: another rename of the course is under way (a refusal).
+    refused: bool = False
