@@ -20,7 +20,7 @@ from mfls.disk import REAL_DISK, Disk, DiskProblem, Listing
 from mfls.syntax.scanner import scan_markers
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig, parse_course_config
 from mfls.workspace.course_root import nearest_course_root
-from mfls.workspace.globs import compile_glob
+from mfls.workspace.globs import glob_set
 from mfls.workspace.hosts import host_profile
 from mfls.workspace.index import (
     CourseSnapshot,
@@ -88,7 +88,7 @@ class CoursePlan(NamedTuple):
     def classify(self, path: str) -> tuple[DocKind, int]:
         """Kind and order of a document of this course that no lesson glob lists."""
         relative = relative_path(path, self.root)
-        if any(compile_glob(g).match(relative) for g in self.config.references):
+        if glob_set(self.config.references).any(relative):
             return "reference", len(self.members)
         return "lesson", len(self.members)
 
@@ -96,21 +96,27 @@ class CoursePlan(NamedTuple):
 def _members(
     root: str, config: CourseConfig, paths: Iterable[str]
 ) -> Mapping[str, tuple[str, DocKind, int]]:
-    relative = sorted((relative_path(p, root), p, path_to_uri(p)) for p in paths)
+    """The course's members in order: lessons by the first lesson glob each matches (in
+    the course file's order), by path within one glob; then the reference documents.
+    A path a reference glob matches is a reference document, whatever else matches."""
+    lessons, references = glob_set(config.lessons), glob_set(config.references)
+    found: list[tuple[int, str, str]] = []
+    last = len(config.lessons)
+    for path in paths:
+        relative = relative_path(path, root)
+        if references.any(relative):
+            found.append((last, relative, path))
+        else:
+            index = lessons.first(relative)
+            if index is not None:
+                found.append((index, relative, path))
+    found.sort()
     members: dict[str, tuple[str, DocKind, int]] = {}
-    references = [compile_glob(g) for g in config.references]
-
-    def is_reference(rel: str) -> bool:
-        return any(g.match(rel) for g in references)
-
-    for pattern in config.lessons:
-        glob = compile_glob(pattern)
-        for rel, path, uri in relative:
-            if uri not in members and glob.match(rel) and not is_reference(rel):
-                members[uri] = (path, "lesson", len(members))
-    for rel, path, uri in relative:
-        if uri not in members and is_reference(rel):
-            members[uri] = (path, "reference", len(members))
+    for index, _, path in found:
+        uri = path_to_uri(path)
+        if uri not in members:
+            kind: DocKind = "reference" if index == last else "lesson"
+            members[uri] = (path, kind, len(members))
     return MappingProxyType(members)
 
 
