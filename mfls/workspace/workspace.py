@@ -94,11 +94,12 @@ class CoursePlan(NamedTuple):
 
 
 def _members(
-    root: str, config: CourseConfig, paths: Iterable[str]
+    root: str, config: CourseConfig, paths: Iterable[str], uris: Mapping[str, str] | None = None
 ) -> Mapping[str, tuple[str, DocKind, int]]:
     """The course's members in order: lessons by the first lesson glob each matches (in
     the course file's order), by path within one glob; then the reference documents.
-    A path a reference glob matches is a reference document, whatever else matches."""
+    A path a reference glob matches is a reference document, whatever else matches.
+    `uris` (path -> URI) are URIs already made, reused."""
     lessons, references = glob_set(config.lessons), glob_set(config.references)
     found: list[tuple[int, str, str]] = []
     last = len(config.lessons)
@@ -112,8 +113,9 @@ def _members(
                 found.append((index, relative, path))
     found.sort()
     members: dict[str, tuple[str, DocKind, int]] = {}
+    known = uris or {}
     for index, _, path in found:
-        uri = path_to_uri(path)
+        uri = known.get(path) or path_to_uri(path)
         if uri not in members:
             kind: DocKind = "reference" if index == last else "lesson"
             members[uri] = (path, kind, len(members))
@@ -576,6 +578,8 @@ class Workspace:
                 continue
             if kind == "changed":
                 self._reread(path, root)
+            elif self._replan_one(path, kind, root):
+                continue
             elif kind == "deleted" and not self._is_member(path, root):
                 folder = self._folder_of(path)
                 if folder is not None:
@@ -606,6 +610,42 @@ class Workspace:
                 del self._read_problems[known]
             for walked in [r for r in self._walk_problems if disk.inside(r, path)]:
                 del self._walk_problems[walked]
+
+    def _replan_one(self, path: str, kind: str, root: str) -> bool:
+        """Re-plan the course at `root` for one file created or deleted, without listing
+        it again: True when done, False when the course must be listed again (a new file
+        in a folder no listed file lies in, or no regular file; a path never listed; the
+        folder at its document limit, where a deletion may let an unlisted file in)."""
+        with self._lock:
+            plan = self._plans.get(root)
+            folder = self._folder_of(path)
+            if plan is None or folder is None:
+                return False
+            listed = sum(len(p.paths) for r, p in self._plans.items() if disk.inside(r, folder))
+        if listed >= self._max_documents:
+            return False
+        if kind == "deleted":
+            if path not in plan.paths:
+                return False
+            paths = tuple(p for p in plan.paths if p != path)
+        elif kind == "created":
+            parent = os.path.dirname(path)
+            walked = parent == root or any(os.path.dirname(p) == parent for p in plan.paths)
+            if path in plan.paths or not walked or not self._disk.is_regular_file(path):
+                return False
+            paths = plan.paths + (path,)
+        else:
+            return False
+        uris = {known: uri for uri, (known, _, _) in plan.members.items()}
+        members = _members(root, plan.config, paths, uris)
+        replanned = plan._replace(paths=paths, members=members)
+        with self._lock:
+            if self._plans.get(root) is not plan:
+                return False
+            self._plans[root] = replanned
+        if members != plan.members:
+            self._rebuild({root: replanned})
+        return True
 
     def _replan_course(self, root: str) -> None:
         plan = self._plan_course(root)
