@@ -16,7 +16,8 @@ from types import MappingProxyType
 from typing import NamedTuple, Protocol
 
 from mfls import disk
-from mfls.disk import REAL_DISK, Disk, DiskProblem, Listing
+from mfls.disk import REAL_DISK, Disk, DiskProblem, Listing, printable
+from mfls.disk.problems import LIMIT
 from mfls.syntax.scanner import scan_markers
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig, parse_course_config
 from mfls.workspace.course_root import nearest_course_root
@@ -42,6 +43,7 @@ log = logging.getLogger("mfls")
 
 PROGRESS_STEP = 100
 """`index_all` reports progress after every this many documents read."""
+_AT_START = (0, 0, 0, 0)
 
 
 class EditBasis(NamedTuple):
@@ -633,7 +635,7 @@ class Workspace:
             walked = parent == root or any(os.path.dirname(p) == parent for p in plan.paths)
             if path in plan.paths or not walked or not self._disk.is_regular_file(path):
                 return False
-            paths = plan.paths + (path,)
+            paths = (*plan.paths, path)
         else:
             return False
         uris = {known: uri for uri, (known, _, _) in plan.members.items()}
@@ -690,6 +692,37 @@ class Workspace:
 
     # -- assembling a whole snapshot --------------------------------------------------
 
+    def _limit_problems(self, root: str) -> tuple[ConfigProblem, ...]:
+        """The limits the course at `root` is over, as problems of its course file: a
+        listing of its root, or of a folder holding it, stopped at the document limit; a
+        member left out over the size limit."""
+        found: list[ConfigProblem] = []
+        for walked, problems in self._walk_problems.items():
+            if disk.inside(root, walked):
+                found += [
+                    ConfigProblem.of(
+                        "config.document-limit",
+                        {"limit": str(self._max_documents)},
+                        _AT_START,
+                    )
+                    for problem in problems
+                    if problem.kind == LIMIT
+                ]
+        course_file = os.path.join(root, COURSE_FILE)
+        for path, problem in self._read_problems.items():
+            if problem.kind == LIMIT and path != course_file and self._owner(path) == root:
+                arguments = {
+                    "path": printable(relative_path(path, root)),
+                    "limit": str(self._max_file_bytes),
+                }
+                found.append(ConfigProblem.of("config.file-limit", arguments, _AT_START))
+        return tuple(found)
+
+    def _owner(self, path: str) -> str | None:
+        """The root of the planned course `path` lies in (the innermost)."""
+        roots = [root for root in self._plans if disk.inside(path, root)]
+        return max(roots, key=len) if roots else None
+
     def _disk_documents(self) -> dict[str, ScannedDocument]:
         found: dict[str, ScannedDocument] = {}
         for course in self._snapshot.courses.values():
@@ -734,6 +767,8 @@ class Workspace:
             known = self._plans.get(course_root) if course_root is not None else None
             config = known.config if known is not None else CourseConfig()
             problems = known.problems if known is not None else ()
+            if course_root is not None:
+                problems += self._limit_problems(course_root)
             previous = old.courses.get(course_id)
             entries = [_same_or(previous, e) for e in found]
             if previous is not None and _unchanged(previous, entries, config, problems):
