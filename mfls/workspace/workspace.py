@@ -708,9 +708,8 @@ class Workspace:
                     for problem in problems
                     if problem.kind == LIMIT
                 ]
-        course_file = os.path.join(root, COURSE_FILE)
         for path, problem in self._read_problems.items():
-            if problem.kind == LIMIT and path != course_file and self._owner(path) == root:
+            if problem.kind == LIMIT and self._owner(path) == root:
                 arguments = {
                     "path": printable(relative_path(path, root)),
                     "limit": str(self._max_file_bytes),
