@@ -123,7 +123,9 @@ def make_export(lessons: int) -> bytes:
             index = chapter * PER_CHAPTER + position
             items.append(lesson_item(index, bid, position + 1))
             children.append({"bid": f"l{index}", "id": index, "type": "outline", "children": []})
-        chapters.append({"bid": bid, "id": 10**6 + chapter, "type": "outline", "children": children})
+        chapters.append(
+            {"bid": bid, "id": 10**6 + chapter, "type": "outline", "children": children}
+        )
     export = {
         "version": "1.0",
         "exported_at": "2025-11-29T09:28:47.702051",
@@ -221,6 +223,7 @@ def main() -> None:
             f"| {walls[0]:.2f} / {walls[1]:.2f} |"
         )
     print(f"worst CPU ratio {worst:.2f}: {'within' if worst <= 2 else 'NOT within'} 2x")
+
 
 if __name__ == "__main__":
     main()

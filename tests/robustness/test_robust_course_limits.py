@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 from lsprotocol import types as t
-from robust_session import lsp_session, uri_of, wait_until
 from robust_session import indexing_ended as ended
+from robust_session import lsp_session, uri_of, wait_until
 
 from mfls.workspace.workspace import Workspace
 
@@ -51,7 +51,9 @@ def export(path: Path, lessons: int, big: int | None = None) -> Path:
         }
         for n in range(lessons)
     ]
-    structure = [{"bid": f"b{n}", "id": n, "type": "outline", "children": []} for n in range(lessons)]
+    structure = [
+        {"bid": f"b{n}", "id": n, "type": "outline", "children": []} for n in range(lessons)
+    ]
     data = {
         "version": "1.0",
         "shifu": {"shifu_bid": "s", "title": "Limits", "llm_system_prompt": ""},
