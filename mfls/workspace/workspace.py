@@ -563,6 +563,9 @@ class Workspace:
             if self._indexing:
                 self._pending.extend(changes)
         replan: set[str] = set()
+        # Files created or deleted, per course root, with the target to list again if
+        # the course cannot be re-planned without listing it.
+        quick: dict[str, list[tuple[str, str, str]]] = {}
         for path, kind in changes:
             path = os.path.abspath(path)
             with self._lock:
@@ -580,14 +583,16 @@ class Workspace:
                 continue
             if kind == "changed":
                 self._reread(path, root)
-            elif self._replan_one(path, kind, root):
-                continue
             elif kind == "deleted" and not self._is_member(path, root):
                 folder = self._folder_of(path)
                 if folder is not None:
-                    replan.add(folder)
+                    quick.setdefault(root, []).append((path, kind, folder))
             else:
-                replan.add(root)
+                quick.setdefault(root, []).append((path, kind, root))
+        for root, files in quick.items():
+            covered = any(disk.inside(root, target) for target in replan)
+            if covered or not self._replan_files(root, [(p, k) for p, k, _ in files]):
+                replan.update(target for _, _, target in files)
         for target in sorted(replan, key=len):
             if target in self._folders:
                 self._replan_folder(target)
@@ -613,34 +618,35 @@ class Workspace:
             for walked in [r for r in self._walk_problems if disk.inside(r, path)]:
                 del self._walk_problems[walked]
 
-    def _replan_one(self, path: str, kind: str, root: str) -> bool:
-        """Re-plan the course at `root` for one file created or deleted, without listing
-        it again: True when done, False when the course must be listed again (a new file
-        in a folder no listed file lies in, or no regular file; a path never listed; the
-        folder at its document limit, where a deletion may let an unlisted file in)."""
+    def _replan_files(self, root: str, changes: list[tuple[str, str]]) -> bool:
+        """Re-plan the course at `root` for files created or deleted (in order), without
+        listing it again: True when done, False when the course must be listed again (a
+        new file in a folder no listed file lies in, or no regular file; a deleted path
+        never listed; the folder reaching its document limit, or at it, where a deletion
+        may let an unlisted file in)."""
         with self._lock:
             plan = self._plans.get(root)
-            folder = self._folder_of(path)
+            folder = self._folder_of(root)
             if plan is None or folder is None:
                 return False
             listed = sum(len(p.paths) for r, p in self._plans.items() if disk.inside(r, folder))
-        if listed >= self._max_documents:
+        created = sum(kind == "created" for _, kind in changes)
+        if listed >= self._max_documents or listed + created > self._max_documents:
             return False
-        if kind == "deleted":
-            if path not in plan.paths:
+        paths = dict.fromkeys(plan.paths)
+        walked = {root} | {os.path.dirname(p) for p in paths}
+        for path, kind in changes:
+            if kind == "deleted" and path in paths:
+                del paths[path]
+            elif kind != "created" or os.path.dirname(path) not in walked:
                 return False
-            paths = tuple(p for p in plan.paths if p != path)
-        elif kind == "created":
-            parent = os.path.dirname(path)
-            walked = parent == root or any(os.path.dirname(p) == parent for p in plan.paths)
-            if path in plan.paths or not walked or not self._disk.is_regular_file(path):
-                return False
-            paths = (*plan.paths, path)
-        else:
-            return False
+            elif path not in paths:
+                if not self._disk.is_regular_file(path):
+                    return False
+                paths[path] = None
         uris = {known: uri for uri, (known, _, _) in plan.members.items()}
         members = _members(root, plan.config, paths, uris)
-        replanned = plan._replace(paths=paths, members=members)
+        replanned = plan._replace(paths=tuple(paths), members=members)
         with self._lock:
             if self._plans.get(root) is not plan:
                 return False
