@@ -11,8 +11,11 @@ listed course, then for the one-glob course, in turns; each cell is the median o
 - `check export`: `mfls check --jobs 1 EXPORT.json`, against the same export checked
   with one glob in the course file of the in-memory folder `check` builds (a process
   that rewrites that course file before indexing);
-- `server index`: `Workspace.index_all` of the folder (the server's indexing, with one
-  scanning process), in a fresh process;
+- `server: start and index`: a `python -m mfls` server process started by a client
+  (pytest-lsp), from start to the end of its indexing progress, then shut down (the
+  client's process, the server and its scanning processes counted);
+- `index (Workspace.index_all)`: the server's indexing of the folder in a fresh process,
+  with one scanning process;
 - `re-plan, one new file`: in that process, after indexing, one new lesson file is
   written and reported `created` (`Workspace.files_changed`), as the editor's watcher
   reports it (the one glob takes it in as a lesson; the listed globs do not name it).
@@ -71,6 +74,38 @@ replanned = [time.perf_counter() - began, time.process_time() - cpu]
 os.remove(new)
 grown = workspace.snapshot.courses[root]
 print(json.dumps([indexed, replanned, len(course.docs), len(grown.docs)]))
+"""
+
+SERVER = r"""
+import asyncio, sys, time
+from pathlib import Path
+from lsprotocol import types as t
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from mfls.workspace.uris import path_to_uri
+
+async def main(folder):
+    client = await ClientServerConfig(server_command=[sys.executable, "-m", "mfls"]).start()
+
+    @client.feature(t.CLIENT_REGISTER_CAPABILITY)
+    def register(params):
+        return None
+
+    await client.initialize_session(
+        t.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            workspace_folders=[t.WorkspaceFolder(uri=path_to_uri(folder), name="course")],
+        )
+    )
+    while not any(
+        isinstance(v, t.WorkDoneProgressEnd)
+        for reports in client.progress_reports.values()
+        for v in reports
+    ):
+        await asyncio.sleep(0.005)
+    await client.shutdown_session()
+    await client.stop()
+
+asyncio.run(main(sys.argv[1]))
 """
 
 EXPORT_ONE_GLOB = r"""
@@ -185,6 +220,10 @@ def measure(export: Path, listed: Path, globbed: Path) -> dict[str, tuple[Cell, 
         timed("-m", "mfls", "check", "--jobs", "1", str(export)),
         timed("-c", EXPORT_ONE_GLOB, ONE_GLOB, "--jobs", "1", str(export)),
     )
+    found["server: start and index"] = (
+        timed("-c", SERVER, str(listed)),
+        timed("-c", SERVER, str(globbed)),
+    )
     indexed: list[list[Cell]] = []
     for folder in (listed, globbed):
         done = mfls("-c", INDEX, str(folder))
@@ -195,7 +234,7 @@ def measure(export: Path, listed: Path, globbed: Path) -> dict[str, tuple[Cell, 
         if after != before + (folder == globbed):
             raise SystemExit(f"{folder}: {before} -> {after} documents after one new file")
         indexed.append([Cell(*index_s), Cell(*replan_s)])
-    found["server index"] = (indexed[0][0], indexed[1][0])
+    found["index (Workspace.index_all)"] = (indexed[0][0], indexed[1][0])
     found["re-plan, one new file"] = (indexed[0][1], indexed[1][1])
     return found
 
