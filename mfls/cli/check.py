@@ -11,7 +11,8 @@ location adds ` [llm_system_prompt]` to the title); `--format json` adds `lesson
 (`mfls.cli.check_formats`). Messages are in the language of `--locale`, else of the
 environment (`LC_ALL`, `LC_MESSAGES`, `LANG`: a Chinese locale gives Simplified
 Chinese). Exit status: 0 no errors, 1 errors found, 2 a path could not be read (the
-others are still checked).
+others are still checked) or a course is over a limit of mfls (documents, a file's
+bytes: its check is incomplete).
 """
 
 from __future__ import annotations
@@ -34,10 +35,16 @@ from mfls.cli.sources import (
     read_source,
     warn_pending_renames,
 )
-from mfls.features.diagnostics import Diagnostic, course_file_diagnostics, document_diagnostics
+from mfls.features.diagnostics import (
+    Diagnostic,
+    config_problem_message,
+    course_file_diagnostics,
+    document_diagnostics,
+)
 from mfls.features.messages import EN
 from mfls.text.places import places
 from mfls.workspace.course_root import nearest_course_root
+from mfls.workspace.index import WorkspaceSnapshot
 from mfls.workspace.parallel import default_jobs
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
@@ -159,16 +166,19 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int = 1) -> Chec
     snapshot = workspace.snapshot
     report.course_roots = sorted({c.root for c in snapshot.courses.values() if c.root})
     courses: dict[str, str] = {}
+    checked: dict[str, None] = {}
     for path in targets:
         entered = snapshot.entry(path_to_uri(path))
         if entered is None:
             continue
         course, entry = entered
+        checked[course.id] = None
         report.checked += 1
         items = document_diagnostics(snapshot, entry.uri, language)
         _add_findings(report, _display(path, given), entry.text, items)
         if course.config_path is not None:
             courses[course.id] = course.config_path
+    report.unreadable += _over_limits(snapshot, [*checked, *folders], given, language)
     for course_id, course_file in sorted(courses.items(), key=lambda pair: pair[1]):
         items = course_file_diagnostics(snapshot, course_id, language)
         if items:
@@ -178,12 +188,30 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int = 1) -> Chec
     return report
 
 
+def _over_limits(
+    snapshot: WorkspaceSnapshot, course_ids: Sequence[str], given: dict[str, str], language: str
+) -> list[str]:
+    """One line for each limit of mfls a checked course is over (its check incomplete)."""
+    found: list[str] = []
+    for course_id in dict.fromkeys(course_ids):
+        course = snapshot.courses.get(course_id)
+        if course is None:
+            continue
+        where = _display(course.config_path or course_id, given)
+        found += [
+            f"{where}: {config_problem_message(problem, language)}"
+            for problem in course.problems
+            if problem.over_limit
+        ]
+    return found
+
+
 def _check_export(report: CheckReport, raw: str, path: str, language: str) -> None:
     """The diagnostics of an AI-Shifu export, each placed in one lesson's text."""
     # Imported here: a check of lesson files never loads the export modules.
     from mfls.cli.exports import load_export
     from mfls.exports.ai_shifu import ExportProblem
-    from mfls.exports.checking import check_export
+    from mfls.exports.checking import check_export_course, export_course, over_limits
 
     loaded = load_export(path)
     if isinstance(loaded, ExportProblem):
@@ -191,7 +219,9 @@ def _check_export(report: CheckReport, raw: str, path: str, language: str) -> No
         return
     export, source = loaded
     report.checked += 1
-    found = check_export(export, source, os.path.basename(path), language)
+    indexed = export_course(export, source, os.path.basename(path))
+    report.unreadable += over_limits(indexed, raw, language)
+    found = check_export_course(indexed, language)
     by_text: dict[str, list[Diagnostic]] = {}
     for item in found:
         by_text.setdefault(item.placed.path, []).append(item.diagnostic)

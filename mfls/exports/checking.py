@@ -13,7 +13,7 @@ from typing import Final
 from mfls.disk.memory import MemoryDisk
 from mfls.exports.ai_shifu import Export
 from mfls.exports.layout import CourseFolder, Placed, decode_text, unpack
-from mfls.features.diagnostics import Diagnostic, document_diagnostics
+from mfls.features.diagnostics import Diagnostic, config_problem_message, document_diagnostics
 from mfls.features.messages import EN
 from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
 from mfls.workspace.uris import path_to_uri
@@ -64,7 +64,11 @@ def check_export(
 ) -> list[ExportDiagnostic]:
     """Every diagnostic of the export's lessons and prompts, lessons in course order,
     messages in `language`."""
-    indexed = export_course(export, source, source_name)
+    return check_export_course(export_course(export, source, source_name), language)
+
+
+def check_export_course(indexed: ExportCourse, language: str = EN) -> list[ExportDiagnostic]:
+    """`check_export` of an export already indexed."""
     folder, snapshot, by_uri = indexed.folder, indexed.snapshot, indexed.by_uri
     found: list[ExportDiagnostic] = []
     for placed in _ordered(folder.placed):
@@ -72,6 +76,23 @@ def check_export(
         text = decode_text(folder.files[placed.path]) or ""
         for item in document_diagnostics(snapshot, uri, language):
             found.append(ExportDiagnostic(placed, text, _retitled(item, by_uri)))
+    return found
+
+
+def over_limits(indexed: ExportCourse, source_name: str, language: str = EN) -> list[str]:
+    """The limits of mfls the export's course is over (the document count, a lesson's
+    size), one message each: the folder named as the export, a lesson by its title."""
+    course = indexed.course
+    if course is None:
+        return []
+    found: list[str] = []
+    for problem in course.problems:
+        if not problem.over_limit:
+            continue
+        path = dict(problem.args).get("path")
+        placed = next((p for p in indexed.folder.placed if p.path == path), None)
+        where = source_name if placed is None else f"{source_name}#{placed.title}"
+        found.append(f"{where}: {config_problem_message(problem, language)}")
     return found
 
 

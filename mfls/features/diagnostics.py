@@ -393,7 +393,7 @@ def course_file_diagnostics(
     diagnostics = [
         Diagnostic(
             "course-file-invalid",
-            "error" if problem.fatal else "warning",
+            "error" if problem.fatal or problem.over_limit else "warning",
             problem.start,
             problem.end,
             config_problem_message(problem, language),

@@ -275,6 +275,16 @@ _MESSAGES: dict[str, dict[str, str]] = {
         EN: "",
         ZH: "`${code}` 的严重级别无效，使用默认级别。它必须是以下之一：${choices}。",
     },
+    "config.document-limit": {
+        EN: "",
+        ZH: "课程超过文档数上限，检查不完整。它的文件夹只列出了 ${limit} 个文件，"
+        "之后的文件未计入课程。",
+    },
+    "config.file-limit": {
+        EN: "",
+        ZH: "课程中的一个文件超过大小上限，未计入课程，检查不完整。`${path}` 大于 ${limit} "
+        "字节，其中的绑定不计。",
+    },
     # -- related places
     "related.lesson-binds": {EN: "a lesson binds it here", ZH: "某个课时在这里绑定了它"},
     "related.first-bound": {EN: "first bound here", ZH: "在这里首次绑定"},

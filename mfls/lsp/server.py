@@ -37,6 +37,7 @@ from mfls.lsp.logs import LOGGER_NAME, apply_levels
 from mfls.lsp.protocol import MflsProtocol
 from mfls.lsp.settings import Settings, merge_settings
 from mfls.text.line_index import LineIndex
+from mfls.workspace.globs import exact_name
 from mfls.workspace.index import WorkspaceSnapshot
 from mfls.workspace.parallel import default_jobs
 from mfls.workspace.uris import path_to_uri, uri_to_path
@@ -48,6 +49,7 @@ PROGRESS_EVERY = 200  # files between two `$/progress` reports
 LENS_REFRESH_DELAY = 0.3  # seconds of quiet before code lenses are refreshed
 CLIENT_TIMEOUT = 10.0  # seconds to wait for the client's answer to a server request
 WATCH_GLOBS = ("**/*.md", "**/*.markdown", "**/*.mdflow", "**/mfcourse.toml")
+WATCHED_SUFFIXES = (".md", ".markdown", ".mdflow")
 
 
 class MflsServer(LanguageServer):
@@ -214,13 +216,18 @@ class MflsServer(LanguageServer):
         await self.update_watchers()
 
     def wanted_watchers(self) -> list[t.FileSystemWatcher]:
-        """Markdown files and course files anywhere, plus each course's own globs."""
+        """Markdown files and course files anywhere, plus each course's own globs (but
+        the exact names of Markdown files, which `WATCH_GLOBS` watch already: `mfls
+        unpack` lists every lesson)."""
         patterns: list[str | t.RelativePattern] = list(WATCH_GLOBS)
         relative = self.caps.watch_relative_patterns
         for course in sorted(self.courses.snapshot.courses.values(), key=lambda c: c.id):
             if course.root is None:
                 continue
             for glob in (*course.config.lessons, *course.config.references):
+                name = exact_name(glob)
+                if name is not None and name.endswith(WATCHED_SUFFIXES):
+                    continue
                 glob = glob.strip().removeprefix("./").lstrip("/")
                 if relative:
                     base = path_to_uri(course.root)
@@ -271,21 +278,26 @@ class MflsServer(LanguageServer):
             log.warning("the client refused file watching; relying on what it sends")
 
     def report_course_problems(self) -> None:
-        """Show each course file problem, and each pending rename journal (an interrupted
-        `mfls rename`, with how to finish or undo it), once, while it lasts."""
+        """Show each course file problem (a course over a limit as an error), and each
+        pending rename journal (an interrupted `mfls rename`, with how to finish or undo
+        it), once, while it lasts."""
         courses = self.courses.snapshot.courses.values()
         said = diagnostics.config_problem_message
-        current = {
-            f"{course.config_path or course.id}: {said(problem, self.language)}"
-            for course in courses
-            for problem in course.problems
-        }
+        current: set[str] = set()
+        errors: set[str] = set()
+        for course in courses:
+            for problem in course.problems:
+                text = f"{course.config_path or course.id}: {said(problem, self.language)}"
+                current.add(text)
+                if problem.over_limit:
+                    errors.add(text)
         for root in sorted({c.root for c in courses if c.root is not None}):
             pending = journal.pending_journal(root)
             if pending is not None:
                 current.add(pending.message())
         for text in sorted(current - self._shown):
-            self.show_message(t.MessageType.Warning, f"mfls: {text}")
+            kind = t.MessageType.Error if text in errors else t.MessageType.Warning
+            self.show_message(kind, f"mfls: {text}")
         self._shown = current
 
     # ----- diagnostics ----------------------------------------------------------

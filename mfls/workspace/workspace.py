@@ -16,11 +16,12 @@ from types import MappingProxyType
 from typing import NamedTuple, Protocol
 
 from mfls import disk
-from mfls.disk import REAL_DISK, Disk, DiskProblem, Listing
+from mfls.disk import REAL_DISK, Disk, DiskProblem, Listing, printable
+from mfls.disk.problems import LIMIT
 from mfls.syntax.scanner import scan_markers
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig, parse_course_config
 from mfls.workspace.course_root import nearest_course_root
-from mfls.workspace.globs import compile_glob
+from mfls.workspace.globs import glob_set
 from mfls.workspace.hosts import host_profile
 from mfls.workspace.index import (
     CourseSnapshot,
@@ -42,6 +43,7 @@ log = logging.getLogger("mfls")
 
 PROGRESS_STEP = 100
 """`index_all` reports progress after every this many documents read."""
+_AT_START = (0, 0, 0, 0)
 
 
 class EditBasis(NamedTuple):
@@ -88,29 +90,37 @@ class CoursePlan(NamedTuple):
     def classify(self, path: str) -> tuple[DocKind, int]:
         """Kind and order of a document of this course that no lesson glob lists."""
         relative = relative_path(path, self.root)
-        if any(compile_glob(g).match(relative) for g in self.config.references):
+        if glob_set(self.config.references).any(relative):
             return "reference", len(self.members)
         return "lesson", len(self.members)
 
 
 def _members(
-    root: str, config: CourseConfig, paths: Iterable[str]
+    root: str, config: CourseConfig, paths: Iterable[str], uris: Mapping[str, str] | None = None
 ) -> Mapping[str, tuple[str, DocKind, int]]:
-    relative = sorted((relative_path(p, root), p, path_to_uri(p)) for p in paths)
+    """The course's members in order: lessons by the first lesson glob each matches (in
+    the course file's order), by path within one glob; then the reference documents.
+    A path a reference glob matches is a reference document, whatever else matches.
+    `uris` (path -> URI) are URIs already made, reused."""
+    lessons, references = glob_set(config.lessons), glob_set(config.references)
+    found: list[tuple[int, str, str]] = []
+    last = len(config.lessons)
+    for path in paths:
+        relative = relative_path(path, root)
+        if references.any(relative):
+            found.append((last, relative, path))
+        else:
+            index = lessons.first(relative)
+            if index is not None:
+                found.append((index, relative, path))
+    found.sort()
     members: dict[str, tuple[str, DocKind, int]] = {}
-    references = [compile_glob(g) for g in config.references]
-
-    def is_reference(rel: str) -> bool:
-        return any(g.match(rel) for g in references)
-
-    for pattern in config.lessons:
-        glob = compile_glob(pattern)
-        for rel, path, uri in relative:
-            if uri not in members and glob.match(rel) and not is_reference(rel):
-                members[uri] = (path, "lesson", len(members))
-    for rel, path, uri in relative:
-        if uri not in members and is_reference(rel):
-            members[uri] = (path, "reference", len(members))
+    known = uris or {}
+    for index, _, path in found:
+        uri = known.get(path) or path_to_uri(path)
+        if uri not in members:
+            kind: DocKind = "reference" if index == last else "lesson"
+            members[uri] = (path, kind, len(members))
     return MappingProxyType(members)
 
 
@@ -553,6 +563,9 @@ class Workspace:
             if self._indexing:
                 self._pending.extend(changes)
         replan: set[str] = set()
+        # Files created or deleted, per course root, with the target to list again if
+        # the course cannot be re-planned without listing it.
+        quick: dict[str, list[tuple[str, str, str]]] = {}
         for path, kind in changes:
             path = os.path.abspath(path)
             with self._lock:
@@ -573,9 +586,13 @@ class Workspace:
             elif kind == "deleted" and not self._is_member(path, root):
                 folder = self._folder_of(path)
                 if folder is not None:
-                    replan.add(folder)
+                    quick.setdefault(root, []).append((path, kind, folder))
             else:
-                replan.add(root)
+                quick.setdefault(root, []).append((path, kind, root))
+        for root, files in quick.items():
+            covered = any(disk.inside(root, target) for target in replan)
+            if covered or not self._replan_files(root, [(p, k) for p, k, _ in files]):
+                replan.update(target for _, _, target in files)
         for target in sorted(replan, key=len):
             if target in self._folders:
                 self._replan_folder(target)
@@ -600,6 +617,43 @@ class Workspace:
                 del self._read_problems[known]
             for walked in [r for r in self._walk_problems if disk.inside(r, path)]:
                 del self._walk_problems[walked]
+
+    def _replan_files(self, root: str, changes: list[tuple[str, str]]) -> bool:
+        """Re-plan the course at `root` for files created or deleted (in order), without
+        listing it again: True when done, False when the course must be listed again (a
+        new file in a folder no listed file lies in, or no regular file; a deleted path
+        never listed; the folder reaching its document limit, or at it, where a deletion
+        may let an unlisted file in)."""
+        with self._lock:
+            plan = self._plans.get(root)
+            folder = self._folder_of(root)
+            if plan is None or folder is None:
+                return False
+            listed = sum(len(p.paths) for r, p in self._plans.items() if disk.inside(r, folder))
+        created = sum(kind == "created" for _, kind in changes)
+        if listed >= self._max_documents or listed + created > self._max_documents:
+            return False
+        paths = dict.fromkeys(plan.paths)
+        walked = {root} | {os.path.dirname(p) for p in paths}
+        for path, kind in changes:
+            if kind == "deleted" and path in paths:
+                del paths[path]
+            elif kind != "created" or os.path.dirname(path) not in walked:
+                return False
+            elif path not in paths:
+                if not self._disk.is_regular_file(path):
+                    return False
+                paths[path] = None
+        uris = {known: uri for uri, (known, _, _) in plan.members.items()}
+        members = _members(root, plan.config, paths, uris)
+        replanned = plan._replace(paths=tuple(paths), members=members)
+        with self._lock:
+            if self._plans.get(root) is not plan:
+                return False
+            self._plans[root] = replanned
+        if members != plan.members:
+            self._rebuild({root: replanned})
+        return True
 
     def _replan_course(self, root: str) -> None:
         plan = self._plan_course(root)
@@ -643,6 +697,36 @@ class Workspace:
             self._assemble(known)
 
     # -- assembling a whole snapshot --------------------------------------------------
+
+    def _limit_problems(self, root: str) -> tuple[ConfigProblem, ...]:
+        """The limits the course at `root` is over, as problems of its course file: a
+        listing of its root, or of a folder holding it, stopped at the document limit; a
+        member left out over the size limit."""
+        found: list[ConfigProblem] = []
+        for walked, problems in self._walk_problems.items():
+            if disk.inside(root, walked):
+                found += [
+                    ConfigProblem.of(
+                        "config.document-limit",
+                        {"limit": str(self._max_documents)},
+                        _AT_START,
+                    )
+                    for problem in problems
+                    if problem.kind == LIMIT
+                ]
+        for path, problem in self._read_problems.items():
+            if problem.kind == LIMIT and self._owner(path) == root:
+                arguments = {
+                    "path": printable(relative_path(path, root)),
+                    "limit": str(self._max_file_bytes),
+                }
+                found.append(ConfigProblem.of("config.file-limit", arguments, _AT_START))
+        return tuple(found)
+
+    def _owner(self, path: str) -> str | None:
+        """The root of the planned course `path` lies in (the innermost)."""
+        roots = [root for root in self._plans if disk.inside(path, root)]
+        return max(roots, key=len) if roots else None
 
     def _disk_documents(self) -> dict[str, ScannedDocument]:
         found: dict[str, ScannedDocument] = {}
@@ -688,6 +772,8 @@ class Workspace:
             known = self._plans.get(course_root) if course_root is not None else None
             config = known.config if known is not None else CourseConfig()
             problems = known.problems if known is not None else ()
+            if course_root is not None:
+                problems += self._limit_problems(course_root)
             previous = old.courses.get(course_id)
             entries = [_same_or(previous, e) for e in found]
             if previous is not None and _unchanged(previous, entries, config, problems):
