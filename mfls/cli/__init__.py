@@ -125,6 +125,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as error:
+        return _failed(args.command or "serve", error)
+
+
+def _failed(command: str, error: Exception) -> int:
+    """A command that failed on an error mfls did not foresee: exit status 2 (1 means
+    problems found in the input, and no check was done). Input nested deeper than Python
+    recurses and a lack of memory are said in one line; anything else is a fault of
+    mfls, shown with its traceback."""
+    if isinstance(error, RecursionError):
+        reason = "the input is nested too deeply to be read"
+    elif isinstance(error, MemoryError):
+        reason = "out of memory"
+    else:
+        import traceback
+
+        traceback.print_exception(error, file=sys.stderr)
+        reason = f"internal error ({type(error).__name__}), a fault of mfls: please report it"
+    print(f"mfls {command}: {reason}", file=sys.stderr)
+    return 2
 
 
 def entry() -> NoReturn:

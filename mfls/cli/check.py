@@ -177,11 +177,12 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int = 1) -> Chec
 
 
 def _check_export(report: CheckReport, raw: str, path: str, language: str) -> None:
-    """The diagnostics of an AI-Shifu export, each placed in one lesson's text."""
+    """The diagnostics of an AI-Shifu export, each placed in one lesson's text; a text
+    over the file size limit is unreadable, as the unpacked folder's file would be."""
     # Imported here: a check of lesson files never loads the export modules.
     from mfls.cli.exports import load_export
     from mfls.exports.ai_shifu import ExportProblem
-    from mfls.exports.checking import check_export
+    from mfls.exports.checking import export_course, export_diagnostics
 
     loaded = load_export(path)
     if isinstance(loaded, ExportProblem):
@@ -189,7 +190,12 @@ def _check_export(report: CheckReport, raw: str, path: str, language: str) -> No
         return
     export, source = loaded
     report.checked += 1
-    found = check_export(export, source, os.path.basename(path), language)
+    indexed = export_course(export, source, os.path.basename(path))
+    for place, reason in indexed.skipped:
+        lesson = " ".join(place.title.split())
+        part = "" if place.field == "content" else f" [{place.field}]"
+        report.unreadable.append(f"cannot read {raw}#{lesson}{part}: {reason}")
+    found = export_diagnostics(indexed, language)
     by_text: dict[str, list[Diagnostic]] = {}
     for item in found:
         by_text.setdefault(item.placed.path, []).append(item.diagnostic)
