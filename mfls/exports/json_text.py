@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from json.encoder import encode_basestring, encode_basestring_ascii  # type: ignore[attr-defined]
+from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import Any
 
 
@@ -32,7 +32,9 @@ def _open(value: Any) -> tuple[str, Iterator[Any] | None, bool]:
     raise TypeError(f"a {type(value).__name__} is not JSON")
 
 
-def iter_json(value: Any, indent: int | str | None = None, ensure_ascii: bool = True) -> Iterator[str]:
+def iter_json(
+    value: Any, indent: int | str | None = None, ensure_ascii: bool = True
+) -> Iterator[str]:
     """The text of `json.dumps(value, indent=indent, ensure_ascii=ensure_ascii)`, in
     chunks, for a value of any depth."""
     string = encode_basestring_ascii if ensure_ascii else encode_basestring
