@@ -4,6 +4,9 @@ Each subcommand is a module of this package with `configure(parser)` and
 `run(args) -> exit status`, and one row of `SUBCOMMANDS` (its name, module and help).
 Only the module of the command given is imported: `mfls check` does not pay for the
 course map's or the exports' modules. Without a command, `mfls` serves LSP over stdio.
+
+Exit statuses mean one thing in every command: 0 clean, 1 problems found, 2 unusable
+input, environment or output path, and 2 for an error no command foresaw (`_failed`).
 """
 
 from __future__ import annotations

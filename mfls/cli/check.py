@@ -11,7 +11,8 @@ location adds ` [llm_system_prompt]` to the title); `--format json` adds `lesson
 (`mfls.cli.check_formats`). Messages are in the language of `--locale`, else of the
 environment (`LC_ALL`, `LC_MESSAGES`, `LANG`: a Chinese locale gives Simplified
 Chinese). Exit status: 0 no errors, 1 errors found, 2 a path could not be read (the
-others are still checked).
+others are still checked): a file, an export that cannot be used, a lesson of an export
+over the size limit of a file.
 """
 
 from __future__ import annotations
