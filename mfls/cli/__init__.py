@@ -135,12 +135,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _failed(command: str, error: Exception) -> int:
     """A command that failed on an error mfls did not foresee: exit status 2 (1 means
     problems found in the input, and no check was done). Input nested deeper than Python
-    recurses and a lack of memory are said in one line; anything else is a fault of
-    mfls, shown with its traceback."""
+    recurses, a lack of memory and a failing system call (standard output on a full
+    disk) are said in one line; anything else is a fault of mfls, shown with its
+    traceback."""
     if isinstance(error, RecursionError):
         reason = "the input is nested too deeply to be read"
     elif isinstance(error, MemoryError):
         reason = "out of memory"
+    elif isinstance(error, OSError):
+        reason = error.strerror or str(error)
     else:
         import traceback
 

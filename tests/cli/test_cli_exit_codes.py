@@ -113,3 +113,21 @@ def test_an_unforeseen_error_exits_2_with_its_traceback(place: Path) -> None:
     assert done.stderr.endswith(
         "mfls check: internal error (KeyError), a fault of mfls: please report it\n"
     )
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("args", [["check", "error.md"], ["map", "course"], ["scan", "clean.md"]])
+def test_standard_output_on_a_full_disk_exits_2(place: Path, args: list[str]) -> None:
+    """An output that cannot be written is an unusable output path: exit 2, one line."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "mfls", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=place,
+            timeout=120,
+        )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.endswith(f"mfls {args[0]}: No space left on device\n"), done.stderr
+    assert "Traceback" not in done.stderr
