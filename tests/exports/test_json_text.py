@@ -26,7 +26,7 @@ VALUES = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(VALUES)
 def test_the_text_of_json_dumps_in_every_layout(value: Any) -> None:
     for indent in (2, 4, None, "\t", 0):
