@@ -80,7 +80,7 @@ one level deeper."""
 
 
 class _NotJsonNumber(ValueError):
-    """A number JSON writes but cannot read back (it overflows to infinity)."""
+    """A number too large for a float: read, it is infinity, which JSON cannot write."""
 
 
 def _reject_constant(name: str) -> float:

@@ -4,8 +4,8 @@
 with `indent` alike), so a deeply nested export would end in `RecursionError`. Here an
 explicit stack writes the very text `json.dumps(value, indent=..., ensure_ascii=...)`
 writes (default separators, keys in their order), in chunks, so a caller can also stop
-at the first chunk that differs from a file (`matches`). `nesting` measures how deep a
-value goes, the same way.
+at the first chunk that differs from a file (`layout.json_format`). `nesting` measures
+how deep a value goes, the same way.
 """
 
 from __future__ import annotations
@@ -13,7 +13,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from json.encoder import encode_basestring, encode_basestring_ascii
-from typing import Any
+from typing import Any, Final
+
+_END: Final[Any] = object()
+"""What `next` gives for an iterator at its end."""
 
 
 def _number(value: float) -> str:
@@ -93,9 +96,6 @@ def iter_json(
         first = entries is not None
         if entries is not None:
             stack.append((entries, is_object))
-
-
-_END: Any = object()
 
 
 def nesting(value: Any) -> int:
