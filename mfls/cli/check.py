@@ -11,7 +11,8 @@ location adds ` [llm_system_prompt]` to the title); `--format json` adds `lesson
 (`mfls.cli.check_formats`). Messages are in the language of `--locale`, else of the
 environment (`LC_ALL`, `LC_MESSAGES`, `LANG`: a Chinese locale gives Simplified
 Chinese). Exit status: 0 no errors, 1 errors found, 2 a path could not be read (the
-others are still checked) or a course is over a limit of mfls (documents, a file's
+others are still checked): a file, an export that cannot be used, a lesson of an export
+over the size limit of a file; or a course is over a limit of mfls (documents, a file's
 bytes: its check is incomplete).
 """
 
@@ -207,7 +208,8 @@ def _over_limits(
 
 
 def _check_export(report: CheckReport, raw: str, path: str, language: str) -> None:
-    """The diagnostics of an AI-Shifu export, each placed in one lesson's text."""
+    """The diagnostics of an AI-Shifu export, each placed in one lesson's text; a text
+    over the file size limit is unreadable, as the unpacked folder's file would be."""
     # Imported here: a check of lesson files never loads the export modules.
     from mfls.cli.exports import load_export
     from mfls.exports.ai_shifu import ExportProblem
@@ -220,6 +222,10 @@ def _check_export(report: CheckReport, raw: str, path: str, language: str) -> No
     export, source = loaded
     report.checked += 1
     indexed = export_course(export, source, os.path.basename(path))
+    for place, reason in indexed.skipped:
+        lesson = " ".join(place.title.split())
+        part = "" if place.field == "content" else f" [{place.field}]"
+        report.unreadable.append(f"cannot read {raw}#{lesson}{part}: {reason}")
     report.unreadable += over_limits(indexed, raw, language)
     found = check_export_course(indexed, language)
     by_text: dict[str, list[Diagnostic]] = {}

@@ -7,6 +7,11 @@
 - pygls drops a request whose params do not fit its type (and shows the user an
   error). Here it is answered with -32602 Invalid Params; such a notification is
   logged and ignored.
+- `workspace/executeCommand` is checked before pygls reads it: params not an object, a
+  `command` that is not a string or names no command, `arguments` that are not a list
+  (pygls split a string into its characters) are answered -32602 with one log line. A
+  command whose arguments do not fit returns a `Refusal` marked `malformed`: answered
+  -32602 too, and logged as a warning (other refusals at debug level).
 - pygls drops requests that arrive after `shutdown`; LSP wants them answered with
   -32600 Invalid Request.
 - A handler that declines returns a `Refusal` (see `mfls.lsp.routes`); it is answered
@@ -75,6 +80,17 @@ class MflsProtocol(LanguageServerProtocol):
         self._writing: set[asyncio.Future[Any]] = set()  # writes in flight (async writers)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
+        if (
+            isinstance(data, dict)
+            and data.get("method") == t.WORKSPACE_EXECUTE_COMMAND
+            and "id" in data
+        ):
+            problem = _command_problem(data.get("params"), self.fm.commands)
+            if problem is not None:
+                log.warning("%s: %s; answered -32602", t.WORKSPACE_EXECUTE_COMMAND, problem)
+                error = JsonRpcInvalidParams(problem)
+                self._send_response(data["id"], error=error.to_response_error())
+                return REFUSED
         try:
             return super().structure_message(data)
         except JsonRpcException:
@@ -104,7 +120,8 @@ class MflsProtocol(LanguageServerProtocol):
             if isinstance(refusal, Refusal):
                 self._request_futures.pop(msg_id, None)
                 error = refusal_error(refusal)
-                log.debug("request %s refused (%d): %s", msg_id, error.code, error.message)
+                level = logging.WARNING if refusal.malformed else logging.DEBUG
+                log.log(level, "request %s refused (%d): %s", msg_id, error.code, error.message)
                 self._send_response(msg_id, error=error)
                 return
         super()._send_handler_result(future, msg_id=msg_id)
@@ -283,3 +300,25 @@ class MflsProtocol(LanguageServerProtocol):
                 future.cancel()
         self._shutdown = True
         return None
+
+
+_JSON_TYPES = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+
+
+def _json_type(value: Any) -> str:
+    return "null" if value is None else _JSON_TYPES.get(type(value), "a number")
+
+
+def _command_problem(params: Any, commands: Any) -> str | None:
+    """Why the params of a `workspace/executeCommand` request do not fit, or None."""
+    if not isinstance(params, dict):
+        return f"params must be an object, not {_json_type(params)}"
+    name = params.get("command")
+    if not isinstance(name, str):
+        return f"`command` must be a string, not {_json_type(name)}"
+    if name not in commands:
+        return f"unknown command {name!r}"
+    arguments = params.get("arguments")
+    if arguments is not None and not isinstance(arguments, list):
+        return f"{name}: `arguments` must be a list, not {_json_type(arguments)}"
+    return None

@@ -36,6 +36,7 @@ from mfls.workspace.index import CourseSnapshot
 from mfls.workspace.uris import path_to_uri
 
 REQUEST_FAILED = int(t.LSPErrorCodes.RequestFailed)
+INVALID_PARAMS = int(t.ErrorCodes.InvalidParams)
 CONTENT_MODIFIED = int(t.LSPErrorCodes.ContentModified)
 
 
@@ -60,8 +61,10 @@ class Converter:
 
 def refusal_error(refusal: Refusal) -> t.ResponseError:
     """The error answer of a declined request: ContentModified when the document changed
-    under it, RequestFailed otherwise."""
+    under it, InvalidParams when its arguments do not fit, RequestFailed otherwise."""
     code = CONTENT_MODIFIED if refusal.stale else REQUEST_FAILED
+    if refusal.malformed:
+        code = INVALID_PARAMS
     return t.ResponseError(code=code, message=refusal.message)
 
 

@@ -20,7 +20,7 @@ def course_info_command(ls: MflsServer, arguments: list[Any]) -> dict[str, Any] 
     runs from (`server`: the `mfls` package's file, `python`: the interpreter), for editors
     that bundle it."""
     if not arguments or not isinstance(arguments[0], str):
-        return Refusal(f"{COURSE_INFO} takes the URI of a document.")
+        return Refusal(f"{COURSE_INFO} takes the URI of a document.", malformed=True)
     found = course_info(ls.courses.snapshot, canonical_uri(arguments[0]))
     if isinstance(found, Refusal):
         return found

@@ -29,7 +29,9 @@ def _uri(arguments: list[Any] | None) -> str | Refusal:
     if isinstance(first, dict):
         first = first.get("uri")
     if not isinstance(first, str):
-        return Refusal("Name a document of the course: give its URI as the argument.")
+        return Refusal(
+            "Name a document of the course: give its URI as the argument.", malformed=True
+        )
     return first
 
 
