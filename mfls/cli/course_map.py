@@ -113,6 +113,5 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         say("map", f"cannot write {args.output}: {problem.reason}")
         return 2
-    lessons, keys = len(located[0].lessons), len(located[0].keys)
-    say("map", f"{lessons} lessons, {keys} questions: {disk.printable(args.output)}")
+    say("map", f"{located[0].figures.sentence()}: {disk.printable(args.output)}")
     return 0
