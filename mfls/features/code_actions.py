@@ -309,7 +309,7 @@ def padding_changes(entry: DocEntry) -> list[TextChange]:
 def _document_source_actions(
     course: CourseSnapshot, entry: DocEntry, language: str
 ) -> Iterator[CodeAction]:
-    legacy = legacy_changes(entry, course.host.legacy_profile_keys)
+    legacy = legacy_changes(entry, facts_of(course).profile_keys)
     if legacy:
         yield CodeAction(
             say(language, "action.convert-legacy-document"),
@@ -333,7 +333,7 @@ def _course_change(
 
 
 def _course_source_actions(course: CourseSnapshot, language: str) -> Iterator[CodeAction]:
-    keep = course.host.legacy_profile_keys
+    keep = facts_of(course).profile_keys
     legacy = _course_change(course, lambda entry: legacy_changes(entry, keep))
     if legacy.documents:
         yield CodeAction(

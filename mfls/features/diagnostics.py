@@ -299,7 +299,7 @@ def entry_diagnostics(
     result = entry.marker_scan
     facts = facts_of(course)
     diagnostics = scan_diagnostics(
-        result, entry.text, facts.legacy_profile_keys, entry.target, facts.reserved, language
+        result, entry.text, facts.profile_keys, entry.target, facts.reserved, language
     )
     keys = entry.keys
     by_marker: list[Diagnostic] = []
@@ -508,7 +508,7 @@ def _binding_verdicts(
 
 
 def _legacy_profile_message(facts: CourseFacts, key: str, language: str) -> str:
-    keys = ", ".join(f"`{k}`" for k in sorted(facts.legacy_profile_keys))
+    keys = ", ".join(f"`{k}`" for k in sorted(facts.profile_keys))
     return say(
         language,
         LEGACY_PROFILE_KEY,

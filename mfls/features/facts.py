@@ -150,7 +150,8 @@ class CourseFacts:
         return self.host.is_legacy_profile_binding(marker)
 
     @property
-    def legacy_profile_keys(self) -> frozenset[str]:
+    def profile_keys(self) -> frozenset[str]:
+        """The host's legacy learner-profile keys (kept in the `%{{...}}` form)."""
         return self.host.legacy_profile_keys
 
     def substituted(self, marker: Marker) -> bool:

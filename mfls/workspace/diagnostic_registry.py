@@ -43,9 +43,9 @@ RESERVED_KEY_BINDING_PREFIX: Final = "reserved-key-binding.prefix"
 
 
 class CodeInfo(NamedTuple):
-    """One diagnostic code (a named tuple: a text check builds no dataclass). `messages`: message id (the code, or `code.variant`) ->
-    language -> `string.Template` text; `fixes`: the title ids of the quick fixes
-    (`features/code_actions.py`) that answer it."""
+    """One diagnostic code (a named tuple: a text check builds no dataclass). `messages`:
+    message id (the code, or `code.variant`) -> language -> `string.Template` text;
+    `fixes`: the title ids of the quick fixes (`features/code_actions.py`) that answer it."""
 
     code: str
     severity: str

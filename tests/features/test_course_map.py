@@ -7,6 +7,9 @@ from course_kit import Course
 from course_kit import course as make_course
 
 from mfls.features.course_map import SYSTEM_GROUP, KeyLane, course_map, key_table
+from mfls.features.course_map_html import embedded_json, map_html
+from mfls.features.course_map_svg import map_svg
+from mfls.features.diagnostics import document_diagnostics
 from mfls.features.facts import (
     ASKED,
     KINDS,
@@ -19,9 +22,6 @@ from mfls.features.facts import (
     RESERVED,
     UNBOUND,
 )
-from mfls.features.course_map_html import embedded_json, map_html
-from mfls.features.course_map_svg import map_svg
-from mfls.features.diagnostics import document_diagnostics
 
 CONFIG = (
     'host = "ai-shifu"\ntarget = "current"\nlessons = ["lessons/*.md"]\n'
