@@ -4,7 +4,7 @@ Chinese, and the quick fixes that answer it (their title message ids).
 
 The only place a code is spelled: features name codes and message ids by the constants
 here (tests/architecture/test_facts_only.py). The docs' code tables are tested against
-`REGISTRY` (tests/features/test_registry.py).
+`REGISTRY` (tests/architecture/test_code_tables.py).
 """
 
 from __future__ import annotations
