@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, NamedTuple
 
 from mfls.features.at_offset import invalid_span
@@ -295,32 +295,90 @@ def document_diagnostics(
 def entry_diagnostics(
     course: CourseSnapshot, entry: DocEntry, language: str = EN
 ) -> list[Diagnostic]:
-    """`document_diagnostics` of a document of `course`."""
-    result = entry.marker_scan
+    """`document_diagnostics` of a document of `course`: the scanner's, then those of the
+    rules of `MARKER_RULES` in text order, then the lesson structure's."""
     facts = facts_of(course)
     diagnostics = scan_diagnostics(
-        result, entry.text, facts.profile_keys, entry.target, facts.reserved, language
+        entry.marker_scan, entry.text, facts.profile_keys, entry.target, facts.reserved, language
     )
-    keys = entry.keys
     by_marker: list[Diagnostic] = []
-    for key, bindings in keys.bindings.items():
-        legacy_profile = [m for m in bindings if facts.legacy_profile(m)]
-        if legacy_profile:
+    for rule in MARKER_RULES:
+        by_marker.extend(rule(course, entry, facts, language))
+    by_marker.sort(key=lambda d: d.start)  # stable: one marker's codes in rule order
+    diagnostics.extend(by_marker)
+    diagnostics.extend(_unclosed_fixed_output(course, entry, language))
+    return _with_severities(course, diagnostics)
+
+
+Rule = Callable[[CourseSnapshot, DocEntry, CourseFacts, str], Iterable[Diagnostic]]
+"""A course-level rule: the diagnostics of one document that one verdict of the facts
+gives, each at its marker."""
+
+
+def _legacy_profile_bindings(
+    course: CourseSnapshot, entry: DocEntry, facts: CourseFacts, language: str
+) -> Iterator[Diagnostic]:
+    """legacy-profile-key: a `%{{...}}` binding of a host's legacy learner-profile key."""
+    for key, bindings in entry.keys.bindings.items():
+        kept = [m for m in bindings if facts.legacy_profile(m)]
+        if kept:
             message = _legacy_profile_message(facts, key, language)
-            by_marker.extend(
-                _diagnostic(LEGACY_PROFILE_KEY, m.start, m.end, message) for m in legacy_profile
-            )
-        for code, message, related in _binding_verdicts(course, entry, key, language):
-            targets: Sequence[Marker] = bindings
-            if code == RESERVED_KEY_BINDING and legacy_profile:
-                targets = [m for m in bindings if not facts.legacy_profile(m)]
-            by_marker.extend(_diagnostic(code, m.start, m.end, message, related) for m in targets)
-    if entry.target != CURRENT:
-        by_marker.extend(_ignored_reserved_bindings(course, entry, language))
+            yield from (_diagnostic(LEGACY_PROFILE_KEY, m.start, m.end, message) for m in kept)
+
+
+def _reserved_bindings(
+    course: CourseSnapshot, entry: DocEntry, facts: CourseFacts, language: str
+) -> Iterator[Diagnostic]:
+    """reserved-key-binding: a binding of a key the host provides or reserves (but a
+    legacy learner-profile one)."""
+    for key, bindings in entry.keys.bindings.items():
+        if facts.reserved(key):
+            message = _reserved_message(facts, key, language)
+            for m in bindings:
+                if not facts.legacy_profile(m):
+                    yield _diagnostic(RESERVED_KEY_BINDING, m.start, m.end, message)
+
+
+def _reference_bindings(
+    course: CourseSnapshot, entry: DocEntry, facts: CourseFacts, language: str
+) -> Iterator[Diagnostic]:
+    """binding-in-reference: a binding in a reference document."""
+    if entry.kind != "reference":
+        return
+    there = say(language, "related.lesson-binds")
+    for key, bindings in entry.keys.bindings.items():
+        related = tuple(_at(o, there) for o in course.lesson_bindings(key)[:3])
+        message = say(language, BINDING_IN_REFERENCE, quoted=quoted(key))
+        yield from (
+            _diagnostic(BINDING_IN_REFERENCE, m.start, m.end, message, related) for m in bindings
+        )
+
+
+def _ignored_reserved_bindings(
+    course: CourseSnapshot, entry: DocEntry, facts: CourseFacts, language: str
+) -> Iterator[Diagnostic]:
+    """reserved-key-binding under an old target: a `{{ key }}` binding binds nothing there,
+    but one of a reserved key keeps its error (the `%` form the runtime reads would be
+    refused too)."""
+    if entry.target == CURRENT:
+        return
+    for marker in entry.marker_scan.markers:
+        key = marker.key
+        if marker.role is Role.BINDING and not marker.legacy and facts.reserved(key):
+            message = _reserved_message(facts, key, language)
+            yield _diagnostic(RESERVED_KEY_BINDING, marker.start, marker.end, message)
+
+
+def _reads(
+    course: CourseSnapshot, entry: DocEntry, facts: CourseFacts, language: str
+) -> list[Diagnostic]:
+    """read-before-asked, unbound-reference, near-miss: a read (a reference the host
+    substitutes) of a key the host does not provide, before any lesson asks it."""
     provided = facts.provided
     is_read = facts.read
     first_docs = course.first_lesson_docs()
-    for key, references in keys.references.items():
+    found: list[Diagnostic] = []
+    for key, references in entry.keys.references.items():
         # An ignored binding (old target) gets runtime-binding-ignored, not these.
         read = [m for m in references if is_read(m)]
         if not read or provided(key):
@@ -339,29 +397,21 @@ def entry_diagnostics(
         code, message, related = verdict.code, verdict.message, verdict.related
         severity = DEFAULT_SEVERITIES[code]
         # Plain tuples of the fields: the named tuple's own `__new__` is Python code.
-        by_marker.extend(
+        found.extend(
             _new_tuple(Diagnostic, (code, severity, m.start, m.end, message, related, ()))
             for m in read
         )
-    by_marker.sort(key=lambda d: d.start)
-    diagnostics.extend(by_marker)
-    diagnostics.extend(_unclosed_fixed_output(course, entry, language))
-    return _with_severities(course, diagnostics)
-
-
-def _ignored_reserved_bindings(
-    course: CourseSnapshot, entry: DocEntry, language: str
-) -> list[Diagnostic]:
-    """Under an old target a `{{ key }}` binding binds nothing, but one of a reserved key
-    keeps its reserved-key error: the `%` form the runtime reads would be refused too."""
-    reserved = facts_of(course).reserved
-    found = []
-    for marker in entry.marker_scan.markers:
-        if marker.role is Role.BINDING and not marker.legacy and reserved(marker.key):
-            for code, message, related in _binding_verdicts(course, entry, marker.key, language):
-                if code == RESERVED_KEY_BINDING:
-                    found.append(_diagnostic(code, marker.start, marker.end, message, related))
     return found
+
+
+MARKER_RULES: Final[tuple[Rule, ...]] = (
+    _legacy_profile_bindings,
+    _reserved_bindings,
+    _reference_bindings,
+    _ignored_reserved_bindings,
+    _reads,
+)
+"""The course-level rules over the facts, in the order one marker's codes are listed."""
 
 
 FIXED_OUTPUT_UNCLOSED = say(EN, FIXED_OUTPUT_UNCLOSED_CODE)
@@ -473,38 +523,18 @@ def _where(course: CourseSnapshot, occurrence: Occurrence) -> str:
     return course.docs[occurrence.uri].label
 
 
-_BindingVerdict = tuple[str, str, tuple[Related, ...]]
-"""(code, message, related) of a diagnostic that every binding of one key gets."""
-
-
-def _binding_verdicts(
-    course: CourseSnapshot, entry: DocEntry, key: str, language: str
-) -> tuple[_BindingVerdict, ...]:
-    found: list[_BindingVerdict] = []
-    facts = facts_of(course)
+def _reserved_message(facts: CourseFacts, key: str, language: str) -> str:
     name = facts.host_name
-    prefix = facts.reserved_prefix(key)
     if facts.provided(key):
-        message = say(
+        return say(
             language,
             RESERVED_KEY_BINDING_PROVIDED,
             short=brief(key),
             quoted=quoted(key),
             host=name,
         )
-        found.append((RESERVED_KEY_BINDING, message, ()))
-    elif prefix is not None:
-        message = say(
-            language, RESERVED_KEY_BINDING_PREFIX, prefix=prefix, host=name, quoted=quoted(key)
-        )
-        found.append((RESERVED_KEY_BINDING, message, ()))
-    if entry.kind == "reference":
-        elsewhere = course.lesson_bindings(key)
-        there = say(language, "related.lesson-binds")
-        related = tuple(_at(o, there) for o in elsewhere[:3])
-        message = say(language, BINDING_IN_REFERENCE, quoted=quoted(key))
-        found.append((BINDING_IN_REFERENCE, message, related))
-    return tuple(found)
+    prefix = facts.reserved_prefix(key)
+    return say(language, RESERVED_KEY_BINDING_PREFIX, prefix=prefix, host=name, quoted=quoted(key))
 
 
 def _legacy_profile_message(facts: CourseFacts, key: str, language: str) -> str:
