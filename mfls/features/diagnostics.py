@@ -375,12 +375,13 @@ def _reads(
     """read-before-asked, unbound-reference, near-miss: a read (a reference the host
     substitutes) of a key the host does not provide, before any lesson asks it."""
     provided = facts.provided
-    is_read = facts.read
+    substituted = facts.substituted
+    binding = Role.BINDING
     first_docs = course.first_lesson_docs()
     found: list[Diagnostic] = []
     for key, references in entry.keys.references.items():
         # An ignored binding (old target) gets runtime-binding-ignored, not these.
-        read = [m for m in references if is_read(m)]
+        read = [m for m in references if m.role is not binding and substituted(m)]
         if not read or provided(key):
             continue
         first_uri = first_docs.get(key)

@@ -11,7 +11,7 @@ diagnostic code a problem kind is.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Final
 
 from mfls.features.near_miss import Near, NearMissIndex
@@ -115,20 +115,21 @@ def near_miss_index(course: CourseSnapshot) -> NearMissIndex:
 class CourseFacts:
     """The verdicts of one course snapshot, each asked of the course once per key."""
 
-    __slots__ = ("_firsts", "_near", "_reserved", "course", "host")
+    __slots__ = ("_firsts", "_near", "_reserved", "course", "host", "provided", "substituted")
 
     def __init__(self, course: CourseSnapshot) -> None:
         self.course = course
         self.host: HostProfile = course.host
+        self.provided: Callable[[str], bool] = course.host.provides
+        """Whether the host provides the key's value (read-only)."""
+        self.substituted: Callable[[Marker], bool] = course.host.substitutes
+        """Whether the host's runtime puts the answer in place of the marker (False: a
+        literal context the host drops or shows as written)."""
         self._reserved: dict[str, bool] = {}
         self._firsts: dict[str, tuple[int, int] | None] = {}
         self._near: dict[str, Near | None] = {}
 
     # -- the host's word on a key or a marker
-
-    def provided(self, key: str) -> bool:
-        """The host provides the key's value (read-only)."""
-        return self.host.provides(key)
 
     def reserved_prefix(self, key: str) -> str | None:
         """The host's reserved prefix the key starts with, if any."""
@@ -153,11 +154,6 @@ class CourseFacts:
     def profile_keys(self) -> frozenset[str]:
         """The host's legacy learner-profile keys (kept in the `%{{...}}` form)."""
         return self.host.legacy_profile_keys
-
-    def substituted(self, marker: Marker) -> bool:
-        """The host's runtime puts the answer in place of the marker (False: a literal
-        context the host drops or shows as written)."""
-        return self.host.substitutes(marker)
 
     def read(self, marker: Marker) -> bool:
         """The marker reads its key: a reference the host substitutes."""
