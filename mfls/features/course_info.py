@@ -9,7 +9,7 @@ from typing import Any
 from mfls.features.diagnostics import course_config_diagnostics, entry_diagnostics
 from mfls.features.facts import facts_of
 from mfls.features.refusal import Refusal
-from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
+from mfls.workspace.index import CourseSnapshot, Memo, WorkspaceSnapshot
 from mfls.workspace.uris import uri_to_path
 
 
@@ -58,8 +58,16 @@ class CourseFigures:
         }
 
 
+_FIGURES = Memo("course figures")
+
+
 def course_figures(course: CourseSnapshot) -> CourseFigures:
-    """The figures of `course` (its problems as the Problems panel counts them)."""
+    """The figures of `course` (its problems as the Problems panel counts them), counted
+    once per snapshot: the status item, the key table and the map ask the same one."""
+    return course.cache.get(_FIGURES, lambda previous, changed: _count_figures(course))
+
+
+def _count_figures(course: CourseSnapshot) -> CourseFigures:
     counts = {"error": 0, "warning": 0, "information": 0, "hint": 0}
     for entry in course.docs.values():
         for item in entry_diagnostics(course, entry):
