@@ -10,8 +10,9 @@ from course_kit import course as make_course
 
 from mfls.features.code_actions import code_actions
 from mfls.features.course_map import course_map, key_table, key_table_markdown
+from mfls.features.course_map_svg import shape
 from mfls.features.diagnostics import document_diagnostics
-from mfls.features.facts import LEGACY_PROFILE, LEGEND, PROBLEM_CODES, facts_of
+from mfls.features.facts import KINDS, LEGACY_PROFILE, LEGEND, PROBLEM_CODES, facts_of
 from mfls.features.hover import hover
 from mfls.features.messages import EN, MESSAGES, ZH
 from mfls.workspace.diagnostic_registry import BY_CODE, COURSE_FILE_INVALID, REGISTRY
@@ -148,3 +149,7 @@ def test_a_legacy_profile_binding_is_legacy_profile_key_in_every_view() -> None:
     sys_colour = next(k for k in the_map.keys if k.key == "sys_colour")
     assert [(p.code, p.count) for p in sys_colour.problems] == [("reserved-key-binding", 1)]
     assert facts_of(course) is facts_of(course)  # decided once per snapshot
+
+
+def test_every_kind_of_place_has_its_own_svg_shape() -> None:
+    assert len({shape(kind, 10, 10) for kind in KINDS}) == len(KINDS)
