@@ -121,6 +121,5 @@ def run(args: argparse.Namespace) -> int:
     data = text.encode("utf-8", "surrogatepass")
     if write_output("map", args.output, data, inputs=inputs, roots=roots) != 0:
         return 2
-    lessons, keys = len(found.lessons), len(found.keys)
-    say("map", f"{lessons} lessons, {keys} questions: {disk.printable(args.output)}")
+    say("map", f"{found.figures.sentence()}: {disk.printable(args.output)}")
     return 0

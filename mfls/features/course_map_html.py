@@ -16,7 +16,8 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
-from mfls.features.course_map import KINDS, CourseMap
+from mfls.features.course_map import CourseMap
+from mfls.features.facts import KINDS, RANK
 
 CSP: Final = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -65,8 +66,10 @@ def page_data(course_map: CourseMap, locations: Sequence[tuple[str, str | None]]
         )
     return {
         "course": {"name": course_map.name, "root": course_map.root, "host": course_map.host},
+        "summary": course_map.figures.sentence(),
         "legend": [{"kind": kind, "meaning": course_map.legend[kind]} for kind in kinds],
         "kinds": kinds,
+        "rank": list(RANK),
         "lessons": [[x.title, x.kind, x.group] for x in course_map.lessons],
         "keys": keys,
         "locations": [[shown, file] for shown, file in locations],
@@ -147,6 +150,7 @@ main { flex: 1; display: flex; min-height: 0; }
 .cell:hover, .cell.selected { outline: 2px solid #3b6fd8; outline-offset: -2px; }
 .mark { display: inline-block; width: 14px; height: 14px; }
 .k-asked { background: #1f8f4e; border-radius: 50%; }
+.k-legacy-profile { background: #b7791f; border-radius: 50%; }
 .k-reference-binding { border: 3px solid #1f8f4e; border-radius: 50%; }
 .k-read { background: #3b6fd8; width: 9px; height: 9px; border-radius: 2px; }
 .k-read-before-asked { background: #e8790c; clip-path: polygon(50% 0, 100% 100%, 0 100%); }
@@ -208,8 +212,7 @@ main { flex: 1; display: flex; min-height: 0; }
   });
   const meaning = {};
   for (const item of data.legend) meaning[item.kind] = item.meaning;
-  const RANK = ["reserved", "unbound", "near-miss", "read-before-asked", "reference-binding",
-    "asked", "provided", "read"];
+  const RANK = data.rank;
   const LARGE = lessons.length > 60;
   const root = document.documentElement;
   if (LARGE) { root.style.setProperty("--w", "14px"); root.style.setProperty("--head", "110px"); }
@@ -226,10 +229,7 @@ main { flex: 1; display: flex; min-height: 0; }
 
   document.getElementById("course").textContent = data.course.name;
   document.title = data.course.name + " · course map";
-  let problemKeys = 0;
-  for (const k of keys) if (k.problems.length) problemKeys++;
-  document.getElementById("stats").textContent = lessons.length + " lessons · " + keys.length +
-    " questions · " + problemKeys + " with problems · host " + data.course.host;
+  document.getElementById("stats").textContent = data.summary + " · host " + data.course.host;
 
   const legend = document.getElementById("legend");
   for (const item of data.legend) {

@@ -9,7 +9,7 @@ from string import Template
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
-from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF, SEVERITY_NAMES
+from mfls.workspace.diagnostic_registry import DEFAULT_SEVERITIES, OFF, SEVERITY_NAMES
 from mfls.workspace.hosts import HOST_NAMES
 
 if sys.version_info >= (3, 11):

@@ -483,16 +483,22 @@ const checks = {
   },
 
   async statusCourse(page) {
-    // The status item shows the active lesson's course: name, lessons, keys, problems.
+    // The status item shows the active lesson's course in the server's words: name, lessons,
+    // reference documents, questions, problems.
     await openFile(page, "02-first-program.md");
     const label = await until(async () => {
       const text = await statusLabel(page);
-      return /^MarkdownFlow: running, course Learning to program: 4 lessons, \d+ keys?, [1-9]\d* problems?$/.test(text)
+      return /^MarkdownFlow: running, course Learning to program: 4 lessons, 1 reference document, \d+ questions?, [1-9]\d* problems?$/.test(text)
         ? text
         : "";
     }, "the course figures in the status item");
     const text = ((await statusItem(page).textContent()) || "").trim();
-    record("statusCourse", text.includes(`${COURSE_NAME} · 4 lessons ·`), `${label} | ${text}`);
+    record(
+      "statusCourse",
+      text.includes(`${COURSE_NAME} · 4 lessons · 1 reference document · `) &&
+        / · \d+ questions? · [1-9]\d* problems?$/.test(text),
+      `${label} | ${text}`,
+    );
   },
 
   async problems(page) {

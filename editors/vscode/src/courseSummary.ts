@@ -7,11 +7,12 @@ export interface CourseInfo {
   courseFile: string | null; // a file: URI
   lessons: number;
   references: number;
-  keys: number;
+  questions: number; // the keys the course asks or reads
   problems: number;
   errors: number;
   warnings: number;
   information: number;
+  summary: string; // the figures as every view says them: "3 lessons · 1 reference document · ..."
   server: string; // the server's mfls/__init__.py
   python: string; // the interpreter running it
 }
@@ -22,12 +23,12 @@ function count(n: number, word: string): string {
 
 /** The status item's text after its icon. */
 export function courseText(info: CourseInfo): string {
-  return `${info.name} · ${count(info.lessons, "lesson")} · ${count(info.keys, "key")} · ${count(info.problems, "problem")}`;
+  return `${info.name} · ${info.summary}`;
 }
 
 /** What a screen reader says, after "MarkdownFlow: running". */
 export function courseLabel(info: CourseInfo): string {
-  return `course ${info.name}: ${count(info.lessons, "lesson")}, ${count(info.keys, "key")}, ${count(info.problems, "problem")}`;
+  return `course ${info.name}: ${info.summary.split(" · ").join(", ")}`;
 }
 
 export function courseTooltip(info: CourseInfo): string {
@@ -39,7 +40,7 @@ export function courseTooltip(info: CourseInfo): string {
   return [
     `Course: ${info.name}${info.root ? ` (${info.root})` : ""}`,
     `${count(info.lessons, "lesson")}, ${count(info.references, "reference document")}`,
-    `${count(info.keys, "key")} asked in lessons`,
+    `${count(info.questions, "question")} asked or read`,
     `${count(info.problems, "problem")}: ${problems}`,
     "Click for the MarkdownFlow menu.",
   ].join("\n");

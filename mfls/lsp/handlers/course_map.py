@@ -51,6 +51,7 @@ def course_keys(ls: MflsServer, arguments: list[Any] | None) -> dict[str, Any] |
         "course": found.name,
         "root": found.root,
         "lessons": len(found.lessons),
+        "figures": found.figures.to_json(),
         "rows": key_table(found),
         "markdown": key_table_markdown(found),
     }

@@ -109,8 +109,7 @@ function M.key_lines(answer)
     })
   end
   local lines = {
-    "Course keys: " .. one_line(answer.course) .. " (" .. answer.lessons .. " documents, "
-      .. #answer.rows .. " questions)",
+    "Course keys: " .. one_line(answer.course) .. " (" .. one_line(answer.figures.summary) .. ")",
     "",
     pad("question", width) .. " | asked in | reads in lessons | problems",
   }
