@@ -43,9 +43,7 @@ def run(args: argparse.Namespace) -> int:
             refused = own_path_problem(root, parts)
             if refused is not None:
                 return ExportProblem(refused.reason)
-        data, problems = disk.read_bytes(
-            os.path.join(root, *parts), root, MAX_EXPORT_BYTES
-        )
+        data, problems = disk.read_bytes(os.path.join(root, *parts), root, MAX_EXPORT_BYTES)
         if data is None:
             return ExportProblem(problems[0].reason if problems else "unreadable")
         return data
