@@ -317,7 +317,9 @@ class Workspace:
             for folder in folders:
                 plans.update(self._plan_folder(folder))
             first = self._first_roots(plans)
-            phases = [first, set(plans) - first] if first and first != set(plans) else [set(plans)]
+            rest = set(plans) - first
+            split = first and any(plans[root].members for root in rest)
+            phases = [first, rest] if split else [set(plans)]
             wanted = [
                 [
                     (uri, path, root)
