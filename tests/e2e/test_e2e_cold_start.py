@@ -121,9 +121,11 @@ async def test_past_the_bound_a_pull_is_cancelled_for_the_client_to_ask_again(
     ) as s:
         uri = s.open(files[0])
         began = time.monotonic()
-        pulled, hover = await asyncio.gather(
+        info = t.ExecuteCommandParams(command="mfls.courseInfo", arguments=[uri])
+        pulled, hover, command = await asyncio.gather(
             s.pull(uri),
             s.client.text_document_hover_async(hover_params(uri)),
+            s.client.workspace_execute_command_async(info),
             return_exceptions=True,
         )
         waited = time.monotonic() - began
@@ -132,6 +134,9 @@ async def test_past_the_bound_a_pull_is_cancelled_for_the_client_to_ask_again(
         assert pulled.data == {"retriggerRequest": True}
         assert WAIT_BOUND - 0.1 <= waited < delay
         assert hover is None  # past the bound: the empty answer, never one under a guess
+        assert isinstance(command, JsonRpcException), command
+        assert command.code == t.LSPErrorCodes.RequestFailed
+        assert "still being indexed" in command.message
         report = await s.pull(uri)
         text = files[0].read_text(encoding="utf-8")
         assert as_problems(text, report.items, s.encoding) == expected[files[0]]
