@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cold_course import as_problems, checked, unpacked_course
+from cold_course import Problem, as_problems, checked, unpacked_course
 from e2e_session import Session, capabilities, session, wait_until
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcException
@@ -21,6 +21,24 @@ from mfls.lsp.course_gate import INDEX_DELAY_ENV, SERVER_CANCELLED, WAIT_BOUND
 
 PULL_CLIENT = "neovim@v0.11.0"
 PUSH_CLIENT = "neovim@v0.7.0"
+
+Course = tuple[Path, list[Path], dict[Path, list[Problem]]]
+
+
+def made(folder: Path, lessons: int) -> Course:
+    root, files = unpacked_course(folder, lessons)
+    return root, files, checked(root)
+
+
+@pytest.fixture(scope="module", params=[3, 1000], ids=["3 lessons", "1000 lessons"])
+def course(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Course:
+    """A course unpacked once per module (no test edits it), with `mfls check`'s problems."""
+    return made(tmp_path_factory.mktemp("cold"), request.param)
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> Course:
+    return made(tmp_path_factory.mktemp("small"), 3)
 
 
 def opened_lessons(files: list[Path]) -> list[Path]:
@@ -43,12 +61,8 @@ async def pull_as_a_client_does(s: Session, uri: str) -> tuple[Any, int]:
             assert cancelled < 20
 
 
-@pytest.mark.parametrize("lessons", [3, 1000])
-async def test_the_first_pulled_diagnostics_are_those_of_mfls_check(
-    tmp_path: Path, lessons: int
-) -> None:
-    root, files = unpacked_course(tmp_path, lessons)
-    expected = checked(root)
+async def test_the_first_pulled_diagnostics_are_those_of_mfls_check(course: Course) -> None:
+    root, files, expected = course
     async with session(capabilities(PULL_CLIENT), [root]) as s:
         opened = opened_lessons(files)
         uris = [s.open(path) for path in opened]
@@ -60,12 +74,8 @@ async def test_the_first_pulled_diagnostics_are_those_of_mfls_check(
     assert [p.code for p in expected[opened[1]]] == ["fixed-output-unclosed"]
 
 
-@pytest.mark.parametrize("lessons", [3, 1000])
-async def test_the_first_pushed_diagnostics_are_those_of_mfls_check(
-    tmp_path: Path, lessons: int
-) -> None:
-    root, files = unpacked_course(tmp_path, lessons)
-    expected = checked(root)
+async def test_the_first_pushed_diagnostics_are_those_of_mfls_check(course: Course) -> None:
+    root, files, expected = course
     async with session(capabilities(PUSH_CLIENT), [root]) as s:
         opened = opened_lessons(files)
         uris = [s.open(path) for path in opened]
@@ -89,9 +99,8 @@ def hover_params(uri: str) -> t.HoverParams:
     )
 
 
-async def test_a_request_waits_for_its_course_and_is_answered_under_it(tmp_path: Path) -> None:
-    root, files = unpacked_course(tmp_path, 3)
-    expected = checked(root)
+async def test_a_request_waits_for_its_course_and_is_answered_under_it(small: Course) -> None:
+    root, files, expected = small
     delay = 1.5
     async with session(
         capabilities(PULL_CLIENT), [root], server_env={INDEX_DELAY_ENV: str(delay)}
@@ -111,10 +120,9 @@ async def test_a_request_waits_for_its_course_and_is_answered_under_it(tmp_path:
 
 
 async def test_past_the_bound_a_pull_is_cancelled_for_the_client_to_ask_again(
-    tmp_path: Path,
+    small: Course,
 ) -> None:
-    root, files = unpacked_course(tmp_path, 3)
-    expected = checked(root)
+    root, files, expected = small
     delay = WAIT_BOUND + 1.5
     async with session(
         capabilities(PULL_CLIENT), [root], server_env={INDEX_DELAY_ENV: str(delay)}
@@ -143,9 +151,8 @@ async def test_past_the_bound_a_pull_is_cancelled_for_the_client_to_ask_again(
         assert time.monotonic() - began >= delay - 0.1
 
 
-async def test_a_push_client_is_sent_nothing_before_the_course_is_known(tmp_path: Path) -> None:
-    root, files = unpacked_course(tmp_path, 3)
-    expected = checked(root)
+async def test_a_push_client_is_sent_nothing_before_the_course_is_known(small: Course) -> None:
+    root, files, expected = small
     delay = 2.0
     async with session(
         capabilities(PUSH_CLIENT),
