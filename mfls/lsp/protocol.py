@@ -16,7 +16,9 @@
   -32600 Invalid Request.
 - A handler that declines returns a `Refusal` (see `mfls.lsp.routes`); it is answered
   with an error (RequestFailed, or ContentModified when stale) and logged at debug level,
-  since it is a normal outcome (prepareRename away from a marker), not a fault.
+  since it is a normal outcome (prepareRename away from a marker), not a fault. A
+  `NotReady` (a pulled diagnostic whose course is not indexed in time, see
+  `mfls.lsp.course_gate`) is answered ServerCancelled with `retriggerRequest: true`.
 - pygls warns about each cancel notification for a request already answered; here that
   is logged at debug level.
 - Frames come from `mfls.lsp.wire` (`receive_body`, `receive_problem`): a body that is
@@ -57,6 +59,7 @@ from pygls.protocol.json_rpc import RPCRequest
 from pygls.protocol.language_server import lsp_method
 
 from mfls.features.refusal import Refusal
+from mfls.lsp.course_gate import NotReady
 from mfls.lsp.logs import LOGGER_NAME
 from mfls.lsp.to_proto import JsonText, refusal_error
 from mfls.lsp.wire import PARSE_ERROR, Problem, check_message
@@ -117,6 +120,10 @@ class MflsProtocol(LanguageServerProtocol):
     def _send_handler_result(self, future: Future[Any], *, msg_id: Any) -> None:
         if future.done() and not future.cancelled() and future.exception() is None:
             refusal = future.result()
+            if isinstance(refusal, NotReady):
+                self._request_futures.pop(msg_id, None)
+                self._send_response(msg_id, error=refusal.error())
+                return
             if isinstance(refusal, Refusal):
                 self._request_futures.pop(msg_id, None)
                 error = refusal_error(refusal)

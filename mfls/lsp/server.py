@@ -32,6 +32,7 @@ from mfls.features import rename_record as rr
 from mfls.features.messages import AUTO, language_of
 from mfls.lsp import to_proto
 from mfls.lsp.capabilities import Capabilities
+from mfls.lsp.course_gate import CourseGate
 from mfls.lsp.documents import Texts, is_course_file
 from mfls.lsp.logs import LOGGER_NAME, apply_levels
 from mfls.lsp.protocol import MflsProtocol
@@ -68,6 +69,8 @@ class MflsServer(LanguageServer):
         self.settings = Settings()
         self.client_locale: str | None = None  # `locale` of `initialize`
         self.courses = Workspace(jobs=default_jobs())
+        self.gate = CourseGate()
+        """Whether a document's course is indexed yet (`mfls.lsp.course_gate`)."""
         self.texts = Texts(self._indexed_text)
         self.convert = to_proto.Converter(self.texts)
         self._writer = to_proto.DiagnosticWriter(self.convert)
@@ -214,6 +217,12 @@ class MflsServer(LanguageServer):
         self.report_course_problems()
         self.diagnostics_changed()
         await self.update_watchers()
+
+    def courses_known(self, roots: tuple[str, ...]) -> None:
+        """The courses at `roots` are indexed, the rest of the workspace not yet: what
+        waited on them goes on (`Workspace.index_all`, called on the worker)."""
+        self.gate.courses_known(roots)
+        self.diagnostics_changed()
 
     def wanted_watchers(self) -> list[t.FileSystemWatcher]:
         """Markdown files and course files anywhere, plus each course's own globs (but
@@ -493,7 +502,10 @@ class MflsServer(LanguageServer):
 
     def publish(self, uri: str, skip_empty: bool = False) -> None:
         """Send the diagnostics of `uri` unless they equal the last ones sent (`skip_empty`:
-        or they are empty and none were sent)."""
+        or they are empty and none were sent). Nothing before the course of `uri` is
+        indexed (`mfls.lsp.course_gate`): `courses_known` and the end of indexing publish."""
+        if not self.gate.ready(self.courses.snapshot, uri):
+            return
         try:
             items = self.diagnostics_of(uri)
         except Exception:

@@ -158,6 +158,7 @@ class Workspace:
         self._walk_problems: dict[str, tuple[DiskProblem, ...]] = {}
         self._read_problems: dict[str, DiskProblem] = {}
         self._unsettled: set[str] = set()
+        self._preferred: set[str] = set()  # read first by the next `index_all`
 
     @property
     def snapshot(self) -> WorkspaceSnapshot:
@@ -305,8 +306,16 @@ class Workspace:
             }
             self._assemble(self._disk_documents())
 
-    def index_all(self, progress: Callable[[int, int], None] | None = None) -> None:
-        """Read every course document of every folder from disk, then swap once."""
+    def index_all(
+        self,
+        progress: Callable[[int, int], None] | None = None,
+        first_done: Callable[[tuple[str, ...]], None] | None = None,
+    ) -> None:
+        """Read every course document of every folder from disk, then swap.
+
+        The courses of the open documents (and of the documents `prefer` named) are read
+        first: when other courses remain, the snapshot is swapped as soon as those are
+        read and `first_done(roots)` is told their roots, before the rest is read."""
         with self._lock:
             self._indexing += 1
             folders = self._folders
@@ -317,34 +326,40 @@ class Workspace:
             plans: dict[str, CoursePlan] = {}
             for folder in folders:
                 plans.update(self._plan_folder(folder))
+            first = self._first_roots(plans)
+            rest = set(plans) - first
+            split = first and any(plans[root].members for root in rest)
+            phases = [first, rest] if split else [set(plans)]
             wanted = [
-                (uri, path, plan.root)
-                for plan in plans.values()
-                for uri, (path, _, _) in plan.members.items()
+                [
+                    (uri, path, root)
+                    for root, plan in plans.items()
+                    if root in roots
+                    for uri, (path, _, _) in plan.members.items()
+                ]
+                for roots in phases
             ]
+            total = sum(map(len, wanted))
             documents: dict[str, ScannedDocument] = {}
             skipped: set[str] = set()
-            total = len(wanted)
-            read: dict[str, str] = {}
-            for uri, path, root in wanted:
-                if uri in self._open:
-                    skipped.add(uri)
-                else:
-                    text = self._read(path, root, read_problems)
-                    if text is not None:
-                        read[uri] = text
-            done = total - len(read)
-            scanned = self._many_from_disk(list(read.values()))
-            for uri, document in zip(read, scanned, strict=True):
-                documents[uri] = document
-                done += 1
-                if progress is not None and done % PROGRESS_STEP == 0 and done < total:
-                    progress(done, total)
+            done = 0
+            for phase, members in enumerate(wanted):
+                counts = (done, total)
+                done = self._read_members(
+                    members, documents, skipped, read_problems, counts, progress
+                )
+                if phase == 0 and len(phases) > 1:
+                    with self._lock:
+                        others = self._disk_documents()
+                        self._plans = plans
+                        self._assemble({**others, **documents})
+                    if first_done is not None:
+                        first_done(tuple(sorted(first)))
             if progress is not None and total:
                 progress(total, total)
             with self._lock:
                 current = self._disk_documents()
-                for uri, path, root in wanted:
+                for uri, path, root in (member for members in wanted for member in members):
                     if uri in skipped and uri not in self._open:
                         if uri in current:
                             documents[uri] = current[uri]
@@ -354,6 +369,7 @@ class Workspace:
                                 documents[uri] = self._from_disk(text)
                 self._read_problems = {**self._config_problems(plans), **read_problems}
                 self._plans = plans
+                self._preferred.clear()
                 self._assemble(documents)
         finally:
             with self._lock:
@@ -361,6 +377,53 @@ class Workspace:
                 pending, self._pending = self._pending, []
         if pending:
             self.files_changed(pending)
+
+    def _read_members(
+        self,
+        members: list[tuple[str, str, str]],
+        documents: dict[str, ScannedDocument],
+        skipped: set[str],
+        read_problems: dict[str, DiskProblem],
+        counts: tuple[int, int],
+        progress: Callable[[int, int], None] | None,
+    ) -> int:
+        """Read and scan `members` (uri, path, root) into `documents`, open ones left out
+        (`skipped`); progress counts on from `counts` (done, total); returns done."""
+        done, total = counts
+        read: dict[str, str] = {}
+        for uri, path, root in members:
+            if uri in self._open:
+                skipped.add(uri)
+            else:
+                text = self._read(path, root, read_problems)
+                if text is not None:
+                    read[uri] = text
+        done += len(members) - len(read)
+        scanned = self._many_from_disk(list(read.values()))
+        for uri, document in zip(read, scanned, strict=True):
+            documents[uri] = document
+            done += 1
+            if progress is not None and done % PROGRESS_STEP == 0 and done < total:
+                progress(done, total)
+        return done
+
+    def prefer(self, uri: str) -> None:
+        """Read the course of `uri` first in the next `index_all`, as if it were open (a
+        request on it is waiting)."""
+        with self._lock:
+            self._preferred.add(canonical_uri(uri))
+
+    def _first_roots(self, plans: Mapping[str, CoursePlan]) -> set[str]:
+        """The roots among `plans` of the open and preferred documents' courses."""
+        with self._lock:
+            uris = [*self._open, *self._preferred]
+        roots: set[str] = set()
+        for uri in uris:
+            path = uri_to_path(uri)
+            holding = [root for root in plans if path is not None and disk.inside(path, root)]
+            if holding:
+                roots.add(max(holding, key=len))
+        return roots
 
     def _config_problems(self, plans: Mapping[str, CoursePlan]) -> dict[str, DiskProblem]:
         """The kept problems of the course files of `plans` (read while planning)."""
