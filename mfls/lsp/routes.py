@@ -89,7 +89,7 @@ ROUTES: tuple[Route, ...] = (
     Route(
         t.TEXT_DOCUMENT_COMPLETION,
         assistance.complete,
-        t.CompletionOptions(trigger_characters=["{", "["], resolve_provider=True),
+        assistance.COMPLETION_OPTIONS,
     ),
     Route(t.COMPLETION_ITEM_RESOLVE, assistance.resolve_completion, empty=unchanged),
     Route(t.TEXT_DOCUMENT_HOVER, assistance.on_hover),

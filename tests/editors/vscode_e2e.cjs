@@ -367,6 +367,45 @@ const checks = {
     record("documentLink", true, tab);
   },
 
+  async completionSpace(page) {
+    // Issue 22: the space typed after `{{` keeps the list of keys (the server asks for it
+    // again), the course's keys before the Markdown extension's snippets; a space anywhere
+    // else opens no list. No Ctrl+Space here: only what typing shows.
+    await openFile(page, "04-project.md");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    const widget = page.locator(".suggest-widget.visible");
+    await page.keyboard.type("Plain words ", { delay: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const afterPlain = await widget.count();
+    await page.keyboard.type("then {{", { delay: 50 });
+    await widget.locator(".monaco-list-row", { hasText: KEY }).first().waitFor({ state: "visible", timeout: waitMs });
+    await page.keyboard.type(" ", { delay: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const rows = await until(async () => {
+      const found = await page.$$eval(".suggest-widget.visible .monaco-list-row", (items) =>
+        items.map((item) => ({
+          label: (item.querySelector(".label-name") || item).textContent.trim(),
+          icon: (item.querySelector(".suggest-icon") || { className: "" }).className,
+        })),
+      );
+      return found.some((row) => row.label === KEY) ? found : null;
+    }, "the keys after `{{ `", 5000);
+    const isKey = (row) => /symbol-(variable|constant)/.test(row.icon);
+    const lastKey = rows.map(isKey).lastIndexOf(true);
+    const firstOther = rows.findIndex((row) => !isKey(row));
+    const line = (await lineText(page, "then {{")).trim();
+    record(
+      "completionSpace",
+      afterPlain === 0 && rows.length > 0 && isKey(rows[0]) && (firstOther === -1 || firstOther > lastKey),
+      `after "Plain words ": ${afterPlain} list(s); after "{{ " (${JSON.stringify(line)}): ` +
+        rows.map((row) => `${row.label} [${row.icon.replace(/.*symbol-/, "")}]`).join(" | "),
+    );
+    await page.keyboard.press("Escape");
+    await command(page, "File: Revert File");
+  },
+
   async completion(page) {
     // Type `{{ Wh`, ask for completion, pick the key: the line holds one marker.
     await openFile(page, "04-project.md");
@@ -594,7 +633,8 @@ async function main() {
     await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
     const order = [
       "activation", "progress", "bundled", "statusCourse", "problems", "menu", "diagnostics", "hover",
-      "definition", "codeLens", "snippets", "hoverLink", "documentLink", "completion", "rename",
+      "definition", "codeLens", "snippets", "hoverLink", "documentLink", "completionSpace", "completion",
+      "rename",
       "restart", "mdflow", "startFailure", "pathPython",
     ];
     // MFLS_CHECKS (comma-separated names) runs only those, after activation: for debugging.
