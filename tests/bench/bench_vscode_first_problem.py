@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import re
 import shutil
 import statistics
@@ -116,6 +117,7 @@ def one_run(
             [shutil.which("node") or "node", str(DRIVER)], env=driver_env, cwd=work, timeout=180
         )
     found: dict[str, object] = json.loads(results.read_text(encoding="utf-8"))
+    found["load"] = os.getloadavg()[0]
     found["activated"] = activation_ms(user_data)
     found["start"] = start_figures(user_data)
     return found
@@ -152,6 +154,7 @@ def main() -> int:
         raise SystemExit(installed.stdout + installed.stderr)
 
     rows = []
+    loads: list[float] = []
     for run in range(1, options.runs + 1):
         work = base / f"run-{run}"
         work.mkdir()
@@ -173,6 +176,7 @@ def main() -> int:
                 problem - activated,
             )
         )
+        loads.append(float(found["load"]))  # type: ignore[arg-type]
         print(f"run {run}: first problem by {found['how']}", flush=True)
     if not options.keep:
         shutil.rmtree(base, ignore_errors=True)
@@ -180,10 +184,14 @@ def main() -> int:
         return 1
     print()
     heads = ("workbench", "activated", "problem", "python", "server", "activation->problem")
-    print(f"{'run':>4} " + " ".join(f"{head:>10}" for head in heads[:-1]) + f" {heads[-1]:>20}")
-    for run, *figures in rows:
+    print(
+        f"{'run':>4} "
+        + " ".join(f"{head:>10}" for head in heads[:-1])
+        + f" {heads[-1]:>20} {'load':>5}"
+    )
+    for (run, *figures), load in zip(rows, loads, strict=True):
         shown = " ".join(f"{f / 1000:>9.2f}s" for f in figures[:-1])
-        print(f"{run:>4} {shown} {figures[-1] / 1000:>19.2f}s")
+        print(f"{run:>4} {shown} {figures[-1] / 1000:>19.2f}s {load:>5.1f}")
     spans = [row[-1] / 1000 for row in rows]
     print(
         f"\nactivation -> first problem over {len(spans)} runs: "
@@ -192,7 +200,8 @@ def main() -> int:
     )
     print(
         "workbench, activated, problem: seconds from opening the page; python: the extension "
-        "choosing a Python; server: from starting the server to its answer to `initialize`"
+        "choosing a Python; server: from starting the server to its answer to `initialize`; "
+        "load: the 1-minute load average after the run"
     )
     return 0
 
