@@ -122,7 +122,7 @@ ROUTES: tuple[Route, ...] = (
     Route(
         t.TEXT_DOCUMENT_COMPLETION,
         assistance.complete,
-        t.CompletionOptions(trigger_characters=["{", "["], resolve_provider=True),
+        assistance.COMPLETION_OPTIONS,
         course=document,
     ),
     Route(t.COMPLETION_ITEM_RESOLVE, assistance.resolve_completion, empty=unchanged),

@@ -268,6 +268,7 @@ def completion_list(
     range_ = convert.range(index, result.start, result.end)
     text = result.snippet_text if snippets else result.new_text
     text_format = t.InsertTextFormat.Snippet if snippets else None
+    first = min((item.sort_text for item in result.items), default=None)
     items = [
         t.CompletionItem(
             label=item.key,
@@ -282,6 +283,7 @@ def completion_list(
             if lazy_documentation
             else t.MarkupContent(kind=t.MarkupKind.Markdown, value=item.documentation),
             sort_text=item.sort_text,
+            preselect=True if item.sort_text == first else None,
             insert_text_format=text_format,
             text_edit=t.TextEdit(range=range_, new_text=text(item.key)),
             data={"uri": uri, "offset": offset, "key": item.key} if lazy_documentation else None,
