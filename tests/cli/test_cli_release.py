@@ -105,12 +105,8 @@ def test_pipx_install_of_the_wheel_gives_a_working_mfls(
     version = run([str(mfls), "--version"], env=env, cwd=tmp_path)
     assert version.returncode == 0, version.stderr
     assert version.stdout.startswith(f"mfls {VERSION}, pure Python, Python "), version.stdout
-    where = run(
-        [str(tmp_path / "pipx" / "venvs" / "mfls" / "bin" / "python"), "-c",
-         "import mfls; print(mfls.__file__)"],
-        env=env,
-        cwd=tmp_path,
-    )
+    python = tmp_path / "pipx" / "venvs" / "mfls" / "bin" / "python"
+    where = run([str(python), "-c", "import mfls; print(mfls.__file__)"], env=env, cwd=tmp_path)
     assert where.stdout.startswith(str(tmp_path / "pipx")), where.stdout + where.stderr
 
     course = ROOT / "examples" / "course"

@@ -63,6 +63,19 @@ local function on_attach(client, bufnr)
   end
 end
 
+-- Neovim 0.11 asks `completionItem/resolve` for an accepted item and writes it only when
+-- the answer comes: an <Esc> typed before then moves the cursor, and the item lands one
+-- column off ("{{Which ... }} "). mfls resolves only documentation, which Neovim asks with
+-- the item (it declares no lazy documentation), so the item is written at once instead.
+local function on_init(client)
+  local completion = (client.server_capabilities or {}).completionProvider
+  local lazy = vim.tbl_get(client.config or {}, "capabilities", "textDocument", "completion",
+    "completionItem", "resolveSupport", "properties") or {}
+  if type(completion) == "table" and not vim.tbl_contains(lazy, "documentation") then
+    completion.resolveProvider = false
+  end
+end
+
 -- Neovim sends no `locale` in `initialize`: the plugin sends the environment's
 -- (LC_ALL, LC_MESSAGES, LANG, then v:lang); `locale` other than "auto" is the mfls.locale setting.
 local function client_locale()
@@ -100,6 +113,7 @@ local function client_config(root_dir)
     end,
     capabilities = cfg.capabilities or vim.lsp.protocol.make_client_capabilities(),
     commands = { ["mfls.showReferences"] = show_references },
+    on_init = on_init,
     on_attach = on_attach,
   }
 end
