@@ -9,6 +9,7 @@ than the sources, the test builds them itself into a temporary folder.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -120,3 +121,21 @@ def test_pipx_install_of_the_wheel_gives_a_working_mfls(
     assert installed.returncode == 1, installed.stdout + installed.stderr
     assert "error marker-unclosed" in installed.stdout
     assert installed.stdout == checkout.stdout
+
+
+def test_every_install_advice_gives_the_same_working_command() -> None:
+    # No package named mfls is published: `pip install mfls` would install a stranger's.
+    advice = [ROOT / "README.md", ROOT / "editors" / "README.md"]
+    advice.append(ROOT / "editors" / "nvim" / "doc" / "mfls.txt")
+    for path in advice:
+        assert "pipx install /path/to/mfls" in path.read_text("utf-8"), path
+    sources = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
+    for folder in ("nvim", "vscode/src"):
+        sources += [p for p in (ROOT / "editors" / folder).rglob("*") if p.is_file()]
+    sources += [ROOT / "editors" / "README.md", ROOT / "editors" / "vscode" / "README.md"]
+    wrong = re.compile(r"pip3? install (?:-U |--upgrade )?mfls\b")
+    for path in sources:
+        if path.exists():
+            text = path.read_text("utf-8", errors="replace")
+            assert not wrong.search(text), f"{path}: {wrong.search(text)}"
+    # The Neovim plugin's error: tests/editors/test_editor_nvim_keys.py.

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from editor_harness import EDITORS
+from editor_harness import EDITORS, REPO
 from tmux_nvim import NVIMS, Terminal
 
 LESSON = "lessons/04-project.md"
@@ -99,3 +99,15 @@ def test_commands_from_the_key_table_window(nvim: Terminal) -> None:
     screen = nvim.wait_for_text(":messages")
     assert "not part of any indexed course" not in screen, screen
     assert "no course is open" not in screen, screen
+
+
+@pytest.mark.parametrize("version", sorted(NVIMS))
+def test_without_mfls_the_plugin_names_the_install_command(version: str, tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path, NVIMS[version](), LESSON, server=False)
+    try:
+        screen = terminal.wait_for_text("mfls: cannot start")
+        flat = "".join(screen.splitlines())
+        assert f"install the server with `pipx install {REPO}`" in flat, screen
+        assert "Error detected" not in screen and "traceback" not in screen, screen
+    finally:
+        terminal.close()

@@ -10,6 +10,7 @@ Neovim, whose server then sees its input close.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shlex
 import subprocess
@@ -61,10 +62,16 @@ def readme_init_lines() -> list[str]:
     raise AssertionError("editors/README.md gives no init.lua lines for Neovim")
 
 
+def _holds_mfls(folder: str) -> bool:
+    candidate = Path(folder) / "mfls"
+    return candidate.is_file() and os.access(candidate, os.X_OK)
+
+
 class Terminal:
     """One Neovim in one tmux pane."""
 
-    def __init__(self, work: Path, nvim: str, lesson: str) -> None:
+    def __init__(self, work: Path, nvim: str, lesson: str, *, server: bool = True) -> None:
+        """`nvim lesson` in the example course; without `server`, no `mfls` on PATH."""
         self.tmux = require_executable("tmux")
         self.work = work
         self.course = copy_course(work)
@@ -72,16 +79,19 @@ class Terminal:
         config = home / ".config" / "nvim"
         config.mkdir(parents=True)
         (config / "init.lua").write_text("\n".join(readme_init_lines()) + "\n", encoding="utf-8")
-        # `mfls` on PATH, as `pipx install` puts it, running this checkout's server.
+        # `mfls` on PATH, as `pipx install` puts it, running this checkout's server; the
+        # folders of any other `mfls` are left out.
         bin_dir = work / "bin"
         bin_dir.mkdir()
-        launcher = bin_dir / "mfls"
-        launcher.write_text(
-            f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m mfls "$@"\n', encoding="utf-8"
-        )
-        launcher.chmod(0o755)
+        if server:
+            launcher = bin_dir / "mfls"
+            launcher.write_text(
+                f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m mfls "$@"\n', encoding="utf-8"
+            )
+            launcher.chmod(0o755)
         env = isolated_env(home)
-        env["PATH"] = f"{bin_dir}:{env.get('PATH', '')}"
+        folders = [f for f in env.get("PATH", "").split(os.pathsep) if f and not _holds_mfls(f)]
+        env["PATH"] = os.pathsep.join([str(bin_dir), *folders])
         env.pop("NVIM", None)
         env.pop("TMUX", None)
         self.socket = work / "tmux.sock"

@@ -202,9 +202,13 @@ function M.install_command()
 end
 
 local function report_missing_server()
-  vim.notify("mfls: cannot start `" .. table.concat(M.config.cmd, " ") .. "`: install the "
-    .. "server with `" .. M.install_command() .. "` (see :help mfls-setup)",
-    vim.log.levels.ERROR)
+  local message = "mfls: cannot start `" .. table.concat(M.config.cmd, " ") .. "`: install "
+    .. "the server with `" .. M.install_command() .. "` (see :help mfls-setup)"
+  -- Scheduled: inside the FileType autocommand Neovim would show it as that autocommand's
+  -- error, with a stack trace.
+  vim.schedule(function()
+    vim.notify(message, vim.log.levels.ERROR)
+  end)
 end
 
 local reported_missing = false
