@@ -89,11 +89,40 @@ function M.no_match_message(line_to_cursor)
     .. "\" (:MflsKeys lists them)"
 end
 
-local function item_count(result)
-  if result == nil then
-    return 0
+-- Neovim 0.7-0.9's omnifunc keeps only the items whose text starts with what was typed
+-- from the start of their edit range; later versions show what the server sends.
+local FILTERS_ON_PREFIX = vim.fn.has("nvim-0.10") == 0
+
+local function written_text(item)
+  if item.textEdit ~= nil and (item.textEdit.newText or "") ~= "" then
+    return item.textEdit.newText
   end
-  return #(result.items or result)
+  if (item.insertText or "") ~= "" then
+    return item.insertText
+  end
+  return item.label
+end
+
+--- How many of the server's items the menu shows.
+local function shown_count(result, line_to_cursor, encoding)
+  local items = result and (result.items or result) or {}
+  if not FILTERS_ON_PREFIX then
+    return #items
+  end
+  local shown = 0
+  for _, item in ipairs(items) do
+    local start = #line_to_cursor
+    local range = item.textEdit and (item.textEdit.range or item.textEdit.insert)
+    if range then
+      local ok, byte = pcall(vim.str_byteindex, line_to_cursor, range.start.character,
+        encoding ~= "utf-8")
+      start = ok and byte or start
+    end
+    if vim.startswith(written_text(item), line_to_cursor:sub(start + 1)) then
+      shown = shown + 1
+    end
+  end
+  return shown
 end
 
 --- Asks the server what it offers at the cursor and, when it is nothing and the author is
@@ -108,7 +137,7 @@ local function report_no_match(bufnr)
   local line_to_cursor = vim.api.nvim_get_current_line():sub(1, cursor[2])
   local params = vim.lsp.util.make_position_params(window, client.offset_encoding)
   local function on_answer(err, result)
-    if err ~= nil or item_count(result) > 0 then
+    if err ~= nil or shown_count(result, line_to_cursor, client.offset_encoding) > 0 then
       return
     end
     -- After Neovim's own omnifunc has shown its (empty) answer, which redraws the mode.
