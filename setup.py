@@ -127,7 +127,14 @@ def in_place_artifacts() -> list[Path]:
 
 
 class BuildPy(build_py):
-    """An editable pure build first removes the compiled modules of an earlier one."""
+    """An editable pure build first removes the compiled modules of an earlier one, and no
+    build copies a manifest from the tree: an earlier compiled build's would describe
+    modules a pure wheel lacks (a compiled build writes its own, BuildExt)."""
+
+    def find_package_modules(self, package: str, package_dir: str) -> list[tuple[str, str, str]]:
+        modules = super().find_package_modules(package, package_dir)
+        manifest = (".".join(MANIFEST.parent.parts), MANIFEST.stem)
+        return [module for module in modules if module[:2] != manifest]
 
     def run(self) -> None:
         if getattr(self, "editable_mode", False) and not self.distribution.ext_modules:

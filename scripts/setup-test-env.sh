@@ -7,6 +7,13 @@ python3 -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
 # works and builds pure Python otherwise (MFLS_BUILD=pure or compiled forces either).
 python3 -m pip install --quiet -e '.[test]'
 python3 -m mfls --version
+# The release artifacts, built once, as a maintainer builds them (README "Install"): an
+# sdist and a pure wheel in dist/, which tests/cli/test_cli_release.py installs with pipx.
+rm -f dist/mfls-*.whl dist/mfls-*.tar.gz
+if ! build_log=$(MFLS_BUILD=pure python3 -m build --outdir dist . 2>&1); then
+  printf '%s\n' "$build_log" >&2
+  exit 1
+fi
 # markdown-flow 0.3.1 (the line AI-Shifu pins) in its own environment: it cannot sit
 # beside 0.4.2. tests/hosts runs it through a subprocess.
 if [ ! -x .venv-mf03/bin/python ]; then

@@ -4,6 +4,9 @@ Each subcommand is a module of this package with `configure(parser)` and
 `run(args) -> exit status`, and one row of `SUBCOMMANDS` (its name, module and help).
 Only the module of the command given is imported: `mfls check` does not pay for the
 course map's or the exports' modules. Without a command, `mfls` serves LSP over stdio.
+
+Exit statuses mean one thing in every command: 0 clean, 1 problems found, 2 unusable
+input, environment or output path, and 2 for an error no command foresaw (`_failed`).
 """
 
 from __future__ import annotations
@@ -125,6 +128,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as error:
+        return _failed(args.command or "serve", error)
+
+
+def _failed(command: str, error: Exception) -> int:
+    """A command that failed on an error mfls did not foresee: exit status 2 (1 means
+    problems found in the input, and no check was done). Input nested deeper than Python
+    recurses, a lack of memory and a failing system call (standard output on a full
+    disk) are said in one line; anything else is a fault of mfls, shown with its
+    traceback."""
+    if isinstance(error, RecursionError):
+        reason = "the input is nested too deeply to be read"
+    elif isinstance(error, MemoryError):
+        reason = "out of memory"
+    elif isinstance(error, OSError):
+        reason = error.strerror or str(error)
+    else:
+        import traceback
+
+        traceback.print_exception(error, file=sys.stderr)
+        reason = f"internal error ({type(error).__name__}), a fault of mfls: please report it"
+    print(f"mfls {command}: {reason}", file=sys.stderr)
+    return 2
 
 
 def entry() -> NoReturn:

@@ -11,7 +11,9 @@ location adds ` [llm_system_prompt]` to the title); `--format json` adds `lesson
 (`mfls.cli.check_formats`). Messages are in the language of `--locale`, else of the
 environment (`LC_ALL`, `LC_MESSAGES`, `LANG`: a Chinese locale gives Simplified
 Chinese). Exit status: 0 no errors, 1 errors found, 2 a path could not be read (the
-others are still checked).
+others are still checked): a file, an export that cannot be used, a lesson of an export
+over the size limit of a file; or a course is over a limit of mfls (documents, a file's
+bytes: its check is incomplete).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from mfls.cli.sources import (
 )
 from mfls.features.diagnostics import (
     Diagnostic,
+    config_problem_message,
     course_file_diagnostics,
     document_diagnostics,
     structure_file_diagnostics,
@@ -94,7 +97,7 @@ class Finding(NamedTuple):
 class CheckReport:
     """What a check found: the findings, the paths it could not read, how many files."""
 
-    __slots__ = ("checked", "findings", "unreadable")
+    __slots__ = ("checked", "course_roots", "findings", "unreadable")
 
     def __init__(
         self,
@@ -105,6 +108,7 @@ class CheckReport:
         self.findings: list[Finding] = [] if findings is None else findings
         self.unreadable: list[str] = [] if unreadable is None else unreadable
         self.checked = checked
+        self.course_roots: list[str] = []  # where a pending rename journal is looked for
 
     @property
     def has_errors(self) -> bool:
@@ -167,17 +171,21 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int = 1) -> Chec
                 continue
             workspace.open(uri, text, None)
     snapshot = workspace.snapshot
+    report.course_roots = sorted({c.root for c in snapshot.courses.values() if c.root})
     courses: dict[str, str] = {}
+    checked: dict[str, None] = {}
     for path in targets:
         entered = snapshot.entry(path_to_uri(path))
         if entered is None:
             continue
         course, entry = entered
+        checked[course.id] = None
         report.checked += 1
         items = document_diagnostics(snapshot, entry.uri, language)
         _add_findings(report, _display(path, given), entry.text, items)
         if course.config_path is not None:
             courses[course.id] = course.config_path
+    report.unreadable += _over_limits(snapshot, [*checked, *folders], given, language)
     for course_id, course_file in sorted(courses.items(), key=lambda pair: pair[1]):
         items = course_file_diagnostics(snapshot, course_id, language)
         layout = snapshot.courses[course_id].config.layout
@@ -217,12 +225,31 @@ def _add_structure_findings(
         _add_findings(report, _display(path, given), shown, items)
 
 
+def _over_limits(
+    snapshot: WorkspaceSnapshot, course_ids: Sequence[str], given: dict[str, str], language: str
+) -> list[str]:
+    """One line for each limit of mfls a checked course is over (its check incomplete)."""
+    found: list[str] = []
+    for course_id in dict.fromkeys(course_ids):
+        course = snapshot.courses.get(course_id)
+        if course is None:
+            continue
+        where = _display(course.config_path or course_id, given)
+        found += [
+            f"{where}: {config_problem_message(problem, language)}"
+            for problem in course.problems
+            if problem.over_limit
+        ]
+    return found
+
+
 def _check_export(report: CheckReport, raw: str, path: str, language: str) -> None:
-    """The diagnostics of an AI-Shifu export, each placed in one lesson's text."""
+    """The diagnostics of an AI-Shifu export, each placed in one lesson's text; a text
+    over the file size limit is unreadable, as the unpacked folder's file would be."""
     # Imported here: a check of lesson files never loads the export modules.
     from mfls.cli.exports import load_export
     from mfls.exports.ai_shifu import ExportProblem
-    from mfls.exports.checking import check_export
+    from mfls.exports.checking import check_export_course, export_course, over_limits
 
     loaded = load_export(path)
     if isinstance(loaded, ExportProblem):
@@ -230,7 +257,13 @@ def _check_export(report: CheckReport, raw: str, path: str, language: str) -> No
         return
     export, source = loaded
     report.checked += 1
-    found = check_export(export, source, os.path.basename(path), language)
+    indexed = export_course(export, source, os.path.basename(path))
+    for place, reason in indexed.skipped:
+        lesson = " ".join(place.title.split())
+        part = "" if place.field == "content" else f" [{place.field}]"
+        report.unreadable.append(f"cannot read {raw}#{lesson}{part}: {reason}")
+    report.unreadable += over_limits(indexed, raw, language)
+    found = check_export_course(indexed, language)
     by_text: dict[str, list[Diagnostic]] = {}
     for item in found:
         by_text.setdefault(item.placed.path, []).append(item.diagnostic)
@@ -368,9 +401,9 @@ def _jobs(value: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     configure_stderr(logging.WARNING)
-    warn_pending_renames("check", args.paths)
     jobs = args.jobs if args.jobs is not None else default_jobs()
     report = check_paths(args.paths, chosen_language(args.locale), jobs)
+    warn_pending_renames("check", report.course_roots)
     for problem in report.unreadable:
         say("check", problem)
     if args.format == "text":

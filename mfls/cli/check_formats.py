@@ -15,7 +15,7 @@ from typing import Any, Final, Protocol
 
 from mfls import __version__
 from mfls.cli.output import decoded
-from mfls.workspace.codes import DEFAULT_SEVERITIES
+from mfls.workspace.diagnostic_registry import BY_CODE, DEFAULT_SEVERITIES
 
 
 class Finding(Protocol):
@@ -51,26 +51,6 @@ class CheckReport(Protocol):
     @property
     def unreadable(self) -> Sequence[str]: ...
 
-
-RULE_SUMMARIES: Final[dict[str, str]] = {
-    "marker-empty": "A marker names no question: nothing is left between its braces.",
-    "marker-line-break": "A line break inside a marker's question.",
-    "marker-control-character": "A control character inside a marker's question.",
-    "marker-unclosed": "A `{{` that no `}}` closes in its paragraph.",
-    "legacy-binding": "The old `%{{key}}` binding form.",
-    "unbound-reference": "A question no lesson of the course asks.",
-    "read-before-asked": "A question read before, in course order, it is first asked.",
-    "near-miss": "A question almost equal to another question of the course.",
-    "binding-in-reference": "A binding in a reference document, which saves no answer.",
-    "reserved-key-binding": "A binding of a key the host reserves or provides.",
-    "legacy-profile-key": "A legacy learner-profile key bound with `%{{...}}`.",
-    "empty-interaction": "An interaction with a binding but no choices and no input.",
-    "runtime-binding-ignored": "A binding the course target's runtime does not save.",
-    "runtime-key-differs": "A key the course target's runtime reads otherwise.",
-    "fixed-output-unclosed": "An AI-Shifu `!===` fixed output that no `!===` line closes.",
-    "course-file-invalid": "A problem in mfcourse.toml.",
-}
-"""One line per diagnostic code: the SARIF rules' short descriptions."""
 
 _GITHUB_COMMANDS: Final = {"error": "error", "warning": "warning"}  # else: notice
 _SARIF_LEVELS: Final = {"error": "error", "warning": "warning"}  # else: note
@@ -164,12 +144,13 @@ def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
 def _rules(codes: Sequence[str]) -> list[dict[str, Any]]:
     rules = []
     for code in codes:
-        default = DEFAULT_SEVERITIES.get(code, "warning")
+        info = BY_CODE.get(code)
+        default = "warning" if info is None else info.severity
         rules.append(
             {
                 "id": code,
                 "name": "".join(part.capitalize() for part in code.split("-")),
-                "shortDescription": {"text": RULE_SUMMARIES.get(code, code)},
+                "shortDescription": {"text": code if info is None else info.summary},
                 "defaultConfiguration": {"level": _SARIF_LEVELS.get(default, "note")},
             }
         )

@@ -71,6 +71,10 @@ def _export_map(raw: str, path: str) -> Located | str:
         return loaded.message
     export, source = loaded
     indexed = export_course(export, source, os.path.basename(path))
+    for place, reason in indexed.skipped:
+        # As the unpacked folder's file would be: left out of the map, with a warning.
+        part = "" if place.field == "content" else f" [{place.field}]"
+        say("map", f"warning: skipped {raw}#{' '.join(place.title.split())}{part}: {reason}")
     course = indexed.course
     if course is None:
         return f"cannot map {raw}: the export holds no course"
@@ -117,6 +121,5 @@ def run(args: argparse.Namespace) -> int:
     data = text.encode("utf-8", "surrogatepass")
     if write_output("map", args.output, data, inputs=inputs, roots=roots) != 0:
         return 2
-    lessons, keys = len(found.lessons), len(found.keys)
-    say("map", f"{lessons} lessons, {keys} questions: {disk.printable(args.output)}")
+    say("map", f"{found.figures.sentence()}: {disk.printable(args.output)}")
     return 0

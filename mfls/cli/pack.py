@@ -16,6 +16,7 @@ import sys
 from mfls import disk
 from mfls.cli.exports import MAX_EXPORT_BYTES
 from mfls.cli.writing import write_output
+from mfls.disk.own_files import OWN_FOLDER, own_path_problem
 from mfls.exports.ai_shifu import ExportProblem
 from mfls.exports.packing import pack
 
@@ -36,10 +37,13 @@ def run(args: argparse.Namespace) -> int:
     read_paths: list[str] = []  # as the user would name them
 
     def read(path: str) -> bytes | ExportProblem:
-        read_paths.append(os.path.join(args.folder, *path.split("/")))
-        data, problems = disk.read_bytes(
-            os.path.join(root, *path.split("/")), root, MAX_EXPORT_BYTES
-        )
+        parts = path.split("/")
+        read_paths.append(os.path.join(args.folder, *parts))
+        if parts[0] == OWN_FOLDER:  # the manifest: mfls's own, never read through a link
+            refused = own_path_problem(root, parts)
+            if refused is not None:
+                return ExportProblem(refused.reason)
+        data, problems = disk.read_bytes(os.path.join(root, *parts), root, MAX_EXPORT_BYTES)
         if data is None:
             return ExportProblem(problems[0].reason if problems else "unreadable")
         return data

@@ -8,15 +8,18 @@ inside the course is edited at its target and stays a link. Any course file or f
 that cannot be read, listed or decoded makes the rename refuse. A run keeps a journal
 in DIR/.mfls (`mfls.disk.journal`); after a crash, `mfls rename --resume --course DIR`
 finishes the rename and `mfls rename --undo --course DIR` rolls it back, and until then
-every other rename of the course is refused.
+every other rename of the course is refused. A journal is acted on only when every file
+it names lies inside the course (a cloned or downloaded course can carry one); any other
+is reported and left alone. A `.mfls` that is a link is never written or read through.
 
 Each completed rename (a real run, or `--resume` finishing one) appends a record to
 DIR/.mfls/renames.jsonl for the host (`mfls.features.rename_record`), and `--undo`
 appends an `"action": "undo"` record once an interrupted rename is rolled back (a host
 may have read the renamed files meanwhile); one stderr line says where.
 
-Exit status: 0 renamed (or would rename), 1 refused (the message says why), 2 the
-command line or the files could not be used.
+Exit status: 0 renamed (or would rename), 1 refused (the message says why: a pending
+journal, another rename running, a key taken), 2 the command line or the files (a `.mfls`
+link included) could not be used.
 """
 
 from __future__ import annotations
@@ -113,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
     if args.old is None or args.new is None:
         say("rename", "OLD and NEW are required (or --resume / --undo)")
         return 2
+    if _own_folder_unusable(args.course, "write"):
+        return 2
     pending = journal.pending_journal(os.path.abspath(args.course))
     if pending is not None:
         say("rename", f"refused: {pending.message()}")
@@ -154,7 +159,7 @@ def _rename(args: argparse.Namespace) -> int:
     done = replace_files(writes, JournalWriter(root, args.old, args.new))
     if isinstance(done, ReplaceFailure):
         say("rename", done.message)
-        return 1 if done.changed_on_disk else 2
+        return 1 if done.changed_on_disk or done.refused else 2
     _record(root, course.config.name, args.old, args.new, _files_of(writes, root))
     lines = [f"renamed {_count(markers, 'marker')} in {_count(len(change.documents), 'file')}"]
     for doc in change.documents:
@@ -173,12 +178,27 @@ def _rename(args: argparse.Namespace) -> int:
     return 0
 
 
+def _own_folder_unusable(course: str, use: str) -> bool:
+    """Say so when the course's `.mfls` is a link or no folder (nothing is done there)."""
+    from mfls.disk.own_files import own_folder_problem
+
+    problem = own_folder_problem(os.path.abspath(course))
+    if problem is not None:
+        say("rename", f"cannot {use} the rename journal: {problem.reason}; nothing was done")
+    return problem is not None
+
+
 def _recover(args: argparse.Namespace) -> int:
     from mfls.disk import journal
 
+    if _own_folder_unusable(args.course, "read"):
+        return 2
     pending = journal.pending_journal(os.path.abspath(args.course))
     if pending is None:
         say("rename", f"no interrupted rename is pending in {args.course}")
+        return 1
+    if not pending.usable:
+        say("rename", f"refused: {pending.message()}")
         return 1
     outcome = journal.settle(pending, undo_it=args.undo)
     if outcome.failed:

@@ -10,7 +10,7 @@ import argparse
 import json
 
 from mfls.cli.output import place, say, write_stdout
-from mfls.cli.sources import Unusable, read_source, warn_pending_renames
+from mfls.cli.sources import Unusable, course_root_of, read_source, warn_pending_renames
 from mfls.syntax.model import ScanResult
 from mfls.text.line_index import LineIndex
 
@@ -25,7 +25,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from mfls.syntax.scanner import scan
 
-    warn_pending_renames("scan", [args.path])
+    root = course_root_of(args.path)
+    warn_pending_renames("scan", [] if root is None else [root])
     text = read_source(args.path)
     if isinstance(text, Unusable):
         say("scan", f"cannot read {args.path}: {text.reason}")

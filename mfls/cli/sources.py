@@ -54,10 +54,23 @@ def read_source(path: str, root: str | None = None) -> str | Unusable:
     return decode_source(data)
 
 
-def warn_pending_renames(command: str, paths: Sequence[str]) -> None:
-    """On stderr, one warning per interrupted rename pending at or above any of `paths`
-    (its journal, `mfls.disk.journal`), saying how to finish or undo it."""
+def warn_pending_renames(command: str, roots: Sequence[str]) -> None:
+    """On stderr, one warning per interrupted rename pending at the root of any of the
+    courses at `roots` (its journal, `mfls.disk.journal`): how to finish or undo it, or,
+    for a journal mfls does not act on, why."""
     from mfls.disk.journal import pending_warnings
 
-    for warning in pending_warnings([p for p in paths if p != "-"]):
+    for warning in pending_warnings(roots):
         say(command, f"warning: {warning}")
+
+
+def course_root_of(path: str) -> str | None:
+    """The root of the course the file at `path` belongs to (the nearest folder above it
+    holding the course file), None outside every course or for standard input."""
+    import os
+
+    from mfls.workspace.course_root import nearest_course_root
+
+    if path == "-":
+        return None
+    return nearest_course_root(os.path.dirname(os.path.abspath(path)))

@@ -316,7 +316,7 @@ def apply(
         except OSError as error:
             return ReplaceFailure(f"cannot write the rename journal ({error}); nothing was written")
         if refused is not None:
-            return ReplaceFailure(refused)
+            return ReplaceFailure(refused, refused=True)
     temps: list[Path] = []
     swapped: list[tuple[Change, Path]] = []
     replaced = 0

@@ -11,6 +11,14 @@ succeeded or was undone. While it exists the course has a *pending* rename:
 holds is read from disk (hashes), not trusted from the journal, so recovery is right
 whatever instant the crash happened at.
 
+A course is untrusted input (a cloned repository or a downloaded archive can carry a
+journal), so a journal is acted on, and `--resume`/`--undo` advised, only when it passes
+`_refusal`: read and written only through a real folder `.mfls` inside the course
+(`mfls.disk.own_files`), every file it names a regular file (or missing) inside the course
+once links are resolved, its temporary and kept names the ones a rename gives that file.
+Any other journal is reported ("this journal names files outside the course; nothing was
+done") and never acted on.
+
 Format (version 1):
     {"version": 1, "tool": "mfls rename", "course": ROOT, "old_key": OLD,
      "new_key": NEW, "phase": PHASE, "pid": PID, "started": ISO-8601 UTC,
@@ -23,18 +31,22 @@ from __future__ import annotations
 import contextlib
 import datetime
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from mfls.disk import exchange, reading
-from mfls.disk.problems import GONE
+from mfls.disk.own_files import own_folder_problem, own_path_problem
+from mfls.disk.problems import GONE, OUTSIDE, printable
 
 JOURNAL_DIRECTORY = ".mfls"
 JOURNAL_NAME = "rename-journal.json"
 VERSION = 1
 
 _FILE_STATE = {"preparing": "planned", "swapping": "written", "undoing": "written"}
+_PHASES = frozenset({"preparing", "swapping", "undoing", "cleaning"})
+_STATES = frozenset({"", "planned", "written", "checked"})
 
 
 def journal_path(course_root: str | os.PathLike[str]) -> Path:
@@ -66,6 +78,12 @@ class Journal(NamedTuple):
     started: str = ""
     files: tuple[JournalFile, ...] = ()
     damaged: str = ""  # why the journal file could not be read (then nothing else is known)
+    refused: str = ""  # why mfls does not act on this journal (it fails the checks)
+
+    @property
+    def usable(self) -> bool:
+        """True when `resume` and `undo` may act on this journal."""
+        return not self.damaged and not self.refused
 
     def to_json(self) -> str:
         import json  # not loaded by the commands that only look for journals
@@ -94,13 +112,21 @@ class Journal(NamedTuple):
         return json.dumps(payload, indent=1) + "\n"
 
     def message(self) -> str:
-        """The line every command and the server show while this journal is pending."""
-        what = (
-            "an interrupted rename (its journal cannot be read: " + self.damaged + ")"
-            if self.damaged
-            else f"an interrupted rename of {self.old_key!r} to {self.new_key!r}"
-        )
+        """The line every command and the server show while this journal is pending; how
+        to finish or undo it only when mfls may act on it."""
         course = self.course
+        if self.refused:
+            return (
+                f"{printable(str(self.location))}: {self.refused}; nothing was done "
+                "(mfls does not act on it; look at it, and remove it if no rename is running)"
+            )
+        if self.damaged:
+            return (
+                f"{printable(str(self.location))}: this rename journal cannot be read "
+                f"({self.damaged}); nothing was done (mfls does not act on it; look at it, "
+                "and remove it if no rename is running)"
+            )
+        what = f"an interrupted rename of {self.old_key!r} to {self.new_key!r}"
         return (
             f"{what} is pending in {course}: run `mfls rename --resume --course {course}` "
             f"to finish it or `mfls rename --undo --course {course}` to roll it back"
@@ -108,65 +134,143 @@ class Journal(NamedTuple):
 
 
 def pending_journal(course_root: str | os.PathLike[str]) -> Journal | None:
-    """The journal of an unfinished rename of the course at `course_root`, or None."""
+    """The journal of an unfinished rename of the course at `course_root`, or None.
+
+    A `.mfls` that is a link (or a journal that is one) gives a journal `refused` without
+    reading anything through it; so does a journal failing the checks (`_refusal`)."""
     location = journal_path(course_root)
+    root = str(course_root)
+    refusal = own_folder_problem(course_root) or own_path_problem(
+        course_root, (JOURNAL_DIRECTORY, JOURNAL_NAME)
+    )
+    if refusal is not None:
+        if refusal.kind != OUTSIDE:  # `.mfls` is no folder: no journal can be in it
+            return None
+        return Journal(location, root, "", "", "", refused=refusal.reason)
     if not reading.lexists(str(location)):
         return None
     # Through the safe read: a FIFO or a huge file there never blocks or floods a caller.
-    raw, problems = reading.read_bytes(str(location))
+    raw, problems = reading.read_bytes(str(location), root)
     if raw is None:
         if problems and problems[0].kind == GONE:
             return None
         reason = problems[0].reason if problems else "unreadable"
-        return Journal(location, str(course_root), "", "", "", damaged=reason)
+        return Journal(location, root, "", "", "", damaged=reason)
     import json
 
     try:
         data = json.loads(raw)
         files = tuple(
             JournalFile(
-                str(f["path"]),
-                str(f["temp"]),
-                str(f["keep"]),
-                str(f["old_sha256"]),
-                str(f["new_sha256"]),
-                str(f.get("state", "")),
+                _text(f["path"]),
+                _text(f["temp"]),
+                _text(f["keep"]),
+                _text(f["old_sha256"]),
+                _text(f["new_sha256"]),
+                _text(f.get("state", "")),
             )
             for f in data["files"]
         )
-        return Journal(
+        journal = Journal(
             location,
-            str(course_root),
-            str(data["old_key"]),
-            str(data["new_key"]),
-            str(data["phase"]),
+            root,
+            _text(data["old_key"]),
+            _text(data["new_key"]),
+            _text(data["phase"]),
             int(data.get("pid", 0)),
             str(data.get("started", "")),
             files,
         )
-    except (ValueError, KeyError, TypeError) as error:
-        return Journal(location, str(course_root), "", "", "", damaged=f"{error!r}")
+        if data.get("version") != VERSION:
+            return journal._replace(refused=f"this journal is not of version {VERSION}")
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        return Journal(location, root, "", "", "", damaged=f"{error!r}")
+    refused = _refusal(journal)
+    return journal if refused is None else journal._replace(refused=refused)
 
 
-def pending_near(path: str | os.PathLike[str]) -> Journal | None:
-    """The pending journal of the nearest folder at or above `path` that has one."""
-    current = os.path.abspath(path)
-    if not os.path.isdir(current):
-        current = os.path.dirname(current)
-    while True:
-        if os.path.isfile(os.path.join(current, JOURNAL_DIRECTORY, JOURNAL_NAME)):
-            return pending_journal(current)
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"a field holds {type(value).__name__}, not a string")
+    return value
 
 
-def pending_warnings(paths: Sequence[str]) -> list[str]:
-    """One message per pending journal at or above any of `paths` (for a CLI warning)."""
+def _is_hash(value: str) -> bool:
+    return len(value) == 64 and not value.strip("0123456789abcdef")
+
+
+def _refusal(journal: Journal) -> str | None:
+    """Why mfls must not act on `journal`, or None: every file it names must be a regular
+    file (or missing) inside the course once links are resolved, named with no link on
+    the way, with the temporary and kept names a rename gives it; hashes, phase and
+    states as a rename writes them; no file twice."""
+    if journal.phase not in _PHASES:
+        return f"this journal has an unknown phase {journal.phase!r}"
+    root = reading.real_path(journal.course)
+    folders: dict[str, bool] = {}  # a folder's verdict, once per folder
+    seen: set[str] = set()
+    for file in journal.files:
+        if file.path in seen:
+            return f"this journal names {printable(file.path)} twice"
+        seen.add(file.path)
+        if not (_is_hash(file.old_sha256) and _is_hash(file.new_sha256)):
+            return f"this journal has a malformed hash for {printable(file.path)}"
+        if file.state not in _STATES:
+            return f"this journal has an unknown state {file.state!r}"
+        folder, base = os.path.split(file.path)
+        names = (
+            (file.path, "path"),
+            (file.temp, "temporary name"),
+            (file.keep, "kept name"),
+        )
+        for name, what in names:
+            if not _inside_course(name, root, folders):
+                return f"this journal names files outside the course (the {what} {printable(name)})"
+        temp = os.path.join(folder, f".{base}{exchange.TEMP_SUFFIX}")
+        keep = os.path.join(folder, f".{base}{exchange.KEEP_SUFFIX}")
+        if (file.temp, file.keep) != (temp, keep):  # the names `exchange` gives the file
+            return (
+                "this journal names files outside the course (the temporary or kept name "
+                f"of {printable(file.path)} is not the one a rename gives it)"
+            )
+        for name, what in names:
+            why = _not_plain_file(name)
+            if why is not None:
+                return f"this journal names a {what} {printable(name)} that is {why}"
+    return None
+
+
+def _inside_course(name: str, real_root: str, folders: dict[str, bool]) -> bool:
+    """True when `name` is absolute, normal and lies inside `real_root` with no link
+    between the root and its folder (the file itself is checked by `_not_plain_file`)."""
+    if not os.path.isabs(name) or os.path.normpath(name) != name or "\0" in name:
+        return False
+    folder = os.path.dirname(name)
+    verdict = folders.get(folder)
+    if verdict is None:
+        verdict = reading.inside(folder, real_root) and reading.real_path(folder) == folder
+        folders[folder] = verdict
+    return verdict
+
+
+def _not_plain_file(name: str) -> str | None:
+    try:
+        mode = os.lstat(name).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"unusable ({error.strerror or error})"
+    if stat.S_ISLNK(mode):
+        return "a link"
+    return reading.not_regular(mode)
+
+
+def pending_warnings(roots: Sequence[str]) -> list[str]:
+    """One message per pending journal at the root of any of the courses at `roots` (for
+    a CLI warning); a journal above a course root is not the course's."""
     found: dict[Path, str] = {}
-    for path in paths:
-        journal = pending_near(path)
+    for root in roots:
+        journal = pending_journal(os.path.abspath(root))
         if journal is not None:
             found.setdefault(journal.location, journal.message())
     return list(found.values())
@@ -195,14 +299,17 @@ class JournalWriter:
         )
         started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
         self.journal = self.journal._replace(pid=os.getpid(), started=started, files=files)
-        self.location.parent.mkdir(exist_ok=True)
+        _check_folder(self.journal)
+        with contextlib.suppress(FileExistsError):
+            self.location.parent.mkdir()
+        _check_folder(self.journal)
         if not os.path.lexists(self.location):
             _drop_draft(self.location)  # left by a rename killed before it began
         created = _create_anonymously(self.journal)
         if created is None:
             created = _create_from_draft(self.journal)
         if not created:
-            return "another rename of this course is pending; nothing was written"
+            return "another rename of this course is pending or running; nothing was written"
         exchange.sync_directories([self.location])
         return None
 
@@ -216,13 +323,41 @@ class JournalWriter:
         remove(self.journal)
 
 
+class OwnFolderRefused(OSError):
+    """The folder `.mfls` of the course is a link or no folder: nothing is written there."""
+
+
+def _check_folder(journal: Journal) -> None:
+    """Raise `OwnFolderRefused` unless the journal's folder is a real folder in the course
+    (or missing): nothing is written, replaced or removed through a link."""
+    problem = own_folder_problem(journal.course)
+    if problem is not None:
+        raise OwnFolderRefused(problem.reason)
+
+
 def _draft_path(location: Path) -> Path:
+    """Where a rename about to start drafts its journal (where `O_TMPFILE` is missing)."""
     return location.with_name(location.name + ".new")
+
+
+def _update_path(location: Path) -> Path:
+    """Where the running rename writes the next version of its journal (only it does)."""
+    return location.with_name(location.name + ".next")
 
 
 def _drop_draft(location: Path) -> None:
     with contextlib.suppress(FileNotFoundError):
         _draft_path(location).unlink()
+
+
+_NEW_FLAGS = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _write_all(descriptor: int, journal: Journal) -> None:
+    data = journal.to_json().encode("utf-8")
+    while data:
+        data = data[os.write(descriptor, data) :]
+    os.fsync(descriptor)
 
 
 def _create_anonymously(journal: Journal) -> bool | None:
@@ -237,10 +372,7 @@ def _create_anonymously(journal: Journal) -> bool | None:
     except OSError:
         return None
     try:
-        data = journal.to_json().encode("utf-8")
-        while data:
-            data = data[os.write(descriptor, data) :]
-        os.fsync(descriptor)
+        _write_all(descriptor, journal)
         os.link(f"/proc/self/fd/{descriptor}", journal.location)
     except FileExistsError:
         return False
@@ -251,42 +383,63 @@ def _create_anonymously(journal: Journal) -> bool | None:
     return True
 
 
+def _same_file(path: Path, status: os.stat_result) -> bool:
+    try:
+        found = os.lstat(path)
+    except OSError:
+        return False
+    return (found.st_dev, found.st_ino) == (status.st_dev, status.st_ino)
+
+
 def _create_from_draft(journal: Journal) -> bool:
     """Create the journal by linking a complete draft to its name; False when a journal
-    is there already. A crash may leave the draft, which the next rename removes."""
-    fresh = _write_fresh(journal)
-    try:  # a link appears complete or not at all, and never over another journal
-        os.link(fresh, journal.location)
-    except FileExistsError:
-        return False
-    except OSError:  # no hard links here
-        if os.path.lexists(journal.location):
-            raise
-        os.replace(fresh, journal.location)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            fresh.unlink()
-    return True
-
-
-def _write_fresh(journal: Journal) -> Path:
+    is there already, or another rename is starting or ending in the same instant (then
+    the journal, if any, is not this draft). A crash may leave the draft, which the next
+    rename removes."""
     fresh = _draft_path(journal.location)
-    with open(fresh, "w", encoding="utf-8") as handle:
-        handle.write(journal.to_json())
-        handle.flush()
-        os.fsync(handle.fileno())
-    return fresh
+    try:  # exclusive: two renames starting together never write the same draft
+        descriptor = os.open(fresh, _NEW_FLAGS | os.O_EXCL, 0o644)
+    except (FileExistsError, FileNotFoundError):
+        return False
+    try:
+        _write_all(descriptor, journal)
+        mine = os.fstat(descriptor)
+        try:  # a link appears complete or not at all, and never over another journal
+            os.link(fresh, journal.location)
+        except (FileExistsError, FileNotFoundError):
+            pass  # another rename's journal, or this draft was dropped: decided below
+        except OSError:  # no hard links here
+            if os.path.lexists(journal.location):
+                raise
+            os.replace(fresh, journal.location)
+        # Only a journal that is this very file is this rename's: the draft name may have
+        # been dropped and taken again by another rename starting in the same instant.
+        return _same_file(journal.location, mine)
+    finally:
+        if _same_file(fresh, os.fstat(descriptor)):
+            with contextlib.suppress(FileNotFoundError):
+                fresh.unlink()
+        os.close(descriptor)
 
 
 def _write_journal(journal: Journal) -> None:
-    os.replace(_write_fresh(journal), journal.location)
+    _check_folder(journal)
+    update = _update_path(journal.location)
+    descriptor = os.open(update, _NEW_FLAGS | os.O_TRUNC, 0o644)
+    try:
+        _write_all(descriptor, journal)
+    finally:
+        os.close(descriptor)
+    os.replace(update, journal.location)
     exchange.sync_directories([journal.location])
 
 
 def remove(journal: Journal) -> None:
+    _check_folder(journal)
+    with contextlib.suppress(FileNotFoundError):
+        _update_path(journal.location).unlink()
     with contextlib.suppress(FileNotFoundError):
         journal.location.unlink()
-    _drop_draft(journal.location)
     exchange.sync_directories([journal.location])
     with contextlib.suppress(OSError):
         journal.location.parent.rmdir()
@@ -326,7 +479,10 @@ def _hash_of(path: Path) -> str | None:
 
 
 def inspect(journal: Journal) -> list[FileStatus]:
-    """What each file of the journal holds now (a half-done fallback swap is completed)."""
+    """What each file of the journal holds now (a half-done fallback swap is completed);
+    nothing for a journal mfls does not act on."""
+    if not journal.usable:
+        return []
     statuses = []
     for file in journal.files:
         path, temp, keep = Path(file.path), Path(file.temp), Path(file.keep)
@@ -351,6 +507,8 @@ def inspect(journal: Journal) -> list[FileStatus]:
 
 
 def _remove_temps(journal: Journal, only_ours: bool = False) -> None:
+    if not journal.usable:
+        return
     for file in journal.files:
         temp = Path(file.temp)
         if only_ours and _hash_of(temp) not in (file.new_sha256, None):
@@ -361,8 +519,8 @@ def _remove_temps(journal: Journal, only_ours: bool = False) -> None:
 
 def resume(journal: Journal) -> Outcome:
     """Finish the rename the journal describes, or say why it cannot be finished."""
-    if journal.damaged:
-        return Outcome(False, f"the journal {journal.location} cannot be read; nothing was done")
+    if not journal.usable:
+        return Outcome(False, journal.message())
     if journal.phase == "preparing":
         _remove_temps(journal)
         remove(journal)
@@ -395,8 +553,8 @@ def resume(journal: Journal) -> Outcome:
 
 def undo(journal: Journal) -> Outcome:
     """Put every file of the journal back as it was before the rename."""
-    if journal.damaged:
-        return Outcome(False, f"the journal {journal.location} cannot be read; nothing was done")
+    if not journal.usable:
+        return Outcome(False, journal.message())
     if journal.phase == "preparing":
         _remove_temps(journal)
         remove(journal)

@@ -6,11 +6,12 @@ import os
 from collections.abc import Collection
 from typing import Final, NamedTuple
 
-from mfls.disk.problems import LOOP, OUTSIDE, DiskProblem
+from mfls.disk.problems import LIMIT, LOOP, OUTSIDE, DiskProblem, limit_from_environment
 from mfls.disk.reading import inside
 
-MAX_DOCUMENTS: Final = 20_000
-"""At most this many files are listed under one folder."""
+MAX_DOCUMENTS: Final = limit_from_environment("MFLS_MAX_DOCUMENTS", 20_000)
+"""At most this many files are listed under one folder (20,000; the environment's
+`MFLS_MAX_DOCUMENTS` when set)."""
 
 SKIPPED_DIRECTORIES: Final = frozenset({"node_modules", "__pycache__"})
 """Besides these, directories whose name starts with `.` are not walked."""
@@ -100,7 +101,9 @@ class Collector:
             self._limited = True
             self.problems.append(
                 DiskProblem(
-                    self.root, f"listing stopped after {self.max_files} files (the document limit)"
+                    self.root,
+                    f"listing stopped after {self.max_files} files (the document limit)",
+                    LIMIT,
                 )
             )
 

@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Final
 
 from mfls.disk.listing import MAX_DOCUMENTS, SKIPPED_DIRECTORIES, Collector, Listing
-from mfls.disk.problems import GONE, OUTSIDE, DiskProblem
+from mfls.disk.problems import GONE, LIMIT, OUTSIDE, DiskProblem
 from mfls.disk.reading import MAX_FILE_BYTES, inside, utf8_text
 
 _DIRECTORY: Final = None
@@ -139,7 +139,7 @@ class MemoryDisk:
             return None, (found,)
         if len(found) > max_bytes:
             return None, (
-                DiskProblem(path, f"{len(found)} bytes is over the {max_bytes}-byte limit"),
+                DiskProblem(path, f"{len(found)} bytes is over the {max_bytes}-byte limit", LIMIT),
             )
         return found, ()
 

@@ -3,6 +3,7 @@ why a replacement of files did not happen."""
 
 from __future__ import annotations
 
+import os
 from typing import Final, NamedTuple
 
 UNUSABLE: Final = "unusable"
@@ -14,6 +15,9 @@ LOOP: Final = "loop"
 """A directory reached again through a link: already listed, not a second member."""
 GONE: Final = "gone"
 """It vanished between listing and reading: not a member any more."""
+LIMIT: Final = "limit"
+"""Over a limit of mfls (a file over the size limit, a listing stopped at the document
+limit): a course member left out, so the course is incomplete."""
 
 NOT_MEMBER_KINDS: Final = frozenset({OUTSIDE, LOOP, GONE})
 
@@ -23,7 +27,7 @@ class DiskProblem:
 
     `path` is the path as it was given or found (a name that is not valid UTF-8 keeps
     its undecodable bytes as lone surrogates; `shown` escapes them). `kind` says what
-    the problem means, for code (`UNUSABLE`, `OUTSIDE`, `LOOP`, `GONE`); it takes no part
+    the problem means, for code (`UNUSABLE`, `OUTSIDE`, `LOOP`, `GONE`, `LIMIT`); it takes no part
     in comparisons, which the path and the reason settle.
     """
 
@@ -95,3 +99,15 @@ class ReplaceFailure(NamedTuple):
     message: str
     changed_on_disk: bool = False
     unrestored: tuple[str, ...] = ()
+    # Nothing was touched: another rename of the course is under way (a refusal).
+    refused: bool = False
+
+
+def limit_from_environment(name: str, default: int) -> int:
+    """A limit: the positive whole number in the environment variable `name`, else
+    `default` (unset, or not such a number)."""
+    try:
+        value = int(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if value > 0 else default

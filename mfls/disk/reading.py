@@ -10,10 +10,11 @@ import os
 import stat
 from typing import Final
 
-from mfls.disk.problems import GONE, OUTSIDE, DiskProblem
+from mfls.disk.problems import GONE, LIMIT, OUTSIDE, DiskProblem, limit_from_environment
 
-MAX_FILE_BYTES: Final = 8 * 1024 * 1024
-"""Files larger than this (8 MiB) are not read."""
+MAX_FILE_BYTES: Final = limit_from_environment("MFLS_MAX_FILE_BYTES", 8 * 1024 * 1024)
+"""Files larger than this (8 MiB; the environment's `MFLS_MAX_FILE_BYTES` when set) are
+not read."""
 
 CHUNK_BYTES: Final = 1024 * 1024
 """`contains` reads a file this many bytes at a time."""
@@ -113,7 +114,7 @@ def _read(path: str, root: str | None, max_bytes: int, *, check_size: bool) -> b
     descriptor, size = opened
     if check_size and size > max_bytes:
         os.close(descriptor)
-        return DiskProblem(path, f"{size} bytes is over the {max_bytes}-byte limit")
+        return DiskProblem(path, f"{size} bytes is over the {max_bytes}-byte limit", LIMIT)
     try:
         data = read_descriptor(descriptor, max_bytes + 1)
     except OSError as error:
@@ -121,7 +122,7 @@ def _read(path: str, root: str | None, max_bytes: int, *, check_size: bool) -> b
     finally:
         os.close(descriptor)
     if check_size and len(data) > max_bytes:
-        return DiskProblem(path, f"it grew over the {max_bytes}-byte limit")
+        return DiskProblem(path, f"it grew over the {max_bytes}-byte limit", LIMIT)
     return data
 
 

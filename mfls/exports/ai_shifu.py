@@ -12,9 +12,12 @@ Everything else (unknown fields too) is kept as it came, in its order.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
+
+from mfls.exports.json_text import nesting
 
 KNOWN_VERSIONS: Final = ("1.0",)
 """The export versions mfls reads (the platform writes "1.0")."""
@@ -69,20 +72,52 @@ class Export:
             pending.extend((depth + 1, child) for child in reversed(node.children))
 
 
+MAX_NESTING: Final = 800
+"""How deep objects and lists may nest in an export. Every step of mfls walks an export
+without recursion; the limit leaves room for `json.loads` (which recurses, within
+Python's limit of 1,000 frames) to read the folder's manifest, which holds the export
+one level deeper."""
+
+
+class _NotJsonNumber(ValueError):
+    """A number too large for a float: read, it is infinity, which JSON cannot write."""
+
+
 def _reject_constant(name: str) -> float:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise _NotJsonNumber(text)
+    return value
+
+
 def parse_json(data: bytes) -> Any | ExportProblem:
-    """The JSON value of `data` (UTF-8, a BOM allowed), or why it is not JSON."""
+    """The JSON value of `data` (UTF-8, a BOM allowed), or why it is not JSON. A number
+    too large for a float (`1e400`) is refused: written back it would be `Infinity`."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         return ExportProblem(f"not UTF-8 text (byte {error.start})")
     try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except (ValueError, RecursionError) as error:
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
+    except _NotJsonNumber as error:
+        return ExportProblem(
+            f"the number {_shortened(str(error))} is too large: it would be read as "
+            "infinity, which JSON cannot write back"
+        )
+    except RecursionError:
+        return ExportProblem(
+            f"nested too deep to read (objects and lists may nest {MAX_NESTING} levels)"
+        )
+    except ValueError as error:
         return ExportProblem(f"not JSON ({error})")
+
+
+def _shortened(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def looks_like_export(value: Any) -> bool:
@@ -102,6 +137,12 @@ def validate(value: Any) -> Export | ExportProblem:
     """`value` (parsed JSON) as an `Export`, or the first rule it breaks."""
     if not isinstance(value, dict):
         return ExportProblem("not an AI-Shifu export: the JSON is not an object")
+    depth = nesting(value)
+    if depth > MAX_NESTING:
+        return ExportProblem(
+            f"objects and lists nest {depth} levels deep; mfls reads exports nested up to "
+            f"{MAX_NESTING} levels"
+        )
     missing = [k for k in ("version", "shifu", "outline_items", "structure") if k not in value]
     if missing:
         return ExportProblem(f"not an AI-Shifu export: no {', '.join(map(repr, missing))} field")
@@ -152,31 +193,61 @@ def _optional_text(table: dict[str, Any], name: str) -> bool:
     return table.get(name) is None or isinstance(table[name], str)
 
 
-def _nodes(
-    node: dict[str, Any], where: str, by_bid: dict[str, int], seen: set[str]
-) -> tuple[Node, ...] | ExportProblem:
-    """The outline nodes below `node`; other node types (blocks) are passed through."""
+def _children(node: dict[str, Any], where: str) -> list[Any] | ExportProblem:
     children = node.get("children", [])
     if children is None:
-        children = []
+        return []
     if not isinstance(children, list):
         return ExportProblem(f"{where}.children is not a list")
-    found: list[Node] = []
-    pending: list[tuple[str, Any]] = [(f"{where}.children[{i}]", c) for i, c in enumerate(children)]
-    for place, child in pending:
-        if not isinstance(child, dict):
-            return ExportProblem(f"{place} is not an object")
-        below = _nodes(child, place, by_bid, seen)
-        if isinstance(below, ExportProblem):
-            return below
-        if child.get("type") != OUTLINE:
-            found.extend(below)
+    return children
+
+
+@dataclass(slots=True)
+class _Visit:
+    """A structure node being walked: its children, the next one, the outline found."""
+
+    node: dict[str, Any]
+    where: str
+    children: list[Any]
+    next: int = 0
+    found: list[Node] = field(default_factory=list)
+
+
+def _nodes(
+    top: dict[str, Any], where: str, by_bid: dict[str, int], seen: set[str]
+) -> tuple[Node, ...] | ExportProblem:
+    """The outline nodes below `top`, walked depth first with an explicit stack (a
+    node's subtree before the node itself); other node types (blocks) are passed
+    through, their outline nodes lifted to their parent's level."""
+    children = _children(top, where)
+    if isinstance(children, ExportProblem):
+        return children
+    stack = [_Visit(top, where, children)]
+    while True:
+        visit = stack[-1]
+        if visit.next < len(visit.children):
+            place = f"{visit.where}.children[{visit.next}]"
+            child = visit.children[visit.next]
+            visit.next += 1
+            if not isinstance(child, dict):
+                return ExportProblem(f"{place} is not an object")
+            below = _children(child, place)
+            if isinstance(below, ExportProblem):
+                return below
+            stack.append(_Visit(child, place, below))
             continue
-        bid = child.get("bid")
+        stack.pop()
+        if not stack:
+            return tuple(visit.found)
+        parent = stack[-1]
+        node, place = visit.node, visit.where
+        if node.get("type") != OUTLINE:
+            parent.found.extend(visit.found)
+            continue
+        bid = node.get("bid")
         if not isinstance(bid, str) or bid not in by_bid:
             return ExportProblem(f"{place} names outline item {bid!r}, which the export lacks")
         if bid in seen:
             return ExportProblem(f"{place} names outline item {bid!r} a second time")
         seen.add(bid)
-        found.append(Node(by_bid[bid], below))
-    return tuple(found)
+        parent.found.append(Node(by_bid[bid], tuple(visit.found)))

@@ -22,13 +22,13 @@ ends and byte order mark as they are in the export.
 
 from __future__ import annotations
 
-import copy
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from mfls.exports.ai_shifu import Export, Node
+from mfls.exports.json_text import iter_json
 from mfls.exports.names import UniqueNames, safe_stem
 from mfls.workspace.config import COURSE_FILE
 
@@ -88,20 +88,31 @@ def _width(count: int) -> int:
     return max(2, len(str(count)))
 
 
-def _place_children(plan: _Plan, folder: str, nodes: Sequence[Node]) -> None:
-    names = UniqueNames()
-    width = _width(len(nodes))
-    for number, node in enumerate(nodes, start=1):
+_Level = tuple[str, Iterator[tuple[int, Node]], UniqueNames, int]
+"""A folder being filled: its path, its nodes still to place (numbered), its names."""
+
+
+def _place_outline(plan: _Plan, nodes: Sequence[Node]) -> None:
+    """Every node of the outline in structure order, each folder's names distinct (an
+    explicit stack: chapters may nest as deep as the export goes)."""
+    stack: list[_Level] = [("", enumerate(nodes, start=1), UniqueNames(), _width(len(nodes)))]
+    while stack:
+        folder, numbered, names, width = stack[-1]
+        entry = next(numbered, None)
+        if entry is None:
+            stack.pop()
+            continue
+        number, node = entry
         item = plan.export.items[node.item]
         stem = f"{number:0{width}d}-{safe_stem(item['title'])}"
-        if node.children:
-            directory = folder + names.take(stem) + "/"
-            if item[CONTENT_FIELD]:
-                own = f"{0:0{_width(len(node.children))}d}-{stem[width + 1 :]}"
-                _place_item(plan, node.item, directory + own)
-            _place_children(plan, directory, node.children)
-        else:
+        if not node.children:
             _place_item(plan, node.item, folder + names.take(stem, SUFFIX))
+            continue
+        directory = folder + names.take(stem) + "/"
+        inner = _width(len(node.children))
+        if item[CONTENT_FIELD]:
+            _place_item(plan, node.item, directory + f"{0:0{inner}d}-{stem[width + 1 :]}")
+        stack.append((directory, enumerate(node.children, start=1), UniqueNames(), inner))
 
 
 def _place_item(plan: _Plan, index: int, path: str, comment: str = "") -> None:
@@ -151,19 +162,36 @@ JSON_FORMATS: Final = tuple(
 DEFAULT_FORMAT: Final = JSON_FORMATS[0]
 
 
-def dump_json(value: Any, layout: dict[str, Any]) -> bytes:
-    text = json.dumps(value, ensure_ascii=bool(layout["ensure_ascii"]), indent=layout["indent"])
+def _chunks(value: Any, layout: dict[str, Any]) -> Iterator[bytes]:
+    """`dump_json`'s bytes in pieces."""
+    for text in iter_json(value, layout["indent"], bool(layout["ensure_ascii"])):
+        # A lone surrogate can only stand in a string: written as its JSON escape.
+        yield text.encode("utf-8", errors="backslashreplace")
     if layout["final_newline"]:
-        text += "\n"
-    # A lone surrogate can only stand in a string: written as its JSON escape.
-    return text.encode("utf-8", errors="backslashreplace")
+        yield b"\n"
+
+
+def dump_json(value: Any, layout: dict[str, Any]) -> bytes:
+    """`value` as `json.dumps` writes it with `layout`, at any depth."""
+    return b"".join(_chunks(value, layout))
+
+
+def _writes(value: Any, layout: dict[str, Any], source: bytes) -> bool:
+    """Whether `dump_json(value, layout) == source`, stopping at the first difference."""
+    at = 0
+    for chunk in _chunks(value, layout):
+        end = at + len(chunk)
+        if source[at:end] != chunk:
+            return False
+        at = end
+    return at == len(source)
 
 
 def json_format(value: Any, source: bytes) -> dict[str, Any]:
     """The layout of `json.dumps` that writes `value` as `source` byte for byte (the
     platform's is indent 2, not ASCII-only, a final newline), or the platform's."""
     for layout in JSON_FORMATS:
-        if dump_json(value, layout) == source:
+        if _writes(value, layout, source):
             return dict(layout)
     return dict(DEFAULT_FORMAT)
 
@@ -172,7 +200,7 @@ def unpack(export: Export, source: bytes, source_name: str) -> CourseFolder:
     """The course folder of `export` (read from the bytes `source`, a file called
     `source_name`)."""
     plan = _Plan(export)
-    _place_children(plan, "", export.outline)
+    _place_outline(plan, export.outline)
     if export.unlisted:
         width = _width(len(export.outline) + len(export.unlisted))
         names = UniqueNames()
@@ -188,10 +216,21 @@ def unpack(export: Export, source: bytes, source_name: str) -> CourseFolder:
                 COURSE_PROMPT, None, PROMPT_FIELD, title, bid if isinstance(bid, str) else "", False
             )
         )
-    stored = copy.deepcopy(export.data)
+    # The manifest's export: a copy of each table that gets a file's reference, the
+    # rest shared with `export.data` (neither is changed later).
+    stored = dict(export.data)
+    shifu = stored["shifu"] = dict(export.shifu)
+    items = stored["outline_items"] = list(export.items)
+    copied: set[int] = set()
     files: dict[str, bytes] = {}
     for place in placed:
-        table = stored["shifu"] if place.item is None else stored["outline_items"][place.item]
+        if place.item is None:
+            table = shifu
+        else:
+            if place.item not in copied:
+                items[place.item] = dict(items[place.item])
+                copied.add(place.item)
+            table = items[place.item]
         files[place.path] = encode_text(table[place.field])
         table[place.field] = {FILE_KEY: place.path}
     manifest = {

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from mfls.features import rename as rn
-from mfls.features.diagnostics import near_miss_index
+from mfls.features.facts import CourseFacts, facts_of
 from mfls.features.messages import EN, say
 from mfls.features.refusal import Refusal
 from mfls.features.rename import DocumentChange, KeyUse, WorkspaceChange
@@ -19,6 +19,7 @@ from mfls.syntax.model import Block, BlockKind, Marker, Role
 from mfls.text.edits import TextChange
 from mfls.text.lines import line_start
 from mfls.workspace.config import CURRENT
+from mfls.workspace.diagnostic_registry import BY_CODE, LEGACY_BINDING, RUNTIME_BINDING_IGNORED
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
 
 QUICKFIX = "quickfix"
@@ -99,33 +100,27 @@ def _marker_actions(
 ) -> Iterator[CodeAction]:
     span = (marker.start, marker.end)
     old_runtime = entry.target != CURRENT
-    host = course.host
-    if (
-        old_runtime
-        and marker.role is Role.BINDING
-        and not marker.legacy
-        and not (host.provides(marker.key) or host.reserved_prefix_of(marker.key))
-    ):
-        yield CodeAction(
-            title=say(language, "action.bind-with", marker=rn.padded(marker.key, True)),
-            kind=QUICKFIX,
-            change=_single(entry, percent_changes(text, marker)),
-            fixes="runtime-binding-ignored",
-            fixes_range=span,
-            preferred=True,
+    facts = facts_of(course)
+    binding = marker.role is Role.BINDING and not marker.legacy
+    if old_runtime and binding and not facts.reserved(marker.key):
+        yield _fix(
+            RUNTIME_BINDING_IGNORED,
+            "action.bind-with",
+            say(language, "action.bind-with", marker=rn.padded(marker.key, True)),
+            _single(entry, percent_changes(text, marker)),
+            span,
         )
     # Converting a legacy learner-profile binding would make it a reserved-key error;
     # an old runtime binds only the legacy form.
-    if marker.legacy and not old_runtime and not course.host.is_legacy_profile_binding(marker):
+    if marker.legacy and not old_runtime and not facts.legacy_profile(marker):
         changes = rn.marker_changes(text, marker, marker.key, legacy=False)
         if changes:
-            yield CodeAction(
-                title=say(language, "action.convert-legacy", marker=rn.padded(marker.key, False)),
-                kind=QUICKFIX,
-                change=_single(entry, changes),
-                fixes="legacy-binding",
-                fixes_range=span,
-                preferred=True,
+            yield _fix(
+                LEGACY_BINDING,
+                "action.convert-legacy",
+                say(language, "action.convert-legacy", marker=rn.padded(marker.key, False)),
+                _single(entry, changes),
+                span,
             )
     if rn.can_pad(text, marker) and not rn.is_padded(text, marker):
         yield CodeAction(
@@ -135,35 +130,11 @@ def _marker_actions(
                 entry, rn.marker_changes(text, marker, marker.key, legacy=marker.legacy)
             ),
         )
+    if facts.read(marker) and facts.unbound(marker.key):
+        yield from _unbound_fixes(course, facts, entry, text, marker, language)
     if marker.literal or marker.key in provided:
         return
-    near = near_miss_index(course).nearest(marker.key)
-    unbound = marker.role is Role.REFERENCE and not course.lesson_bindings(marker.key)
-    if unbound:
-        code = "near-miss" if near is not None else "unbound-reference"
-        if near is not None:
-            changes = rn.marker_changes(text, marker, near.key, legacy=marker.legacy)
-            if changes:
-                yield CodeAction(
-                    title=say(language, "action.replace-with", marker=rn.padded(near.key, False)),
-                    kind=QUICKFIX,
-                    change=_single(entry, changes),
-                    fixes=code,
-                    fixes_range=span,
-                    preferred=True,
-                )
-        insertion = _binding_insertion(course, marker.key)
-        if insertion is not None:
-            plain, snippet = insertion
-            yield CodeAction(
-                title=say(language, "action.ask-for", key=marker.key),
-                kind=QUICKFIX,
-                change=plain,
-                snippet_change=snippet,
-                fixes=code,
-                fixes_range=span,
-                preferred=near is None,
-            )
+    near = facts.near(marker.key)
     candidates = [near.key] if near is not None else []
     targets = [c for c in candidates if c not in provided]
     for extra in merge_targets.get(marker.key, ()):
@@ -177,6 +148,59 @@ def _marker_actions(
             title=say(language, "action.merge", key=marker.key, target=target),
             kind=MERGE,
             change=change,
+        )
+
+
+def _fix(
+    code: str,
+    title_id: str,
+    title: str,
+    change: WorkspaceChange,
+    span: tuple[int, int],
+    snippet_change: WorkspaceChange | None = None,
+    preferred: bool = True,
+) -> CodeAction:
+    """The quick fix `title_id` of diagnostic `code` on the marker at `span`: one of the
+    fixes the registry names for that code."""
+    if title_id not in BY_CODE[code].fixes:
+        raise ValueError(f"{title_id} is not a fix of {code} in the registry")
+    return CodeAction(title, QUICKFIX, change, snippet_change, code, span, preferred)
+
+
+def _unbound_fixes(
+    course: CourseSnapshot,
+    facts: CourseFacts,
+    entry: DocEntry,
+    text: str,
+    marker: Marker,
+    language: str,
+) -> Iterator[CodeAction]:
+    """The fixes of a read of an unbound key (unbound-reference or near-miss): every read
+    the diagnostic is on gets them, a literal-context one the host substitutes too."""
+    span = (marker.start, marker.end)
+    code = facts.unbound_code(marker.key)
+    near = facts.near(marker.key)
+    if near is not None:
+        changes = rn.marker_changes(text, marker, near.key, legacy=marker.legacy)
+        if changes:
+            yield _fix(
+                code,
+                "action.replace-with",
+                say(language, "action.replace-with", marker=rn.padded(near.key, False)),
+                _single(entry, changes),
+                span,
+            )
+    insertion = _binding_insertion(course, marker.key)
+    if insertion is not None:
+        plain, snippet = insertion
+        yield _fix(
+            code,
+            "action.ask-for",
+            say(language, "action.ask-for", key=marker.key),
+            plain,
+            span,
+            snippet,
+            preferred=near is None,
         )
 
 
@@ -194,9 +218,9 @@ def _doc_change(entry: DocEntry, changes: list[TextChange]) -> DocumentChange:
 def _binding_insertion(
     course: CourseSnapshot, key: str
 ) -> tuple[WorkspaceChange, WorkspaceChange] | None:
-    """The interaction `?[{{ key }} ...]` inserted before the first use of `key` in course
-    order (lessons first; reference documents only when no lesson uses it), as plain
-    text and as a snippet."""
+    """The interaction `?[{{ key }} ...]` inserted before the first use of `key` the host
+    substitutes, in course order (lessons first; reference documents only when no lesson
+    uses it), as plain text and as a snippet."""
     first = _first_use(course, key)
     if first is None:
         return None
@@ -225,8 +249,9 @@ def _binding_insertion(
 
 def _first_use(course: CourseSnapshot, key: str) -> KeyUse | None:
     first_reference: KeyUse | None = None
+    substituted = facts_of(course).substituted
     for use in rn.key_uses(course, key):
-        if use.marker.literal:
+        if not substituted(use.marker):
             continue
         if use.entry.kind == "lesson":
             return use
@@ -284,7 +309,7 @@ def padding_changes(entry: DocEntry) -> list[TextChange]:
 def _document_source_actions(
     course: CourseSnapshot, entry: DocEntry, language: str
 ) -> Iterator[CodeAction]:
-    legacy = legacy_changes(entry, course.host.legacy_profile_keys)
+    legacy = legacy_changes(entry, facts_of(course).profile_keys)
     if legacy:
         yield CodeAction(
             say(language, "action.convert-legacy-document"),
@@ -308,7 +333,7 @@ def _course_change(
 
 
 def _course_source_actions(course: CourseSnapshot, language: str) -> Iterator[CodeAction]:
-    keep = course.host.legacy_profile_keys
+    keep = facts_of(course).profile_keys
     legacy = _course_change(course, lambda entry: legacy_changes(entry, keep))
     if legacy.documents:
         yield CodeAction(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mfls.features.facts import facts_of
 from mfls.features.messages import EN, counted, say
 from mfls.features.navigation import Location
 from mfls.workspace.index import WorkspaceSnapshot
@@ -36,14 +37,14 @@ def code_lenses(snapshot: WorkspaceSnapshot, uri: str, language: str = EN) -> li
     course, entry = found
     if entry.kind != "lesson":
         return []
-    substitutes = course.host.substitutes
+    substituted = facts_of(course).substituted
     lenses: list[Lens] = []
     summaries: dict[str, tuple[str, tuple[Location, ...]]] = {}
     for key, markers in entry.keys.bindings.items():
         summary = summaries.get(key)
         if summary is None:
             reads = sorted(
-                (o for o in course.references.get(key, ()) if substitutes(o.marker)),
+                (o for o in course.references.get(key, ()) if substituted(o.marker)),
                 key=course.position,
             )
             documents = {o.uri for o in reads}

@@ -28,10 +28,10 @@ from functools import cached_property, partial
 
 from mfls.features import key_display
 from mfls.features.at_offset import marker_at
-from mfls.features.diagnostics import near_miss_index
+from mfls.features.facts import facts_of
 from mfls.syntax.keys import OPENING_SEQUENCE, WHITESPACE_CHARS
 from mfls.syntax.model import BlockKind, ScanResult
-from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
+from mfls.workspace.index import CourseSnapshot, Memo, WorkspaceSnapshot
 from mfls.workspace.overlay_mapping import GONE, Layered
 
 _OPENER = len(OPENING_SEQUENCE)
@@ -224,7 +224,7 @@ def _ranked(course: CourseSnapshot, item: CompletionItem, local: str | None) -> 
     if local is not None:
         item = dataclasses.replace(item, sort_text=local)
     if item.doubt == NEVER_ASKED:
-        near = near_miss_index(course).nearest(item.key)
+        near = facts_of(course).near(item.key)
         if near is not None:
             doubt = f"typo of '{near.key}'?"
             item = dataclasses.replace(item, doubt=doubt, detail=f"{doubt} · {item.detail}")
@@ -324,12 +324,12 @@ def describe(course: CourseSnapshot, key: str) -> tuple[str, str]:
 
 def _describe(course: CourseSnapshot, key: str) -> tuple[str, str, str]:
     """(detail, kind, doubt) of a key."""
-    host = course.host
-    substitutes = host.substitutes
-    uses = sum(1 for o in course.references.get(key, ()) if substitutes(o.marker))
+    facts = facts_of(course)
+    substituted = facts.substituted
+    uses = sum(1 for o in course.references.get(key, ()) if substituted(o.marker))
     used = f"read {uses}×" if uses != 1 else "read once"
-    if host.provides(key):
-        return f"provided by {host.title or host.name} · {used}", "host", ""
+    if facts.provided(key):
+        return f"provided by {facts.host_name} · {used}", "host", ""
     lesson = course.lesson_bindings(key)
     bindings = lesson or course.bindings.get(key, ())
     if not bindings:
@@ -340,20 +340,21 @@ def _describe(course: CourseSnapshot, key: str) -> tuple[str, str, str]:
     more = f" and {len(documents) - 1} more" if len(documents) > 1 else ""
     if not lesson:
         return f"bound only in reference {where}{more} · {used}", "doubtful", REFERENCE_ONLY
-    prefix = host.reserved_prefix_of(key)
+    prefix = facts.reserved_prefix(key)
     if prefix is not None:
         doubt = f"reserved prefix {prefix}"
-        reserved = f"{prefix} is reserved by {host.title or host.name}"
+        reserved = f"{prefix} is reserved by {facts.host_name}"
         return f"{reserved} · bound in {where}{more} · {used}", "doubtful", doubt
     return f"bound in {where}{more} · {used}", "bound", ""
 
 
 def _item(course: CourseSnapshot, key: str) -> CompletionItem | None:
     bindings = course.bindings.get(key, ())
+    facts = facts_of(course)
     offered = (
         bindings
-        or course.host.provides(key)
-        or any(course.host.substitutes(o.marker) for o in course.references.get(key, ()))
+        or facts.provided(key)
+        or any(facts.substituted(o.marker) for o in course.references.get(key, ()))
     )
     if not offered:
         return None
@@ -381,7 +382,10 @@ def _table(course: CourseSnapshot) -> _Table:
             return previous
         return _updated(previous, {key: _item(course, key) for key in changed})
 
-    return course.cache.get("completion", build)
+    return course.cache.get(_COMPLETION_TABLE, build)
+
+
+_COMPLETION_TABLE = Memo("completion table")
 
 
 def _updated(previous: _Table, fresh: dict[str, CompletionItem | None]) -> _Table:

@@ -3,9 +3,11 @@ asked and read, lesson by lesson in course order, and what is wrong with it.
 
 `course_map(course)` -> `CourseMap`, plain data (`to_json()` is the `mfls map --format
 json` contract); the map views (`course_map_html`, `course_map_svg`) and the editors'
-course key table are drawn from it. The verdicts are the ones the diagnostics give
-(unbound, near miss, read before asked, reserved, binding in a reference), computed
-from the same course data, without their severities: the map shows facts.
+course key table are drawn from it. The kinds of places are the verdicts of
+`features/facts.py`, the ones the diagnostics give (unbound, near miss, read before
+asked, reserved, legacy profile key, binding in a reference), without their severities;
+a lesson is named as everywhere else (its file name, or in an export its lesson title),
+and the course's figures are `course_figures`.
 """
 
 from __future__ import annotations
@@ -16,62 +18,24 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from mfls.features.diagnostics import near_miss_index
-from mfls.features.near_miss import NearMissIndex
+from mfls.features.course_info import CourseFigures, course_figures
+from mfls.features.facts import (
+    ASKING,
+    KINDS,
+    LEGEND,
+    NEAR_MISS,
+    PROBLEM_CODES,
+    RANK,
+    facts_of,
+)
 from mfls.features.refusal import Refusal
-from mfls.syntax.model import Interaction, Marker, Role
+from mfls.syntax.model import Interaction
 from mfls.text.lines import line_breaks, line_start
-from mfls.workspace.hosts import HostProfile
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot, relative_path
 from mfls.workspace.uris import path_to_uri, uri_to_path
 
-ASKED: Final = "asked"
-"""A lesson binds the key: an interaction saves the learner's answer."""
-READ: Final = "read"
-"""The key is read after a lesson asks it."""
-READ_BEFORE_ASKED: Final = "read-before-asked"
-"""Read in a lesson that comes, in course order, before the first lesson asking it."""
-UNBOUND: Final = "unbound"
-"""Read, but no lesson asks it and the host does not provide it."""
-NEAR_MISS: Final = "near-miss"
-"""Unbound, and almost the text of a key that is bound (did you mean ...?)."""
-RESERVED: Final = "reserved"
-"""Bound, but the host reserves the key (its own or one of its prefixes)."""
-PROVIDED: Final = "provided"
-"""Read, and the host provides the value."""
-REFERENCE_BINDING: Final = "reference-binding"
-"""Bound in a reference document: no permission to save an answer."""
-
-KINDS: Final = (
-    ASKED,
-    READ,
-    READ_BEFORE_ASKED,
-    UNBOUND,
-    NEAR_MISS,
-    RESERVED,
-    PROVIDED,
-    REFERENCE_BINDING,
-)
-"""Every kind of place, in the order a legend lists them."""
-
-LEGEND: Final[Mapping[str, str]] = {
-    ASKED: "asked here: an interaction saves the answer",
-    READ: "read here, after it is asked",
-    READ_BEFORE_ASKED: "read here before any lesson asks it",
-    UNBOUND: "read, but no lesson asks it",
-    NEAR_MISS: "read, but only a similar question is asked (did you mean ...?)",
-    RESERVED: "asked, but the host reserves this key",
-    PROVIDED: "read; the host provides the value",
-    REFERENCE_BINDING: "asked in a reference document: no answer is saved",
-}
-
-_PROBLEMS: Final = frozenset({READ_BEFORE_ASKED, UNBOUND, NEAR_MISS, RESERVED, REFERENCE_BINDING})
-_RANK: Final = {
-    kind: rank
-    for rank, kind in enumerate(
-        (RESERVED, UNBOUND, NEAR_MISS, READ_BEFORE_ASKED, REFERENCE_BINDING, ASKED, PROVIDED, READ)
-    )
-}
+_PROBLEMS: Final = frozenset(PROBLEM_CODES)
+_RANK: Final = {kind: rank for rank, kind in enumerate(RANK)}
 SNIPPET_LIMIT: Final = 200
 """Code points of a place's line kept in the map."""
 
@@ -129,7 +93,7 @@ class Place:
             "endColumn": self.end_column,
             "text": self.text,
         }
-        if self.kind in (ASKED, RESERVED, REFERENCE_BINDING):
+        if self.kind in ASKING:
             found["choices"] = list(self.choices)
             found["input"] = self.input
             found["multiple"] = self.multiple
@@ -138,9 +102,9 @@ class Place:
 
 @dataclass(frozen=True, slots=True)
 class KeyProblem:
-    """What is wrong with a key as a whole: `code` is a diagnostic code of the places
-    (`unbound-reference`, `near-miss`, `read-before-asked`, `reserved-key-binding`,
-    `binding-in-reference`); `suggestion` the key a near miss probably means."""
+    """What is wrong with a key as a whole: `code` is the diagnostic code of the places
+    of one problem kind (`facts.PROBLEM_CODES`); `suggestion` the key a near miss
+    probably means."""
 
     code: str
     count: int
@@ -151,15 +115,6 @@ class KeyProblem:
         if self.suggestion is not None:
             found["suggestion"] = self.suggestion
         return found
-
-
-_PROBLEM_CODES: Final = {
-    READ_BEFORE_ASKED: "read-before-asked",
-    UNBOUND: "unbound-reference",
-    NEAR_MISS: "near-miss",
-    RESERVED: "reserved-key-binding",
-    REFERENCE_BINDING: "binding-in-reference",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,11 +128,11 @@ class KeyLane:
 
     @property
     def asked(self) -> tuple[Place, ...]:
-        return tuple(p for p in self.places if p.kind in (ASKED, RESERVED, REFERENCE_BINDING))
+        return tuple(p for p in self.places if p.kind in ASKING)
 
     @property
     def reads(self) -> tuple[Place, ...]:
-        return tuple(p for p in self.places if p.kind not in (ASKED, RESERVED, REFERENCE_BINDING))
+        return tuple(p for p in self.places if p.kind not in ASKING)
 
     @property
     def read_lessons(self) -> int:
@@ -191,7 +146,7 @@ class KeyLane:
                 counts[place.kind] = counts.get(place.kind, 0) + 1
         return tuple(
             KeyProblem(
-                _PROBLEM_CODES[kind], counts[kind], self.suggestion if kind == NEAR_MISS else None
+                PROBLEM_CODES[kind], counts[kind], self.suggestion if kind == NEAR_MISS else None
             )
             for kind in sorted(counts, key=_RANK.__getitem__)
         )
@@ -216,11 +171,13 @@ class CourseMap:
     host: str
     lessons: tuple[Lesson, ...]
     keys: tuple[KeyLane, ...]
+    figures: CourseFigures
     legend: Mapping[str, str] = field(default_factory=lambda: dict(LEGEND))
 
     def to_json(self) -> dict[str, Any]:
         return {
             "course": {"name": self.name, "root": self.root, "host": self.host},
+            "figures": self.figures.to_json(),
             "legend": [{"kind": kind, "meaning": self.legend[kind]} for kind in KINDS],
             "lessons": [lesson.to_json() for lesson in self.lessons],
             "keys": [lane.to_json() for lane in self.keys],
@@ -234,7 +191,8 @@ def course_map(
 ) -> CourseMap:
     """The map of `course`. `titles`/`groups` (uri -> text) name the lessons where the
     files do not (an export's lesson titles and chapters); otherwise a lesson's title is
-    its first heading, else its file name, and its group the folder it lies in."""
+    its file name (`DocEntry.label`, as in every message), and its group the folder it
+    lies in."""
     entries = sorted(course.docs.values(), key=lambda e: (e.order, e.uri))
     if titles is None and groups is None:
         titles, groups = _folder_names(course)
@@ -242,18 +200,17 @@ def course_map(
     column: dict[str, int] = {}
     for index, entry in enumerate(entries):
         column[entry.uri] = index
-        title = (titles or {}).get(entry.uri) or _title(entry)
+        title = (titles or {}).get(entry.uri) or entry.label
         group = (groups or {}).get(entry.uri)
         if group is None:
             group = _group(course, entry)
         lessons.append(Lesson(index, entry.uri, entry.path, title, entry.kind, group))
     places: dict[str, list[Place]] = {}
     first_seen: dict[str, tuple[int, int]] = {}
-    facts = _KeyFacts(course)
-    asking = (ASKED, RESERVED, REFERENCE_BINDING)
+    facts = facts_of(course)
     for entry in entries:
         index = column[entry.uri]
-        marks = _kinds(entry, facts)
+        marks = facts.kinds(entry)
         if not marks:
             continue
         interactions = _interactions_by_binding(entry.marker_scan.interactions)
@@ -267,7 +224,7 @@ def course_map(
             one_line = text.find("\n", start, end) < 0 and text.find("\r", start, end) < 0
             breaks = 0 if one_line else line_breaks(text, start, end)
             end_column = end - (line_start(text, end) if breaks else begins) + 1
-            interaction = interactions.get(start) if kind in asking else None
+            interaction = interactions.get(start) if kind in ASKING else None
             place = Place(
                 index,
                 kind,
@@ -291,91 +248,17 @@ def course_map(
     lanes = [
         KeyLane(
             key,
-            SYSTEM_GROUP if facts.is_reserved(key) else COURSE_GROUP,
+            SYSTEM_GROUP if facts.reserved(key) else COURSE_GROUP,
             tuple(found),  # documents in course order, markers in text order
-            facts.suggestions.get(key),
+            facts.suggestion(key) if any(p.kind == NEAR_MISS for p in found) else None,
         )
         for key, found in places.items()
     ]
     lanes.sort(key=lambda lane: (lane.group == SYSTEM_GROUP, first_seen[lane.key], lane.key))
-    return CourseMap(course.name, course.root, course.host.name, tuple(lessons), tuple(lanes))
-
-
-class _KeyFacts:
-    """What `_kinds` asks of the course about one key, asked once per key."""
-
-    __slots__ = ("course", "firsts", "near", "reserved", "suggestions")
-
-    def __init__(self, course: CourseSnapshot) -> None:
-        self.course = course
-        self.near: NearMissIndex | None = None
-        self.reserved: dict[str, bool] = {}
-        self.firsts: dict[str, tuple[int, int] | None] = {}
-        self.suggestions: dict[str, str | None] = {}
-
-    def is_reserved(self, key: str) -> bool:
-        found = self.reserved.get(key)
-        if found is None:
-            found = self.reserved[key] = _reserved(self.course.host, key)
-        return found
-
-    def first_asked(self, key: str) -> tuple[int, int] | None:
-        """The course position of the key's first binding in a lesson, if any."""
-        if key in self.firsts:
-            return self.firsts[key]
-        first = self.course.first_lesson_binding(key)
-        found = self.firsts[key] = None if first is None else self.course.position(first)
-        return found
-
-    def suggestion(self, key: str) -> str | None:
-        if key not in self.suggestions:
-            if self.near is None:
-                self.near = near_miss_index(self.course)
-            nearest = self.near.nearest(key)
-            self.suggestions[key] = None if nearest is None else nearest.key
-        return self.suggestions[key]
-
-
-def _kinds(entry: DocEntry, facts: _KeyFacts) -> list[tuple[Marker, str]]:
-    """Each marker of `entry` that asks or reads a key, with its kind, in text order."""
-    host = facts.course.host
-    keys = entry.keys
-    found: list[tuple[Marker, str]] = []
-    for key, bindings in keys.bindings.items():
-        if facts.is_reserved(key):
-            kind = RESERVED
-        elif entry.kind == "reference":
-            kind = REFERENCE_BINDING
-        else:
-            kind = ASKED
-        found.extend((m, kind) for m in bindings)
-    substitutes = host.substitutes
-    binding = Role.BINDING
-    for key, references in keys.references.items():
-        read = [m for m in references if m.role is not binding and substitutes(m)]
-        if not read:
-            continue
-        if host.provides(key):
-            found.extend((m, PROVIDED) for m in read)
-            continue
-        limit = facts.first_asked(key)
-        if limit is None:
-            kind = UNBOUND if facts.suggestion(key) is None else NEAR_MISS
-            found.extend((m, kind) for m in read)
-            continue
-        lesson = entry.kind == "lesson"
-        for marker in read:
-            early = lesson and (entry.order, marker.start) < limit
-            found.append((marker, READ_BEFORE_ASKED if early else READ))
-    found.sort(key=lambda pair: pair[0].start)
-    return found
-
-
-def _reserved(host: HostProfile, key: str) -> bool:
-    """The host provides `key` or reserves its prefix."""
-    if host.provides(key):
-        return True
-    return bool(host.reserved_prefixes) and host.reserved_prefix_of(key) is not None
+    figures = course_figures(course)
+    return CourseMap(
+        course.name, course.root, course.host.name, tuple(lessons), tuple(lanes), figures
+    )
 
 
 def _interactions_by_binding(interactions: Iterable[Interaction]) -> dict[int, Interaction]:
@@ -396,21 +279,10 @@ def _snippet(text: str, start: int, offset: int) -> str:
     return line[cut : cut + SNIPPET_LIMIT]
 
 
-def _title(entry: DocEntry) -> str:
-    """The first ATX heading of the document, else its file name."""
-    text = entry.text
-    for raw in text[:20_000].splitlines():
-        line = raw.strip()
-        if line.startswith("#"):
-            heading = line.lstrip("#")
-            if heading[:1] in (" ", "\t") and heading.strip():
-                return heading.strip().rstrip("#").strip() or entry.label
-    return entry.label
-
-
 def _folder_names(course: CourseSnapshot) -> tuple[dict[str, str], dict[str, str]]:
-    """The lessons of an AI-Shifu course folder named as its `structure.json` names them
-    (with their `hidden` and `access` flags, when set), grouped by chapter."""
+    """The lessons of an AI-Shifu course folder by file name, with the title its
+    `structure.json` gives them beside it (and their `hidden` and `access` flags, when
+    set), grouped by chapter."""
     layout = course.config.layout
     titles: dict[str, str] = {}
     groups: dict[str, str] = {}
@@ -423,7 +295,8 @@ def _folder_names(course: CourseSnapshot) -> tuple[dict[str, str], dict[str, str
         flags = (["hidden"] if lesson.hidden else []) + (
             [lesson.access] if lesson.access not in (None, "guest") else []
         )
-        title = lesson.title or lesson.file
+        name = os.path.basename(lesson.path)
+        title = f"{name} · {lesson.title}" if lesson.title else name
         titles[uri] = f"{title} ({', '.join(flags)})" if flags else title
         groups[uri] = lesson.chapter
     return titles, groups
@@ -501,7 +374,7 @@ def key_table_markdown(course_map_: CourseMap) -> str:
     lines = [
         f"# Course keys: {_cell(course_map_.name)}",
         "",
-        f"{len(lessons)} documents, {len(course_map_.keys)} questions.",
+        f"{course_map_.figures.sentence()}.",
         "",
         "| question | asked in | reads | problems |",
         "|---|---|---|---|",

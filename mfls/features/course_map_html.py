@@ -16,7 +16,8 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
-from mfls.features.course_map import KINDS, CourseMap
+from mfls.features.course_map import CourseMap
+from mfls.features.facts import KINDS, RANK
 
 CSP: Final = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -65,8 +66,10 @@ def page_data(course_map: CourseMap, locations: Sequence[tuple[str, str | None]]
         )
     return {
         "course": {"name": course_map.name, "root": course_map.root, "host": course_map.host},
+        "summary": course_map.figures.sentence(),
         "legend": [{"kind": kind, "meaning": course_map.legend[kind]} for kind in kinds],
         "kinds": kinds,
+        "rank": list(RANK),
         "lessons": [[x.title, x.kind, x.group] for x in course_map.lessons],
         "keys": keys,
         "locations": [[shown, file] for shown, file in locations],
@@ -147,6 +150,7 @@ main { flex: 1; display: flex; min-height: 0; }
 .cell:hover, .cell.selected { outline: 2px solid #3b6fd8; outline-offset: -2px; }
 .mark { display: inline-block; width: 14px; height: 14px; }
 .k-asked { background: #1f8f4e; border-radius: 50%; }
+.k-legacy-profile { background: #b7791f; border-radius: 50%; }
 .k-reference-binding { border: 3px solid #1f8f4e; border-radius: 50%; }
 .k-read { background: #3b6fd8; width: 9px; height: 9px; border-radius: 2px; }
 .k-read-before-asked { background: #e8790c; clip-path: polygon(50% 0, 100% 100%, 0 100%); }
@@ -165,8 +169,21 @@ main { flex: 1; display: flex; min-height: 0; }
   word-break: break-word; margin: 4px 0; font-size: 12px; }
 #details .where { display: flex; gap: 10px; flex-wrap: wrap; align-items: center; }
 #details code { font-size: 12px; word-break: break-all; }
+#details .close { float: right; margin-left: 8px; font: inherit; cursor: pointer; }
 .muted { color: var(--muted); }
 #empty { padding: 20px; color: var(--muted); }
+/* Beside a lesson (a web view of 400-600 px): the grid keeps the width, the details go
+   below it and hold one line until a cell is chosen. */
+@media (max-width: 760px) {
+  :root { --head: 130px; }
+  header { padding: 6px 10px 4px; }
+  #legend { gap: 2px 10px; margin: 4px 0 0; font-size: 12px; }
+  #search { width: auto; flex: 1 1 140px; min-width: 120px; }
+  main { flex-direction: column; }
+  #details { width: auto; min-width: 0; max-height: 40vh; flex: none; border-left: 0;
+    border-top: 1px solid var(--line); padding: 6px 10px; }
+  #details.idle p { margin: 0; }
+}
 </style>
 </head>
 <body>
@@ -187,7 +204,7 @@ main { flex: 1; display: flex; min-height: 0; }
     <div id="heads"><div id="corner">question \\ lesson</div></div>
     <div id="lanes"></div>
   </div>
-  <aside id="details"><p class="muted">Click a cell to see its lines.</p></aside>
+  <aside id="details" class="idle"><p class="muted">Click a cell to see its lines.</p></aside>
 </main>
 <script>
 "use strict";
@@ -208,8 +225,7 @@ main { flex: 1; display: flex; min-height: 0; }
   });
   const meaning = {};
   for (const item of data.legend) meaning[item.kind] = item.meaning;
-  const RANK = ["reserved", "unbound", "near-miss", "read-before-asked", "reference-binding",
-    "asked", "provided", "read"];
+  const RANK = data.rank;
   const LARGE = lessons.length > 60;
   const root = document.documentElement;
   if (LARGE) { root.style.setProperty("--w", "14px"); root.style.setProperty("--head", "110px"); }
@@ -226,10 +242,7 @@ main { flex: 1; display: flex; min-height: 0; }
 
   document.getElementById("course").textContent = data.course.name;
   document.title = data.course.name + " · course map";
-  let problemKeys = 0;
-  for (const k of keys) if (k.problems.length) problemKeys++;
-  document.getElementById("stats").textContent = lessons.length + " lessons · " + keys.length +
-    " questions · " + problemKeys + " with problems · host " + data.course.host;
+  document.getElementById("stats").textContent = data.summary + " · host " + data.course.host;
 
   const legend = document.getElementById("legend");
   for (const item of data.legend) {
@@ -250,8 +263,22 @@ main { flex: 1; display: flex; min-height: 0; }
     col.append(text);
     heads.append(col);
   });
-  const width = 300 + lessons.length * W;
-  heads.style.width = width + "px";
+  // The lane names' column: up to 300 px, as much as the cells leave, and at least 30% of
+  // the window (110 px): beside a lesson the cells keep their room. A name cut short
+  // keeps its whole text as the label's title.
+  let labelWidth = 0, width = 0;
+  function fitLabels() {
+    const least = Math.max(110, window.innerWidth * 0.3);
+    const left = window.innerWidth - lessons.length * W - 24;
+    const wanted = Math.round(Math.min(300, Math.max(least, left)));
+    if (wanted === labelWidth) return false;
+    labelWidth = wanted;
+    root.style.setProperty("--label", labelWidth + "px");
+    width = labelWidth + lessons.length * W;
+    heads.style.width = width + "px";
+    return true;
+  }
+  fitLabels();
 
   // Lanes grouped by the lesson group of their first place; host keys on their own.
   const groups = [], byName = {};
@@ -327,7 +354,10 @@ main { flex: 1; display: flex; min-height: 0; }
     lanes.append(frag);
   }
   scroller.addEventListener("scroll", function () { window.requestAnimationFrame(draw); });
-  window.addEventListener("resize", function () { drawn = null; draw(); });
+  window.addEventListener("resize", function () {
+    if (fitLabels()) layout();
+    else { drawn = null; draw(); }
+  });
 
   function row(item, i) {
     const div = el("div", "row");
@@ -337,27 +367,28 @@ main { flex: 1; display: flex; min-height: 0; }
       div.classList.add("group");
       if (item.group.closed) div.classList.add("closed");
       div.dataset.group = item.group.name;
-      const label = el("div", "label");
-      label.append(el("span", "key", item.group.name + " (" + item.count + ")"));
-      label.addEventListener("click", function () {
+      const head = el("div", "label");
+      head.title = item.group.name;
+      head.append(el("span", "key", item.group.name + " (" + item.count + ")"));
+      head.addEventListener("click", function () {
         item.group.closed = !item.group.closed;
         layout();
       });
-      div.append(label);
+      div.append(head);
       return div;
     }
     const k = item.key;
     div.dataset.key = k.key;
-    const label = el("div", "label");
-    label.title = k.key;
-    label.append(el("span", "key", k.key));
-    if (k.problems.length) label.append(el("span", "warn", "!"));
-    label.addEventListener("click", function () { showKey(k); });
-    div.append(label);
+    const name = el("div", "label");
+    name.title = k.key;
+    name.append(el("span", "key", k.key));
+    if (k.problems.length) name.append(el("span", "warn", "!"));
+    name.addEventListener("click", function () { showKey(k); });
+    div.append(name);
     for (const c of k.cells) {
       const cell = el("button", "cell");
       cell.type = "button";
-      cell.style.left = (300 + c.lesson * W) + "px";
+      cell.style.left = (labelWidth + c.lesson * W) + "px";
       cell.dataset.kind = c.kind;
       cell.dataset.lesson = String(c.lesson);
       cell.title = lessons[c.lesson].title + ": " + meaning[c.kind];
@@ -379,15 +410,28 @@ main { flex: 1; display: flex; min-height: 0; }
   }
 
   const details = document.getElementById("details");
-  function showKey(k) {
+  function clear(k) {
     details.textContent = "";
-    details.append(el("h2", "", k.key));
+    details.classList.remove("idle");
+    const close = el("button", "close", "\u00d7");
+    close.type = "button";
+    close.title = "Close the details";
+    close.addEventListener("click", function () {
+      details.textContent = "";
+      details.classList.add("idle");
+      details.append(el("p", "muted", "Click a cell to see its lines."));
+      if (selected) selected.classList.remove("selected");
+      selected = null;
+    });
+    details.append(close, el("h2", "", k.key));
+  }
+  function showKey(k) {
+    clear(k);
     summary(k);
     for (const p of k.places) details.append(place(p, true));
   }
   function showCell(k, c) {
-    details.textContent = "";
-    details.append(el("h2", "", k.key));
+    clear(k);
     const lesson = lessons[c.lesson];
     details.append(el("div", "muted", "in " + (c.lesson + 1) + ". " + lesson.title +
       (lesson.kind === "reference" ? " (reference)" : "")));

@@ -7,17 +7,18 @@ from __future__ import annotations
 from typing import Final
 from xml.sax.saxutils import escape
 
-from mfls.features.course_map import (
+from mfls.features.course_map import CourseMap
+from mfls.features.facts import (
     ASKED,
     KINDS,
+    LEGACY_PROFILE,
     NEAR_MISS,
-    PROVIDED,
+    RANK,
     READ,
     READ_BEFORE_ASKED,
     REFERENCE_BINDING,
     RESERVED,
     UNBOUND,
-    CourseMap,
 )
 
 CELL: Final = 26
@@ -25,16 +26,6 @@ LANE: Final = 22
 LABEL: Final = 320
 HEAD: Final = 150
 LEGEND_LINE: Final = 20
-_RANK: Final = (
-    RESERVED,
-    UNBOUND,
-    NEAR_MISS,
-    READ_BEFORE_ASKED,
-    REFERENCE_BINDING,
-    ASKED,
-    PROVIDED,
-    READ,
-)
 _LABEL_CHARS: Final = 44
 
 
@@ -56,6 +47,8 @@ def shape(kind: str, x: float, y: float) -> str:
     """The SVG shape of a kind of place, centred on (x, y)."""
     if kind == ASKED:
         return f'<circle cx="{x}" cy="{y}" r="7" fill="#1f8f4e"/>'
+    if kind == LEGACY_PROFILE:
+        return f'<circle cx="{x}" cy="{y}" r="7" fill="#b7791f"/>'
     if kind == REFERENCE_BINDING:
         return f'<circle cx="{x}" cy="{y}" r="6" fill="none" stroke="#1f8f4e" stroke-width="3"/>'
     if kind == READ:
@@ -112,7 +105,7 @@ def map_svg(course_map: CourseMap) -> str:
         cells: dict[int, str] = {}
         for place in lane.places:
             known = cells.get(place.lesson)
-            if known is None or _RANK.index(place.kind) < _RANK.index(known):
+            if known is None or RANK.index(place.kind) < RANK.index(known):
                 cells[place.lesson] = place.kind
         for lesson_index, kind in sorted(cells.items()):
             out.append(shape(kind, LABEL + CELL * lesson_index + CELL / 2, y + LANE / 2))

@@ -5,16 +5,16 @@ from __future__ import annotations
 import os
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, NamedTuple
 
 from mfls.features.at_offset import invalid_span
+from mfls.features.facts import CourseFacts, facts_of, near_miss_index
 from mfls.features.lesson_structure import structure_of
-from mfls.features.messages import EN, bare, brief, counted, quoted, say
+from mfls.features.messages import EN, LANGUAGES, bare, brief, counted, quoted, say
 from mfls.features.near_miss import NearMissIndex
 from mfls.syntax.keys import trimmed
 from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, Role, ScanResult
-from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF
 from mfls.workspace.config import (
     COURSE_FILE,
     CURRENT,
@@ -22,8 +22,34 @@ from mfls.workspace.config import (
     MARKDOWN_FLOW_04,
     ConfigProblem,
 )
-from mfls.workspace.hosts import HostProfile
-from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
+from mfls.workspace.diagnostic_registry import (
+    BINDING_IN_REFERENCE,
+    COURSE_FILE_INVALID,
+    DEFAULT_SEVERITIES,
+    EMPTY_INTERACTION,
+    EMPTY_INTERACTION_LEGACY,
+    LEGACY_BINDING,
+    LEGACY_PROFILE_KEY,
+    MARKER_CONTROL_CHARACTER,
+    MARKER_EMPTY,
+    MARKER_LINE_BREAK,
+    MARKER_LINE_BREAK_RUNS_ON,
+    MARKER_UNCLOSED,
+    NEAR_MISS,
+    OFF,
+    READ_BEFORE_ASKED,
+    RESERVED_KEY_BINDING,
+    RESERVED_KEY_BINDING_PREFIX,
+    RESERVED_KEY_BINDING_PROVIDED,
+    RUNTIME_BINDING_IGNORED,
+    RUNTIME_BINDING_IGNORED_POSITION,
+    RUNTIME_KEY_DIFFERS,
+    UNBOUND_REFERENCE,
+)
+from mfls.workspace.diagnostic_registry import (
+    FIXED_OUTPUT_UNCLOSED as FIXED_OUTPUT_UNCLOSED_CODE,
+)
+from mfls.workspace.index import CourseSnapshot, DocEntry, Memo, Occurrence, WorkspaceSnapshot
 from mfls.workspace.uris import uri_to_path
 
 Related = tuple[str, int, int, str]
@@ -87,10 +113,10 @@ def scan_diagnostics(
         if marker.legacy and marker.key not in quiet_legacy:
             found.append(
                 _diagnostic(
-                    "legacy-binding",
+                    LEGACY_BINDING,
                     marker.start,
                     marker.end,
-                    say(language, "legacy-binding", bare=bare(marker.key)),
+                    say(language, LEGACY_BINDING, bare=bare(marker.key)),
                     tags=(DEPRECATED,),
                 )
             )
@@ -126,12 +152,12 @@ def runtime_diagnostics(
                 continue
             found.append(
                 _diagnostic(
-                    "runtime-binding-ignored",
+                    RUNTIME_BINDING_IGNORED,
                     marker.start,
                     marker.end,
                     say(
                         language,
-                        "runtime-binding-ignored",
+                        RUNTIME_BINDING_IGNORED,
                         runtime=runtime,
                         bare=bare(marker.key),
                         quoted=quoted(marker.key),
@@ -146,12 +172,12 @@ def runtime_diagnostics(
         ):
             found.append(
                 _diagnostic(
-                    "runtime-binding-ignored",
+                    RUNTIME_BINDING_IGNORED,
                     marker.start,
                     marker.end,
                     say(
                         language,
-                        "runtime-binding-ignored.position",
+                        RUNTIME_BINDING_IGNORED_POSITION,
                         runtime=runtime,
                         quoted=quoted(marker.key),
                     ),
@@ -160,12 +186,10 @@ def runtime_diagnostics(
         if target == MARKDOWN_FLOW_03 and "}" in marker.key:
             found.append(
                 _diagnostic(
-                    "runtime-key-differs",
+                    RUNTIME_KEY_DIFFERS,
                     marker.start,
                     marker.end,
-                    say(
-                        language, "runtime-key-differs", runtime=runtime, quoted=quoted(marker.key)
-                    ),
+                    say(language, RUNTIME_KEY_DIFFERS, runtime=runtime, quoted=quoted(marker.key)),
                 )
             )
     return found
@@ -174,21 +198,21 @@ def runtime_diagnostics(
 def _invalid(marker: InvalidMarker, text: str | None, language: str) -> Diagnostic:
     start, end = invalid_span(marker)
     if marker.reason is Reason.EMPTY:
-        return _diagnostic("marker-empty", start, end, say(language, "marker-empty"))
+        return _diagnostic(MARKER_EMPTY, start, end, say(language, MARKER_EMPTY))
     if marker.reason is Reason.LINE_BREAK:
         runs_on = runs_on_text(marker, text, language) if text is not None else None
         if runs_on is not None:
-            message = say(language, "marker-line-break.runs-on", runs_on=runs_on)
+            message = say(language, MARKER_LINE_BREAK_RUNS_ON, runs_on=runs_on)
         else:
-            message = say(language, "marker-line-break")
-        return _diagnostic("marker-line-break", start, end, message)
+            message = say(language, MARKER_LINE_BREAK)
+        return _diagnostic(MARKER_LINE_BREAK, start, end, message)
     if marker.reason is Reason.CONTROL_CHARACTER:
         named = _control_character(text[start:end]) if text is not None else None
         which = say(language, "part.which-character", code=named) if named else ""
-        message = say(language, "marker-control-character", which=which)
-        return _diagnostic("marker-control-character", start, end, message)
+        message = say(language, MARKER_CONTROL_CHARACTER, which=which)
+        return _diagnostic(MARKER_CONTROL_CHARACTER, start, end, message)
     hides = hidden_text(marker, language, "part.hides")
-    return _diagnostic("marker-unclosed", start, end, say(language, "marker-unclosed", hides=hides))
+    return _diagnostic(MARKER_UNCLOSED, start, end, say(language, MARKER_UNCLOSED, hides=hides))
 
 
 def hidden_text(marker: InvalidMarker, language: str, message_id: str) -> str:
@@ -235,9 +259,9 @@ def _asks_nothing(result: ScanResult, interaction: Interaction, language: str) -
     marker = result.markers[at] if at < len(result.markers) else None
     key = interaction.binding or ""
     legacy = marker is not None and marker.legacy
-    message_id = "empty-interaction.legacy" if legacy else "empty-interaction"
+    message_id = EMPTY_INTERACTION_LEGACY if legacy else EMPTY_INTERACTION
     message = say(language, message_id, key=key, quoted=quoted(key))
-    return _diagnostic("empty-interaction", interaction.start, interaction.end, message)
+    return _diagnostic(EMPTY_INTERACTION, interaction.start, interaction.end, message)
 
 
 def _control_character(body: str) -> str | None:
@@ -268,34 +292,100 @@ def document_diagnostics(
             return structure_file_diagnostics(snapshot, course_id, language)
         return course_file_diagnostics(snapshot, course_id, language)
     course, entry = found
-    result = entry.marker_scan
-    host = course.host
+    return entry_diagnostics(course, entry, language)
+
+
+def entry_diagnostics(
+    course: CourseSnapshot, entry: DocEntry, language: str = EN
+) -> list[Diagnostic]:
+    """`document_diagnostics` of a document of `course`: the scanner's, then those of the
+    rules of `MARKER_RULES` in text order, then the lesson structure's."""
+    facts = facts_of(course)
     diagnostics = scan_diagnostics(
-        result, entry.text, host.legacy_profile_keys, entry.target, _reserved(host), language
+        entry.marker_scan, entry.text, facts.profile_keys, entry.target, facts.reserved, language
     )
-    keys = entry.keys
     by_marker: list[Diagnostic] = []
-    for key, bindings in keys.bindings.items():
-        legacy_profile = [m for m in bindings if host.is_legacy_profile_binding(m)]
-        if legacy_profile:
-            message = _legacy_profile_message(course, key, language)
-            by_marker.extend(
-                _diagnostic("legacy-profile-key", m.start, m.end, message) for m in legacy_profile
-            )
-        for code, message, related in _binding_verdicts(course, entry, key, language):
-            targets: Sequence[Marker] = bindings
-            if code == "reserved-key-binding" and legacy_profile:
-                targets = [m for m in bindings if not host.is_legacy_profile_binding(m)]
-            by_marker.extend(_diagnostic(code, m.start, m.end, message, related) for m in targets)
-    if entry.target != CURRENT:
-        by_marker.extend(_ignored_reserved_bindings(course, entry, language))
-    provides = host.provides
-    substitutes = host.substitutes
+    for rule in MARKER_RULES:
+        by_marker.extend(rule(course, entry, facts, language))
+    by_marker.sort(key=lambda d: d.start)  # stable: one marker's codes in rule order
+    diagnostics.extend(by_marker)
+    diagnostics.extend(_unclosed_fixed_output(course, entry, language))
+    return _with_severities(course, diagnostics)
+
+
+Rule = Callable[[CourseSnapshot, DocEntry, CourseFacts, str], Iterable[Diagnostic]]
+"""A course-level rule: the diagnostics of one document that one verdict of the facts
+gives, each at its marker."""
+
+
+def _legacy_profile_bindings(
+    course: CourseSnapshot, entry: DocEntry, facts: CourseFacts, language: str
+) -> Iterator[Diagnostic]:
+    """legacy-profile-key: a `%{{...}}` binding of a host's legacy learner-profile key."""
+    for key, bindings in entry.keys.bindings.items():
+        kept = [m for m in bindings if facts.legacy_profile(m)]
+        if kept:
+            message = _legacy_profile_message(facts, key, language)
+            yield from (_diagnostic(LEGACY_PROFILE_KEY, m.start, m.end, message) for m in kept)
+
+
+def _reserved_bindings(
+    course: CourseSnapshot, entry: DocEntry, facts: CourseFacts, language: str
+) -> Iterator[Diagnostic]:
+    """reserved-key-binding: a binding of a key the host provides or reserves (but a
+    legacy learner-profile one)."""
+    for key, bindings in entry.keys.bindings.items():
+        if facts.reserved(key):
+            message = _reserved_message(facts, key, language)
+            for m in bindings:
+                if not facts.legacy_profile(m):
+                    yield _diagnostic(RESERVED_KEY_BINDING, m.start, m.end, message)
+
+
+def _reference_bindings(
+    course: CourseSnapshot, entry: DocEntry, facts: CourseFacts, language: str
+) -> Iterator[Diagnostic]:
+    """binding-in-reference: a binding in a reference document."""
+    if entry.kind != "reference":
+        return
+    there = say(language, "related.lesson-binds")
+    for key, bindings in entry.keys.bindings.items():
+        related = tuple(_at(o, there) for o in course.lesson_bindings(key)[:3])
+        message = say(language, BINDING_IN_REFERENCE, quoted=quoted(key))
+        yield from (
+            _diagnostic(BINDING_IN_REFERENCE, m.start, m.end, message, related) for m in bindings
+        )
+
+
+def _ignored_reserved_bindings(
+    course: CourseSnapshot, entry: DocEntry, facts: CourseFacts, language: str
+) -> Iterator[Diagnostic]:
+    """reserved-key-binding under an old target: a `{{ key }}` binding binds nothing there,
+    but one of a reserved key keeps its error (the `%` form the runtime reads would be
+    refused too)."""
+    if entry.target == CURRENT:
+        return
+    for marker in entry.marker_scan.markers:
+        key = marker.key
+        if marker.role is Role.BINDING and not marker.legacy and facts.reserved(key):
+            message = _reserved_message(facts, key, language)
+            yield _diagnostic(RESERVED_KEY_BINDING, marker.start, marker.end, message)
+
+
+def _reads(
+    course: CourseSnapshot, entry: DocEntry, facts: CourseFacts, language: str
+) -> list[Diagnostic]:
+    """read-before-asked, unbound-reference, near-miss: a read (a reference the host
+    substitutes) of a key the host does not provide, before any lesson asks it."""
+    provided = facts.provided
+    substituted = facts.substituted
+    binding = Role.BINDING
     first_docs = course.first_lesson_docs()
-    for key, references in keys.references.items():
+    found: list[Diagnostic] = []
+    for key, references in entry.keys.references.items():
         # An ignored binding (old target) gets runtime-binding-ignored, not these.
-        read = [m for m in references if substitutes(m) and m.role is not Role.BINDING]
-        if not read or provides(key):
+        read = [m for m in references if m.role is not binding and substituted(m)]
+        if not read or provided(key):
             continue
         first_uri = first_docs.get(key)
         if first_uri is not None:
@@ -311,36 +401,24 @@ def document_diagnostics(
         code, message, related = verdict.code, verdict.message, verdict.related
         severity = DEFAULT_SEVERITIES[code]
         # Plain tuples of the fields: the named tuple's own `__new__` is Python code.
-        by_marker.extend(
+        found.extend(
             _new_tuple(Diagnostic, (code, severity, m.start, m.end, message, related, ()))
             for m in read
         )
-    by_marker.sort(key=lambda d: d.start)
-    diagnostics.extend(by_marker)
-    diagnostics.extend(_unclosed_fixed_output(course, entry, language))
-    return _with_severities(course, diagnostics)
-
-
-def _reserved(host: HostProfile) -> Callable[[str], bool]:
-    return lambda key: host.provides(key) or host.reserved_prefix_of(key) is not None
-
-
-def _ignored_reserved_bindings(
-    course: CourseSnapshot, entry: DocEntry, language: str
-) -> list[Diagnostic]:
-    """Under an old target a `{{ key }}` binding binds nothing, but one of a reserved key
-    keeps its reserved-key error: the `%` form the runtime reads would be refused too."""
-    reserved = _reserved(course.host)
-    found = []
-    for marker in entry.marker_scan.markers:
-        if marker.role is Role.BINDING and not marker.legacy and reserved(marker.key):
-            for code, message, related in _binding_verdicts(course, entry, marker.key, language):
-                if code == "reserved-key-binding":
-                    found.append(_diagnostic(code, marker.start, marker.end, message, related))
     return found
 
 
-FIXED_OUTPUT_UNCLOSED = say(EN, "fixed-output-unclosed")
+MARKER_RULES: Final[tuple[Rule, ...]] = (
+    _legacy_profile_bindings,
+    _reserved_bindings,
+    _reference_bindings,
+    _ignored_reserved_bindings,
+    _reads,
+)
+"""The course-level rules over the facts, in the order one marker's codes are listed."""
+
+
+FIXED_OUTPUT_UNCLOSED = say(EN, FIXED_OUTPUT_UNCLOSED_CODE)
 
 
 def _unclosed_fixed_output(
@@ -349,9 +427,9 @@ def _unclosed_fixed_output(
     structure = structure_of(course, entry)
     if structure is None or not structure.unclosed:
         return []
-    message = say(language, "fixed-output-unclosed")
+    message = say(language, FIXED_OUTPUT_UNCLOSED_CODE)
     return [
-        _diagnostic("fixed-output-unclosed", s.start, s.end, message) for s in structure.unclosed
+        _diagnostic(FIXED_OUTPUT_UNCLOSED_CODE, s.start, s.end, message) for s in structure.unclosed
     ]
 
 
@@ -373,7 +451,7 @@ class _KeyVerdict(NamedTuple):
     applies_before: tuple[int, int] | None = None
 
 
-_QUIET = _KeyVerdict("read-before-asked", "", (), (-1, -1))
+_QUIET = _KeyVerdict(READ_BEFORE_ASKED, "", (), (-1, -1))
 
 
 def _course_of_course_file(snapshot: WorkspaceSnapshot, uri: str) -> str | None:
@@ -393,10 +471,15 @@ def course_file_diagnostics(
     course = snapshot.courses.get(course_id)
     if course is None:
         return []
+    return course_config_diagnostics(course, language)
+
+
+def course_config_diagnostics(course: CourseSnapshot, language: str = EN) -> list[Diagnostic]:
+    """`course_file_diagnostics` of `course`."""
     diagnostics = [
         Diagnostic(
-            "course-file-invalid",
-            "error" if problem.fatal else "warning",
+            COURSE_FILE_INVALID,
+            "error" if problem.fatal or problem.over_limit else "warning",
             problem.start,
             problem.end,
             config_problem_message(problem, language),
@@ -429,7 +512,7 @@ def structure_file_diagnostics(
         return []
     diagnostics = [
         Diagnostic(
-            "course-file-invalid",
+            COURSE_FILE_INVALID,
             "error",
             problem.start,
             problem.end,
@@ -478,51 +561,30 @@ def _where(course: CourseSnapshot, occurrence: Occurrence) -> str:
     return course.docs[occurrence.uri].label
 
 
-_BindingVerdict = tuple[str, str, tuple[Related, ...]]
-"""(code, message, related) of a diagnostic that every binding of one key gets."""
-
-
-def _binding_verdicts(
-    course: CourseSnapshot, entry: DocEntry, key: str, language: str
-) -> tuple[_BindingVerdict, ...]:
-    found: list[_BindingVerdict] = []
-    host = course.host
-    name = host.title or host.name
-    prefix = host.reserved_prefix_of(key)
-    if host.provides(key):
-        message = say(
+def _reserved_message(facts: CourseFacts, key: str, language: str) -> str:
+    name = facts.host_name
+    if facts.provided(key):
+        return say(
             language,
-            "reserved-key-binding.provided",
+            RESERVED_KEY_BINDING_PROVIDED,
             short=brief(key),
             quoted=quoted(key),
             host=name,
         )
-        found.append(("reserved-key-binding", message, ()))
-    elif prefix is not None:
-        message = say(
-            language, "reserved-key-binding.prefix", prefix=prefix, host=name, quoted=quoted(key)
-        )
-        found.append(("reserved-key-binding", message, ()))
-    if entry.kind == "reference":
-        elsewhere = course.lesson_bindings(key)
-        there = say(language, "related.lesson-binds")
-        related = tuple(_at(o, there) for o in elsewhere[:3])
-        message = say(language, "binding-in-reference", quoted=quoted(key))
-        found.append(("binding-in-reference", message, related))
-    return tuple(found)
+    prefix = facts.reserved_prefix(key)
+    return say(language, RESERVED_KEY_BINDING_PREFIX, prefix=prefix, host=name, quoted=quoted(key))
 
 
-def _legacy_profile_message(course: CourseSnapshot, key: str, language: str) -> str:
-    host = course.host
-    keys = ", ".join(f"`{k}`" for k in sorted(host.legacy_profile_keys))
+def _legacy_profile_message(facts: CourseFacts, key: str, language: str) -> str:
+    keys = ", ".join(f"`{k}`" for k in sorted(facts.profile_keys))
     return say(
         language,
-        "legacy-profile-key",
+        LEGACY_PROFILE_KEY,
         profile=quoted(key),
         key=key,
-        host=host.title or host.name,
+        host=facts.host_name,
         keys=keys,
-        prefix=host.reserved_prefix_of(key) or "",
+        prefix=facts.reserved_prefix(key) or "",
     )
 
 
@@ -535,7 +597,9 @@ def _read_before_asked(
         return _QUIET
     here = first.uri == entry.uri
     made: dict[tuple[str, bool], _KeyVerdict]
-    made = course.cache.get(f"read-before-asked:{language}", _fresh)
+    made = course.cache.get(
+        _READ_BEFORE_ASKED_MEMOS.get(language) or _READ_BEFORE_ASKED_MEMOS[EN], _fresh
+    )
     verdict = made.get((key, here))
     if verdict is not None:
         return verdict
@@ -544,14 +608,21 @@ def _read_before_asked(
     else:
         where = say(language, "part.where.in", label=_where(course, first))
     verdict = made[key, here] = _KeyVerdict(
-        "read-before-asked",
-        say(language, "read-before-asked", short=brief(key), where=where),
+        READ_BEFORE_ASKED,
+        say(language, READ_BEFORE_ASKED, short=brief(key), where=where),
         (_at(first, say(language, "related.first-bound")),),
         course.position(first),
     )
     return verdict
 
 
+_READ_BEFORE_ASKED_MEMOS: Final = {
+    language: Memo(f"read-before-asked {language}") for language in LANGUAGES
+}
+_UNBOUND_NOW: Final = {language: Memo(f"unbound verdicts now {language}") for language in LANGUAGES}
+_UNBOUND_KEPT: Final = {
+    language: Memo(f"unbound verdicts kept {language}") for language in LANGUAGES
+}
 _VerdictBasis = tuple[object, ...]
 """What an unbound verdict says: the near key, and where that key is first bound."""
 VERDICTS_KEPT = 50_000
@@ -562,12 +633,14 @@ def _unbound_verdict(course: CourseSnapshot, key: str, language: str) -> _KeyVer
     once, and kept from snapshot to snapshot of the course while its basis holds (the same
     near key, first bound at the same place): a keystroke makes only the verdicts it
     changes."""
-    settled: dict[str, _KeyVerdict] = course.cache.get(f"unbound-now:{language}", _fresh)
+    settled: dict[str, _KeyVerdict] = course.cache.get(
+        _UNBOUND_NOW.get(language) or _UNBOUND_NOW[EN], _fresh
+    )
     verdict = settled.get(key)
     if verdict is not None:
         return verdict
     memo: dict[str, tuple[_VerdictBasis, _KeyVerdict]]
-    memo = course.cache.get(f"unbound-verdicts:{language}", _kept_verdicts)
+    memo = course.cache.get(_UNBOUND_KEPT.get(language) or _UNBOUND_KEPT[EN], _kept_verdicts)
     near_misses = near_miss_index(course)
     near = near_misses.nearest(key)
     basis: _VerdictBasis = (near,)
@@ -610,26 +683,26 @@ def _unbound(
         bound = course.first_lesson_binding(near.key)
         if bound is not None:
             related = (_at(bound, say(language, "related.near-bound", quoted=quoted(near.key))),)
-        how = "part.near.provided" if course.host.provides(near.key) else "part.near.bound"
+        how = "part.near.provided" if facts_of(course).provided(near.key) else "part.near.bound"
         message = say(
             language,
-            "near-miss",
+            NEAR_MISS,
             near=brief(near.key, 38),
             near_full=quoted(near.key),
             how=say(language, how),
             quoted=quoted(key),
             difference=_difference(key, near.key, near.distance, language),
         )
-        return _KeyVerdict("near-miss", message, related)
+        return _KeyVerdict(NEAR_MISS, message, related)
     percent = "%" if course.config.runtime_target != CURRENT else ""
     message = say(
         language,
-        "unbound-reference",
+        UNBOUND_REFERENCE,
         short=brief(key),
         key=key,
         percent=percent,
     )
-    return _KeyVerdict("unbound-reference", message)
+    return _KeyVerdict(UNBOUND_REFERENCE, message)
 
 
 def _difference(a: str, b: str, distance: int, language: str) -> str:
@@ -642,21 +715,3 @@ def _difference(a: str, b: str, distance: int, language: str) -> str:
     if unicodedata.normalize("NFKC", a) == unicodedata.normalize("NFKC", b):
         return say(language, "part.differs.nfkc")
     return say(language, "part.differs.any")
-
-
-def _candidates(course: CourseSnapshot) -> set[str]:
-    return set(course.lesson_bound_keys()) | set(course.host.provided_keys)
-
-
-def near_miss_index(course: CourseSnapshot) -> NearMissIndex:
-    """The course's candidate keys (bound in lessons, or host keys), built once per snapshot."""
-
-    def build(previous: NearMissIndex | None, changed: frozenset[str] | None) -> NearMissIndex:
-        if previous is None or changed is None:
-            return NearMissIndex.build(_candidates(course))
-        bound = course.lesson_bound_keys()
-        now = {key for key in changed if key in bound}
-        now |= {key for key in changed if course.host.provides(key)}
-        return previous.updated(now, changed - now)
-
-    return course.cache.get("near-miss", build)

@@ -12,7 +12,7 @@ import re
 import sys
 from dataclasses import dataclass
 
-from mfls.workspace.globs import matches
+from mfls.workspace.globs import exact_name, matches
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot, relative_path
 from mfls.workspace.uris import canonical_uri, path_to_uri
 
@@ -119,12 +119,17 @@ def course_file_links(snapshot: WorkspaceSnapshot, uri: str, text: str) -> list[
         key=lambda entry: entry.order,
     )
     relative = {entry.uri: relative_path(entry.path or "", root) for entry in members}
+    named = {relative[entry.uri]: entry for entry in members}
     links: list[DocumentLink] = []
     for item in glob_strings(text):
         pattern = item.value.strip()
         if not pattern:
             continue
-        matched = [e for e in members if matches(pattern, relative[e.uri])]
+        name = exact_name(pattern)
+        if name is not None:  # a set lookup: `mfls unpack` lists every lesson
+            matched = [named[name]] if name in named else []
+        else:
+            matched = [e for e in members if matches(pattern, relative[e.uri])]
         if matched:
             links.append(
                 DocumentLink(item.start, item.end, matched[0].uri, _tooltip(matched, relative))

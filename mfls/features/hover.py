@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from mfls.features import key_display
 from mfls.features.at_offset import interaction_of, invalid_at, invalid_span, marker_at
 from mfls.features.diagnostics import hidden_text, runs_on_text, runtime_name
+from mfls.features.facts import facts_of
 from mfls.features.lesson_structure import structure_of
 from mfls.features.messages import EN, counted, say
 from mfls.features.places import occurrence_link
@@ -80,7 +81,7 @@ FIXED_SPAN_NOTE = say(EN, "hover.fixed-span")
 def _fixed_output_note(
     course: CourseSnapshot, entry: DocEntry, marker: Marker, language: str
 ) -> str | None:
-    if marker.role is Role.BINDING or not course.host.substitutes(marker):
+    if not facts_of(course).read(marker):
         return None
     structure = structure_of(course, entry)
     if structure is None or structure.fixed_at(marker.start) is None:
@@ -108,14 +109,15 @@ def _literal_role(course: CourseSnapshot, marker: Marker, language: str) -> str:
     where_id = _CONTEXT_NAMES[context] if context is not None else "hover.context.literal"
     where = say(language, where_id)
     host = course.host
-    if host.substitutes(marker):
+    facts = facts_of(course)
+    if facts.substituted(marker):
         if host.runtime:
             return say(language, "hover.literal.substituted", where=where, runtime=host.runtime)
         return say(language, "hover.literal.checked", where=where)
     why = None
     if context is not None and host.runtime == "markdown-flow":
         why = _DROPPED_BY_MARKDOWN_FLOW.get(context)
-    name = host.title or host.name
+    name = facts.host_name
     if why is None:
         return say(language, "hover.literal.dropped", where=where, host=name)
     because = say(language, why)
@@ -167,8 +169,8 @@ def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker, language:
             parts.append(say(language, "hover.bound-in", places=shown))
     else:
         parts.append(say(language, "hover.not-bound"))
-    substitutes = course.host.substitutes
-    references = [o for o in course.references.get(key, ()) if substitutes(o.marker)]
+    facts = facts_of(course)
+    references = [o for o in course.references.get(key, ()) if facts.substituted(o.marker)]
     if references:
         times = counted(language, "hover.times", len(references))
         documents = counted(language, "hover.documents", len({o.uri for o in references}))
@@ -176,13 +178,12 @@ def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker, language:
         parts.append(read)
     else:
         parts.append(say(language, "hover.not-read", course=course.name))
-    host = course.host
-    name = host.title or host.name
-    if host.is_legacy_profile_binding(marker):
+    name = facts.host_name
+    if facts.legacy_profile(marker):
         parts.append(say(language, "hover.legacy-profile", host=name))
-    elif host.provides(key):
+    elif facts.provided(key):
         parts.append(say(language, "hover.provided", host=name))
-    prefix = host.reserved_prefix_of(key)
+    prefix = facts.reserved_prefix(key)
     if prefix is not None:
         parts.append(say(language, "hover.prefix", prefix=prefix, host=name))
     return "\n\n".join(parts)

@@ -16,9 +16,8 @@ from string import Template
 from typing import Final
 
 from mfls.workspace.config import CONFIG_MESSAGES
+from mfls.workspace.diagnostic_registry import DIAGNOSTIC_MESSAGES, EN, ZH
 
-EN: Final = "en"
-ZH: Final = "zh-CN"
 LANGUAGES: Final = (EN, ZH)
 AUTO: Final = "auto"
 FIRST_SENTENCE_LIMIT: Final = 80
@@ -63,31 +62,13 @@ def first_sentence(message: str) -> str:
 
 
 # -- the catalog ----------------------------------------------------------------------------
-# Ids starting with a diagnostic code are that diagnostic's messages (`config.` ones are
-# course-file-invalid's); `part.` are pieces put into other messages, `related.` the
-# messages of related places, `hover.` hover texts, `action.` code action titles.
+# A diagnostic's messages are in its entry of `workspace/diagnostic_registry.py` (`config.`
+# ones, course-file-invalid's, in `workspace/config.py`); `part.` are pieces put into other
+# messages, `related.` the messages of related places, `hover.` hover texts, `action.` code
+# action titles.
 
 _MESSAGES: dict[str, dict[str, str]] = {
     # -- diagnostics: scanner level
-    "marker-empty": {
-        EN: "This memory marker names no question, so it is plain text. Write the question "
-        "between the braces, for example `{{ What would you like to learn? }}`.",
-        ZH: "这个记忆标记里没有问题，所以只是普通文本。请在花括号之间写上问题，"
-        "例如 `{{ 你想学什么？ }}`。",
-    },
-    "marker-line-break.runs-on": {
-        EN: "This marker is probably missing its `}}`: close it where the question ends. "
-        "It ${runs_on}, so the marker is plain text. Joining the lines would make one long, "
-        "wrong question.",
-        ZH: "这个标记可能缺少 `}}`：请在问题结束处把它闭合。它${runs_on}，"
-        "所以整个标记只是普通文本。把这几行合并只会得到一个又长又错的问题。",
-    },
-    "marker-line-break": {
-        EN: "This question is broken across lines, so the marker is plain text. A question in "
-        "a memory marker must fit on one line. Join the lines.",
-        ZH: "这个问题被拆成了多行，所以标记只是普通文本。记忆标记中的问题必须写在同一行内。"
-        "请把这几行合并。",
-    },
     "part.runs-on.marker": {
         EN: "runs on into the next marker and ends at that marker's `}}`",
         ZH: "一直延伸到下一个标记，在那个标记的 `}}` 处才结束",
@@ -100,19 +81,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         EN: "runs on over ${count} lines to a later `}}`",
         ZH: "跨越 ${count} 行，直到后面的某个 `}}`",
     },
-    "marker-control-character": {
-        EN: "This question contains an invisible control character${which}. It makes the "
-        "marker plain text. Delete the character.",
-        ZH: "这个问题里有一个不可见的控制字符${which}。它让整个标记变成了普通文本。"
-        "请删除这个字符。",
-    },
     "part.which-character": {EN: " (${code})", ZH: "（${code}）"},
-    "marker-unclosed": {
-        EN: "This `{{` has no closing `}}` in its paragraph. Everything after it, to the end "
-        "of the paragraph, is plain text.${hides} Close the marker with `}}`.",
-        ZH: "这个 `{{` 在本段中没有对应的 `}}`。从它开始直到段落结尾都是普通文本。"
-        "${hides}请用 `}}` 闭合这个标记。",
-    },
     "part.hides.one": {
         EN: " It hides ${what} written after it.",
         ZH: "它遮住了后面写的${what}。",
@@ -125,97 +94,9 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "part.count.markers.other": {EN: "${count} memory markers", ZH: " ${count} 个记忆标记"},
     "part.count.interactions.one": {EN: "1 interaction", ZH: " 1 个交互"},
     "part.count.interactions.other": {EN: "${count} interactions", ZH: " ${count} 个交互"},
-    "legacy-binding": {
-        EN: "`%{{...}}` is the old binding syntax: write `{{ ${bare} }}`. It binds the same "
-        "question. markdown-flow 0.4 and older bind only `%{{...}}`: a course run "
-        "by them keeps it (set `target` in mfcourse.toml).",
-        ZH: "`%{{...}}` 是旧的绑定写法：请改为 `{{ ${bare} }}`。两种写法绑定的是同一个问题。"
-        "markdown-flow 0.4 及更早版本只认 `%{{...}}` 绑定："
-        "由它们运行的课程应保留旧写法（在 mfcourse.toml 中设置 `target`）。",
-    },
-    "empty-interaction": {
-        EN: "This interaction offers no choices and no `...` input field. markdown-flow "
-        "0.4.2 shows `?[{{ ${key} }}]` as one button that reads the value of ${quoted} "
-        "(UNKNOWN while unset) and saves nothing. Add choices (`A | B`) or `...` for a text "
-        "input.",
-        ZH: "这个交互既没有选项，也没有 `...` 输入框。markdown-flow 0.4.2 会把 "
-        "`?[{{ ${key} }}]` 显示为一个按钮，按钮文字是${quoted}的值（未设置时为 "
-        "UNKNOWN），而且不保存任何回答。请添加选项（`A | B`），或用 `...` 提供文本输入。",
-    },
-    "empty-interaction.legacy": {
-        EN: "This interaction offers no choices and no `...` input field. markdown-flow "
-        "0.4.2 shows `?[%{{ ${key} }}]` as a text input with an empty hint; write "
-        "`?[%{{ ${key} }} ...]` to say so.",
-        ZH: "这个交互既没有选项，也没有 `...` 输入框。markdown-flow 0.4.2 会把 "
-        "`?[%{{ ${key} }}]` 显示为一个提示为空的文本输入框；如果这正是你的本意，"
-        "请明确写成 `?[%{{ ${key} }} ...]`。",
-    },
-    "runtime-binding-ignored": {
-        EN: "${runtime} saves nothing here: write `%{{ ${bare} }}`. It binds an answer only "
-        "with `%{{...}}`: it saves no answer to ${quoted}, and shows this marker as part of "
-        "the first button's text.",
-        ZH: "${runtime} 不会在这里保存回答：请写成 `%{{ ${bare} }}`。它只认 `%{{...}}` "
-        "绑定：不会把回答保存到${quoted}，还会把这个标记当作第一个按钮文字的一部分显示出来。",
-    },
-    "runtime-binding-ignored.position": {
-        EN: "${runtime} saves nothing here: write `%{{` right after `?[`. It binds an answer "
-        "only when the interaction starts with `%{{`; here it saves no answer to ${quoted} "
-        "and shows the marker as button text.",
-        ZH: "${runtime} 不会在这里保存回答：请把 `%{{` 紧接在 `?[` 之后。只有交互以 `%{{` "
-        "开头时它才绑定回答；这里它不会把回答保存到${quoted}，而是把标记显示为按钮文字。",
-    },
-    "runtime-key-differs": {
-        EN: "${runtime} never reads this marker: its key holds `}`. Its reader stops a key at "
-        "the first `}`, so it neither substitutes nor binds ${quoted}; remove the `}` from "
-        "the key.",
-        ZH: "${runtime} 读不到这个标记：它的键里含有 `}`。它在第一个 `}` 处就结束键名，"
-        "所以既不会替换也不会绑定${quoted}；请把 `}` 从键中去掉。",
-    },
     # -- diagnostics: course level
-    "reserved-key-binding.provided": {
-        EN: "${short} is read-only: the host provides it. ${host} provides ${quoted}, so an "
-        "interaction cannot save an answer to it: choose another question text, or read the "
-        "provided value without binding it.",
-        ZH: "${short}是只读的：它由平台提供。${quoted}由 ${host} 提供，交互无法保存对它的"
-        "回答：请换一个问题文字，或者只读取这个值而不绑定它。",
-    },
-    "reserved-key-binding.prefix": {
-        EN: "Questions starting with `${prefix}` are reserved by ${host}. The platform "
-        "rejects binding ${quoted}: choose another question text.",
-        ZH: "以 `${prefix}` 开头的问题由 ${host} 保留。平台不接受绑定${quoted}：请换一个问题文字。",
-    },
-    "binding-in-reference": {
-        EN: "A binding here grants no permission to save: bind the question in a lesson. "
-        "This is a reference document (see `references` in mfcourse.toml), so it saves no "
-        "answer to ${quoted}.",
-        ZH: "这里的绑定没有保存回答的权限：请在课时中绑定这个问题。这是一个参考文档"
-        "（见 mfcourse.toml 中的 `references`），所以不会把回答保存到${quoted}。",
-    },
-    "legacy-profile-key": {
-        EN: "${profile} is a legacy learner-profile key: keep `%{{...}}` here. ${host} still "
-        "accepts `%{{...}}` bindings of its legacy learner-profile keys (${keys}) but "
-        "rejects other bindings of questions starting with `${prefix}`. Do not convert it "
-        "to `{{ ${key} }}`: that form is such a binding, an error.",
-        ZH: "${profile}是旧版学员画像键：这里请保留 `%{{...}}`。${host} 仍接受对其旧版学员"
-        "画像键（${keys}）的 `%{{...}}` 绑定，但拒绝其他以 `${prefix}` 开头的问题的绑定。"
-        "不要把它改成 `{{ ${key} }}`：那种写法正属于被拒绝的绑定，会报错。",
-    },
-    "read-before-asked": {
-        EN: "${short} is read here before it is asked. In course order the question is "
-        "first bound ${where}. Ask it earlier, or tell the AI what to do while the answer "
-        "is missing.",
-        ZH: "${short}在提问之前就被读取了。按课程顺序，这个问题${where}才首次绑定。"
-        "请提前提问，或者告诉 AI 在还没有回答时该怎么做。",
-    },
     "part.where.later": {EN: "later in this lesson", ZH: "在本课时的后文"},
     "part.where.in": {EN: "in ${label}", ZH: "在 ${label} 中"},
-    "near-miss": {
-        EN: "Not bound in this course; did you mean ${near}? ${near_full} is ${how}; "
-        "${quoted} differs from it only in ${difference}, but a different text is a "
-        "different question.",
-        ZH: "本课程没有绑定这个问题；你是不是想写${near}？${near_full}${how}；"
-        "${quoted}与它只差在${difference}，但文字不同就是不同的问题。",
-    },
     "part.near.bound": {EN: "bound", ZH: "已绑定"},
     "part.near.provided": {EN: "provided by the host", ZH: "由平台提供"},
     "part.differs.letters.one": {
@@ -232,20 +113,6 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "part.differs.any": {
         EN: "spacing, letter case, Unicode form or punctuation",
         ZH: "空白、大小写、Unicode 形式或标点",
-    },
-    "unbound-reference": {
-        EN: "No lesson asks ${short}, so the AI may lack the answer. The host does not provide "
-        "it either. Bind it in an interaction (`?[${percent}{{ ${key} }} ...]`), or "
-        "tell the AI to ask for the answer or to use a stated default.",
-        ZH: "没有任何课时提问${short}，AI 可能读不到回答。平台也不提供它。请在交互中绑定它"
-        "（`?[${percent}{{ ${key} }} ...]`），或者告诉 AI 去询问用户，或使用事先说明的默认值。",
-    },
-    "fixed-output-unclosed": {
-        EN: "This `!===` fixed output is not closed: add a `!===` line. Before the block "
-        "ends no `!===` line closes it, so markdown-flow sends the whole block to the AI "
-        "as an ordinary prompt, `!===` included.",
-        ZH: "这段 `!===` 固定输出没有闭合：请加一行 `!===`。在本块结束之前没有 `!===` "
-        "行闭合它，所以 markdown-flow 会把整个块（连同 `!===`）当作普通提示词发给 AI。",
     },
     "config.unreadable": {EN: "", ZH: "课程文件无法读取。所有设置暂用默认值。"},
     "structure.unreadable": {
@@ -303,6 +170,16 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "config.severity-value": {
         EN: "",
         ZH: "`${code}` 的严重级别无效，使用默认级别。它必须是以下之一：${choices}。",
+    },
+    "config.document-limit": {
+        EN: "",
+        ZH: "课程超过文档数上限，检查不完整。它的文件夹只列出了 ${limit} 个文件，"
+        "之后的文件未计入课程。",
+    },
+    "config.file-limit": {
+        EN: "",
+        ZH: "课程中的一个文件超过大小上限，未计入课程，检查不完整。`${path}` 大于 ${limit} "
+        "字节，其中的绑定不计。",
     },
     # -- related places
     "related.lesson-binds": {EN: "a lesson binds it here", ZH: "某个课时在这里绑定了它"},
@@ -506,6 +383,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         ZH: "把本课程中所有标记补齐空格为 {{ key }}",
     },
 }
+_MESSAGES.update((_id, dict(_texts)) for _id, _texts in DIAGNOSTIC_MESSAGES.items())
 for _id, _english in CONFIG_MESSAGES.items():
     _MESSAGES[_id][EN] = _english
 

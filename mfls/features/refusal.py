@@ -11,7 +11,8 @@ class Refusal:
 
     `conflict` marks a rename whose new key is already used in the course (doing it would
     merge two questions); `old_key`/`new_key` name the keys involved when known.
-    `stale` marks a refusal because the document changed while the request ran.
+    `stale` marks a refusal because the document changed while the request ran;
+    `malformed` one because the request's arguments do not fit (wrong types, missing).
     """
 
     message: str
@@ -19,3 +20,4 @@ class Refusal:
     new_key: str | None = None
     conflict: bool = False
     stale: bool = False
+    malformed: bool = False

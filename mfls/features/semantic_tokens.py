@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from mfls.features.at_offset import invalid_span
+from mfls.features.facts import facts_of
 from mfls.features.lesson_structure import structure_of
 from mfls.syntax.model import Marker, Role, ScanResult
 from mfls.workspace.ai_shifu_structure import Structure
-from mfls.workspace.hosts import HostProfile
 from mfls.workspace.index import WorkspaceSnapshot
 
 # Append only: clients keep the indices of the legend.
@@ -52,7 +52,7 @@ def tokens(
         return []
     course, entry = found
     every = document_tokens(
-        entry.marker_scan, course.host, structure_of(course, entry), entry.binds
+        entry.marker_scan, facts_of(course).provided, structure_of(course, entry), entry.binds
     )
     if start is None and end is None:
         return every
@@ -63,12 +63,13 @@ def tokens(
 
 def document_tokens(
     result: ScanResult,
-    host: HostProfile | None = None,
+    read_only: Callable[[str], bool] | None = None,
     structure: Structure | None = None,
     binds: Callable[[Marker], bool] | None = None,
 ) -> list[SemanticToken]:
     """Tokens of the markers, invalid markers and interaction operators of `result`, and
-    of the fixed output of `structure`: its text between those tokens, as `string`."""
+    of the fixed output of `structure`: its text between those tokens, as `string`; a
+    marker of a key `read_only` names (the host provides it) is `readonly`."""
     found: list[SemanticToken] = []
     for marker in result.markers:
         modifiers = 0
@@ -78,7 +79,7 @@ def document_tokens(
             modifiers |= LEGACY
         if marker.literal:
             modifiers |= LITERAL
-        if host is not None and host.provides(marker.key):
+        if read_only is not None and read_only(marker.key):
             modifiers |= READONLY
         found.append(SemanticToken(marker.start, marker.end - marker.start, MARKER, modifiers))
     for invalid in result.invalid:

@@ -7,11 +7,18 @@
 - pygls drops a request whose params do not fit its type (and shows the user an
   error). Here it is answered with -32602 Invalid Params; such a notification is
   logged and ignored.
+- `workspace/executeCommand` is checked before pygls reads it: params not an object, a
+  `command` that is not a string or names no command, `arguments` that are not a list
+  (pygls split a string into its characters) are answered -32602 with one log line. A
+  command whose arguments do not fit returns a `Refusal` marked `malformed`: answered
+  -32602 too, and logged as a warning (other refusals at debug level).
 - pygls drops requests that arrive after `shutdown`; LSP wants them answered with
   -32600 Invalid Request.
 - A handler that declines returns a `Refusal` (see `mfls.lsp.routes`); it is answered
   with an error (RequestFailed, or ContentModified when stale) and logged at debug level,
-  since it is a normal outcome (prepareRename away from a marker), not a fault.
+  since it is a normal outcome (prepareRename away from a marker), not a fault. A
+  `NotReady` (a pulled diagnostic whose course is not indexed in time, see
+  `mfls.lsp.course_gate`) is answered ServerCancelled with `retriggerRequest: true`.
 - pygls warns about each cancel notification for a request already answered; here that
   is logged at debug level.
 - Frames come from `mfls.lsp.wire` (`receive_body`, `receive_problem`): a body that is
@@ -52,6 +59,7 @@ from pygls.protocol.json_rpc import RPCRequest
 from pygls.protocol.language_server import lsp_method
 
 from mfls.features.refusal import Refusal
+from mfls.lsp.course_gate import NotReady
 from mfls.lsp.logs import LOGGER_NAME
 from mfls.lsp.to_proto import JsonText, refusal_error
 from mfls.lsp.wire import PARSE_ERROR, Problem, check_message
@@ -75,6 +83,17 @@ class MflsProtocol(LanguageServerProtocol):
         self._writing: set[asyncio.Future[Any]] = set()  # writes in flight (async writers)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
+        if (
+            isinstance(data, dict)
+            and data.get("method") == t.WORKSPACE_EXECUTE_COMMAND
+            and "id" in data
+        ):
+            problem = _command_problem(data.get("params"), self.fm.commands)
+            if problem is not None:
+                log.warning("%s: %s; answered -32602", t.WORKSPACE_EXECUTE_COMMAND, problem)
+                error = JsonRpcInvalidParams(problem)
+                self._send_response(data["id"], error=error.to_response_error())
+                return REFUSED
         try:
             return super().structure_message(data)
         except JsonRpcException:
@@ -101,10 +120,15 @@ class MflsProtocol(LanguageServerProtocol):
     def _send_handler_result(self, future: Future[Any], *, msg_id: Any) -> None:
         if future.done() and not future.cancelled() and future.exception() is None:
             refusal = future.result()
+            if isinstance(refusal, NotReady):
+                self._request_futures.pop(msg_id, None)
+                self._send_response(msg_id, error=refusal.error())
+                return
             if isinstance(refusal, Refusal):
                 self._request_futures.pop(msg_id, None)
                 error = refusal_error(refusal)
-                log.debug("request %s refused (%d): %s", msg_id, error.code, error.message)
+                level = logging.WARNING if refusal.malformed else logging.DEBUG
+                log.log(level, "request %s refused (%d): %s", msg_id, error.code, error.message)
                 self._send_response(msg_id, error=error)
                 return
         super()._send_handler_result(future, msg_id=msg_id)
@@ -283,3 +307,25 @@ class MflsProtocol(LanguageServerProtocol):
                 future.cancel()
         self._shutdown = True
         return None
+
+
+_JSON_TYPES = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+
+
+def _json_type(value: Any) -> str:
+    return "null" if value is None else _JSON_TYPES.get(type(value), "a number")
+
+
+def _command_problem(params: Any, commands: Any) -> str | None:
+    """Why the params of a `workspace/executeCommand` request do not fit, or None."""
+    if not isinstance(params, dict):
+        return f"params must be an object, not {_json_type(params)}"
+    name = params.get("command")
+    if not isinstance(name, str):
+        return f"`command` must be a string, not {_json_type(name)}"
+    if name not in commands:
+        return f"unknown command {name!r}"
+    arguments = params.get("arguments")
+    if arguments is not None and not isinstance(arguments, list):
+        return f"{name}: `arguments` must be a list, not {_json_type(arguments)}"
+    return None

@@ -13,6 +13,12 @@ The failure policy, the same for every handler:
   unchanged); a notification gets nothing;
 - a refusal (a `Refusal` returned by the handler) becomes an error answer with its
   reason: RequestFailed, or ContentModified when stale (see `MflsProtocol`).
+
+A route with `course` depends on the course of a document (or, when `course` gives None,
+on every course): it goes through the course gate (`mfls.lsp.course_gate`). Answered at
+once when that course is indexed; otherwise it waits for it (as a generator step, so the
+loop goes on) at most `course_gate.WAIT_BOUND` seconds, and past that gets `late` (the
+empty answer when None).
 """
 
 from __future__ import annotations
@@ -20,12 +26,14 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types as t
 
+from mfls.features.refusal import Refusal
+from mfls.lsp import course_gate
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.handlers import (
     assistance,
@@ -62,12 +70,37 @@ class Route:
     empty: Callable[[Any], Any] = nothing  # the answer to a fault, from the params
     when: Callable[[Capabilities], bool] | None = None  # None: offered to every client
     command: bool = False  # `method` names a `workspace/executeCommand` command
+    course: Callable[[Any], str | None] | None = None  # the document whose course it needs
+    late: Callable[[Any], Any] | None = None  # the answer past the gate's bound (None: empty)
+
+
+def document(params: Any) -> str | None:
+    """The document of a `textDocument/...` request."""
+    return str(params.text_document.uri)
+
+
+def every_course(params: Any) -> None:
+    """A request about the whole workspace: it needs every course."""
+    return None
+
+
+def command_document(arguments: list[Any]) -> str | None:
+    """The document a command names: `[uri]` or `[{"uri": uri}]` (None: every course)."""
+    first = arguments[0] if arguments else None
+    if isinstance(first, dict):
+        first = first.get("uri")
+    return first if isinstance(first, str) else None
+
+
+def still_indexing(arguments: Any) -> Refusal:
+    return Refusal("The course of this document is still being indexed: try again.")
 
 
 def command(name: str, handler: Callable[..., Any]) -> Route:
-    """A `workspace/executeCommand` command: the handler gets the command's arguments
-    (a list) and its name is offered in `executeCommandProvider.commands`."""
-    return Route(name, handler, command=True)
+    """A `workspace/executeCommand` command about a document's course: the handler gets
+    the command's arguments (a list) and its name is offered in
+    `executeCommandProvider.commands`."""
+    return Route(name, handler, command=True, course=command_document, late=still_indexing)
 
 
 def _pull_client(caps: Capabilities) -> bool:
@@ -90,41 +123,60 @@ ROUTES: tuple[Route, ...] = (
     Route(
         t.TEXT_DOCUMENT_COMPLETION,
         assistance.complete,
-        t.CompletionOptions(trigger_characters=["{", "["], resolve_provider=True),
+        assistance.COMPLETION_OPTIONS,
+        course=document,
     ),
     Route(t.COMPLETION_ITEM_RESOLVE, assistance.resolve_completion, empty=unchanged),
-    Route(t.TEXT_DOCUMENT_HOVER, assistance.on_hover),
+    Route(t.TEXT_DOCUMENT_HOVER, assistance.on_hover, course=document),
     Route(
         t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
         assistance.tokens_full,
         assistance.TOKENS_LEGEND,
         empty=assistance.no_tokens,
+        course=document,
     ),
     Route(
         t.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE,
         assistance.tokens_range,
         assistance.TOKENS_LEGEND,
         empty=assistance.no_tokens,
+        course=document,
     ),
     # navigation
-    Route(t.TEXT_DOCUMENT_DEFINITION, navigation.definition),
-    Route(t.TEXT_DOCUMENT_DECLARATION, navigation.declaration),
-    Route(t.TEXT_DOCUMENT_REFERENCES, navigation.references),
+    Route(t.TEXT_DOCUMENT_DEFINITION, navigation.definition, course=document),
+    Route(t.TEXT_DOCUMENT_DECLARATION, navigation.declaration, course=document),
+    Route(t.TEXT_DOCUMENT_REFERENCES, navigation.references, course=document),
     Route(t.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlights),
     Route(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL, navigation.document_symbols),
     Route(t.TEXT_DOCUMENT_FOLDING_RANGE, navigation.folding_ranges),
-    Route(t.WORKSPACE_SYMBOL, navigation.workspace_symbols),
+    Route(t.WORKSPACE_SYMBOL, navigation.workspace_symbols, course=every_course),
     # authoring
-    Route(t.TEXT_DOCUMENT_CODE_LENS, authoring.code_lenses, authoring.CODE_LENS_OPTIONS),
-    Route(t.TEXT_DOCUMENT_DOCUMENT_LINK, authoring.links, authoring.DOCUMENT_LINK_OPTIONS),
+    Route(
+        t.TEXT_DOCUMENT_CODE_LENS,
+        authoring.code_lenses,
+        authoring.CODE_LENS_OPTIONS,
+        course=document,
+    ),
+    Route(
+        t.TEXT_DOCUMENT_DOCUMENT_LINK,
+        authoring.links,
+        authoring.DOCUMENT_LINK_OPTIONS,
+        course=document,
+    ),
     # editing
-    Route(t.TEXT_DOCUMENT_PREPARE_RENAME, editing.prepare_rename),
-    Route(t.TEXT_DOCUMENT_RENAME, editing.rename),
-    Route(t.TEXT_DOCUMENT_CODE_ACTION, editing.code_action, editing.CODE_ACTION_OPTIONS),
+    Route(t.TEXT_DOCUMENT_PREPARE_RENAME, editing.prepare_rename, course=document),
+    Route(t.TEXT_DOCUMENT_RENAME, editing.rename, course=document),
+    Route(
+        t.TEXT_DOCUMENT_CODE_ACTION,
+        editing.code_action,
+        editing.CODE_ACTION_OPTIONS,
+        course=document,
+    ),
     Route(
         t.WORKSPACE_WILL_RENAME_FILES,
         file_renames.will_rename_files,
         file_renames.WILL_RENAME_OPTIONS,
+        course=every_course,  # the renamed files may lie in any course, folders too
     ),
     # diagnostics (pull clients only; push clients get `publishDiagnostics`)
     Route(
@@ -133,12 +185,16 @@ ROUTES: tuple[Route, ...] = (
         diagnostics.OPTIONS,
         empty=diagnostics.no_report,
         when=_pull_client,
+        course=document,
+        late=course_gate.not_ready,
     ),
     Route(
         t.WORKSPACE_DIAGNOSTIC,
         diagnostics.workspace_diagnostic,
         empty=diagnostics.no_workspace_report,
         when=_pull_client,
+        course=every_course,
+        late=course_gate.not_ready,
     ),
     # commands (`workspace/executeCommand`: pygls answers it from its command table)
     command(commands.COURSE_INFO, commands.course_info_command),
@@ -165,14 +221,17 @@ def install(server: MflsServer, routes: Sequence[Route], caps: Capabilities | No
             server.feature(route.method, route.options)(answering(server, route))
 
 
-def answering(server: MflsServer, route: Route) -> Callable[[Any], Any]:
-    """`route.handler` bound to `server`, under the failure policy (module notes)."""
+def answering(server: MflsServer, route: Route) -> Callable[..., Any]:
+    """`route.handler` bound to `server`, under the failure policy and, for a route with
+    `course`, behind the course gate (module notes)."""
     handler = route.handler
     method = route.method
     if inspect.iscoroutinefunction(handler):
 
         async def run_async(params: Any = None) -> Any:
             try:
+                if route.course is not None and not await _course_ready(server, route, params):
+                    return _late(route, params)
                 return await handler(server, params)
             except Exception:
                 log.exception("%s failed", method)
@@ -189,7 +248,15 @@ def answering(server: MflsServer, route: Route) -> Callable[[Any], Any]:
                 log.exception("command %s failed", method)
                 return route.empty(arguments)
 
-        return run_command
+        if route.course is None:
+            return run_command
+
+        def gated_command(*arguments: Any) -> Generator[Any, Any, Any]:
+            if not (yield from _gate(server, route, list(arguments))):
+                return _late(route, list(arguments))
+            return run_command(*arguments)
+
+        return gated_command
 
     def run(params: Any = None) -> Any:
         try:
@@ -198,4 +265,54 @@ def answering(server: MflsServer, route: Route) -> Callable[[Any], Any]:
             log.exception("%s failed", method)
             return route.empty(params)
 
-    return run
+    if route.course is None:
+        return run
+
+    def gated(params: Any = None) -> Generator[Any, Any, Any]:
+        if not (yield from _gate(server, route, params)):
+            return _late(route, params)
+        return run(params)
+
+    return gated
+
+
+def _gate(server: MflsServer, route: Route, params: Any) -> Generator[Any, Any, bool]:
+    """True at once when the course `route` needs is ready; else a pygls generator step
+    that waits for it (`CourseGate.wait`), False when the bound passed first."""
+    assert route.course is not None
+    uri = route.course(params)
+    gate = server.gate
+
+    def ready() -> bool:
+        return gate.ready(server.courses.snapshot, uri)
+
+    if ready():
+        return True
+    if uri is not None:
+        server.courses.prefer(uri)
+    log.debug("%s waits for the course of %s", route.method, uri or "every document")
+    waited = yield gate.wait, (ready,), None
+    return bool(waited)
+
+
+async def _course_ready(server: MflsServer, route: Route, params: Any) -> bool:
+    """`_gate` for a coroutine handler."""
+    assert route.course is not None
+    uri = route.course(params)
+    gate = server.gate
+
+    def ready() -> bool:
+        return gate.ready(server.courses.snapshot, uri)
+
+    if uri is not None and not ready():
+        server.courses.prefer(uri)
+    return await gate.wait(ready)
+
+
+def _late(route: Route, params: Any) -> Any:
+    log.info(
+        "%s: the course is not indexed after %.0f s; answered without computing",
+        route.method,
+        course_gate.WAIT_BOUND,
+    )
+    return (route.late or route.empty)(params)

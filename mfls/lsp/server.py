@@ -32,11 +32,13 @@ from mfls.features import rename_record as rr
 from mfls.features.messages import AUTO, language_of
 from mfls.lsp import to_proto
 from mfls.lsp.capabilities import Capabilities
+from mfls.lsp.course_gate import CourseGate
 from mfls.lsp.documents import Texts, is_course_file
 from mfls.lsp.logs import LOGGER_NAME, apply_levels
 from mfls.lsp.protocol import MflsProtocol
 from mfls.lsp.settings import Settings, merge_settings
 from mfls.text.line_index import LineIndex
+from mfls.workspace.globs import exact_name
 from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
 from mfls.workspace.parallel import default_jobs
 from mfls.workspace.uris import path_to_uri, uri_to_path
@@ -56,6 +58,7 @@ WATCH_GLOBS = (
     "**/structure.json",
     "**/.shifu-sync.json",
 )
+WATCHED_SUFFIXES = (".md", ".markdown", ".mdflow")
 
 
 class MflsServer(LanguageServer):
@@ -74,6 +77,8 @@ class MflsServer(LanguageServer):
         self.settings = Settings()
         self.client_locale: str | None = None  # `locale` of `initialize`
         self.courses = Workspace(jobs=default_jobs())
+        self.gate = CourseGate()
+        """Whether a document's course is indexed yet (`mfls.lsp.course_gate`)."""
         self.texts = Texts(self._indexed_text)
         self.convert = to_proto.Converter(self.texts)
         self._writer = to_proto.DiagnosticWriter(self.convert)
@@ -221,14 +226,25 @@ class MflsServer(LanguageServer):
         self.diagnostics_changed()
         await self.update_watchers()
 
+    def courses_known(self, roots: tuple[str, ...]) -> None:
+        """The courses at `roots` are indexed, the rest of the workspace not yet: what
+        waited on them goes on (`Workspace.index_all`, called on the worker)."""
+        self.gate.courses_known(roots)
+        self.diagnostics_changed()
+
     def wanted_watchers(self) -> list[t.FileSystemWatcher]:
-        """Markdown files and course files anywhere, plus each course's own globs."""
+        """Markdown files and course files anywhere, plus each course's own globs (but
+        the exact names of Markdown files, which `WATCH_GLOBS` watch already: `mfls
+        unpack` lists every lesson)."""
         patterns: list[str | t.RelativePattern] = list(WATCH_GLOBS)
         relative = self.caps.watch_relative_patterns
         for course in sorted(self.courses.snapshot.courses.values(), key=lambda c: c.id):
             if course.root is None:
                 continue
             for glob in (*course.config.lessons, *course.config.references):
+                name = exact_name(glob)
+                if name is not None and name.endswith(WATCHED_SUFFIXES):
+                    continue
                 glob = glob.strip().removeprefix("./").lstrip("/")
                 if relative:
                     base = path_to_uri(course.root)
@@ -279,21 +295,26 @@ class MflsServer(LanguageServer):
             log.warning("the client refused file watching; relying on what it sends")
 
     def report_course_problems(self) -> None:
-        """Show each course file problem, and each pending rename journal (an interrupted
-        `mfls rename`, with how to finish or undo it), once, while it lasts."""
+        """Show each course file problem (a course over a limit as an error), and each
+        pending rename journal (an interrupted `mfls rename`, with how to finish or undo
+        it), once, while it lasts."""
         courses = self.courses.snapshot.courses.values()
         said = diagnostics.config_problem_message
-        current = {
-            f"{course.config_path or course.id}: {said(problem, self.language)}"
-            for course in courses
-            for problem in course.problems
-        }
+        current: set[str] = set()
+        errors: set[str] = set()
+        for course in courses:
+            for problem in course.problems:
+                text = f"{course.config_path or course.id}: {said(problem, self.language)}"
+                current.add(text)
+                if problem.over_limit:
+                    errors.add(text)
         for root in sorted({c.root for c in courses if c.root is not None}):
             pending = journal.pending_journal(root)
             if pending is not None:
                 current.add(pending.message())
         for text in sorted(current - self._shown):
-            self.show_message(t.MessageType.Warning, f"mfls: {text}")
+            kind = t.MessageType.Error if text in errors else t.MessageType.Warning
+            self.show_message(kind, f"mfls: {text}")
         self._shown = current
 
     # ----- diagnostics ----------------------------------------------------------
@@ -504,7 +525,10 @@ class MflsServer(LanguageServer):
 
     def publish(self, uri: str, skip_empty: bool = False) -> None:
         """Send the diagnostics of `uri` unless they equal the last ones sent (`skip_empty`:
-        or they are empty and none were sent)."""
+        or they are empty and none were sent). Nothing before the course of `uri` is
+        indexed (`mfls.lsp.course_gate`): `courses_known` and the end of indexing publish."""
+        if not self.gate.ready(self.courses.snapshot, uri):
+            return
         try:
             items = self.diagnostics_of(uri)
         except Exception:

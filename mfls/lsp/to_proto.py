@@ -36,6 +36,7 @@ from mfls.workspace.index import CourseSnapshot
 from mfls.workspace.uris import path_to_uri
 
 REQUEST_FAILED = int(t.LSPErrorCodes.RequestFailed)
+INVALID_PARAMS = int(t.ErrorCodes.InvalidParams)
 CONTENT_MODIFIED = int(t.LSPErrorCodes.ContentModified)
 
 
@@ -60,8 +61,10 @@ class Converter:
 
 def refusal_error(refusal: Refusal) -> t.ResponseError:
     """The error answer of a declined request: ContentModified when the document changed
-    under it, RequestFailed otherwise."""
+    under it, InvalidParams when its arguments do not fit, RequestFailed otherwise."""
     code = CONTENT_MODIFIED if refusal.stale else REQUEST_FAILED
+    if refusal.malformed:
+        code = INVALID_PARAMS
     return t.ResponseError(code=code, message=refusal.message)
 
 
@@ -265,6 +268,7 @@ def completion_list(
     range_ = convert.range(index, result.start, result.end)
     text = result.snippet_text if snippets else result.new_text
     text_format = t.InsertTextFormat.Snippet if snippets else None
+    first = min((item.sort_text for item in result.items), default=None)
     items = [
         t.CompletionItem(
             label=item.key,
@@ -279,6 +283,7 @@ def completion_list(
             if lazy_documentation
             else t.MarkupContent(kind=t.MarkupKind.Markdown, value=item.documentation),
             sort_text=item.sort_text,
+            preselect=True if item.sort_text == first else None,
             insert_text_format=text_format,
             text_edit=t.TextEdit(range=range_, new_text=text(item.key)),
             data={"uri": uri, "offset": offset, "key": item.key} if lazy_documentation else None,

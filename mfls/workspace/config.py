@@ -9,7 +9,7 @@ from string import Template
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from mfls.workspace.codes import DEFAULT_SEVERITIES, OFF, SEVERITY_NAMES
+from mfls.workspace.diagnostic_registry import DEFAULT_SEVERITIES, OFF, SEVERITY_NAMES
 from mfls.workspace.hosts import HOST_NAMES
 
 if TYPE_CHECKING:
@@ -85,8 +85,19 @@ CONFIG_MESSAGES: Final = {
     "it, and mfls reads nothing outside the course folder.",
     "structure.duplicate": "`${file}` is listed a second time: it runs once, where it is "
     "first listed. The course tool's `build` would make it a second lesson.",
+    "config.document-limit": "The course is over the document limit; its check is "
+    "incomplete. Its folder was listed up to ${limit} files: the files after them are not "
+    "part of the course.",
+    "config.file-limit": "A file of the course is over the size limit; its check is "
+    "incomplete. `${path}` is larger than ${limit} bytes: it is left out, its bindings do "
+    "not count.",
 }
 """The English texts of course file problems (`mfls.features.messages` has the others)."""
+
+
+LIMIT_PROBLEMS: Final = frozenset({"config.document-limit", "config.file-limit"})
+"""Problems of the course, not of its file, reported on the course file: a course over
+a limit of mfls (`Workspace` adds them)."""
 
 
 class ConfigProblem(NamedTuple):
@@ -113,6 +124,11 @@ class ConfigProblem(NamedTuple):
     ) -> ConfigProblem:
         text = Template(CONFIG_MESSAGES[message_id]).substitute(args)
         return cls(text, *span, fatal=fatal, id=message_id, args=tuple(args.items()))
+
+    @property
+    def over_limit(self) -> bool:
+        """A course over a limit (`LIMIT_PROBLEMS`): an error, the course incomplete."""
+        return self.id in LIMIT_PROBLEMS
 
 
 _TOP_FIELDS: Final = (

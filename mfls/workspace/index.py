@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cached_property, lru_cache
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, NamedTuple, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Literal, NamedTuple, Protocol, TypeVar
 
 from mfls.syntax.grouping import group_by_key
 from mfls.syntax.model import Marker, ScanResult
@@ -294,6 +294,19 @@ class KeyOccurrences(Mapping[str, tuple[Occurrence, ...]]):
 _MISSING: Any = object()
 
 
+class Memo:
+    """The name of a value of a `DerivedCache`: compared by identity, so two modules never
+    share a value by choosing the same words."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Memo({self.name!r})"
+
+
 class DerivedCache:
     """Values computed lazily from one course snapshot, each at most once.
 
@@ -305,7 +318,7 @@ class DerivedCache:
     def __init__(
         self, previous: DerivedCache | None = None, changed: frozenset[str] | None = None
     ) -> None:
-        self._values: dict[str, Any] = {}
+        self._values: dict[Memo, Any] = {}
         self._lock = threading.Lock()
         self._previous = previous
         self._changed = changed
@@ -322,7 +335,7 @@ class DerivedCache:
             return DerivedCache()
         return DerivedCache(previous, before | changed)
 
-    def get(self, name: str, build: Callable[[T | None, frozenset[str] | None], T]) -> T:
+    def get(self, name: Memo, build: Callable[[T | None, frozenset[str] | None], T]) -> T:
         """The value `name`; `build(previous_value, changed_keys)` makes it when missing."""
         known = self._values.get(name, _MISSING)
         if known is not _MISSING:
@@ -339,6 +352,10 @@ class DerivedCache:
         value = build(earlier, changed if earlier is not None else None)
         with self._lock:
             return self._values.setdefault(name, value)
+
+
+_LESSON_BINDINGS: Final = Memo("lesson bindings")
+_FIRST_LESSON_DOCS: Final = Memo("first lesson documents")
 
 
 def _new_memo(previous: object, changed: object) -> dict[str, Any]:
@@ -412,7 +429,7 @@ class CourseSnapshot(_Record):
 
     def lesson_bindings(self, key: str) -> tuple[Occurrence, ...]:
         """Bindings in lesson documents: the only ones that declare an answer."""
-        memo: dict[str, tuple[Occurrence, ...]] = self.cache.get("lesson-bindings", _new_memo)
+        memo: dict[str, tuple[Occurrence, ...]] = self.cache.get(_LESSON_BINDINGS, _new_memo)
         found = memo.get(key)
         if found is None:
             if key in self._first_lesson_docs():
@@ -443,7 +460,7 @@ class CourseSnapshot(_Record):
         """key -> URI of the first lesson (in course order) binding it, for every key a
         lesson binds: built once per snapshot, from the previous snapshot's table and the
         keys that changed since when there is one."""
-        return self.cache.get("first-lesson-docs", self._build_first_lesson_docs)
+        return self.cache.get(_FIRST_LESSON_DOCS, self._build_first_lesson_docs)
 
     def _build_first_lesson_docs(
         self, previous: Layered[str, str] | None, changed: frozenset[str] | None

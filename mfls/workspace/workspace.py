@@ -16,12 +16,13 @@ from types import MappingProxyType
 from typing import NamedTuple, Protocol
 
 from mfls import disk
-from mfls.disk import REAL_DISK, Disk, DiskProblem, Listing
+from mfls.disk import REAL_DISK, Disk, DiskProblem, Listing, printable
+from mfls.disk.problems import LIMIT
 from mfls.syntax.scanner import scan_markers
 from mfls.workspace import course_creator
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig, parse_course_config
 from mfls.workspace.course_root import nearest_course_root
-from mfls.workspace.globs import compile_glob
+from mfls.workspace.globs import glob_set
 from mfls.workspace.hosts import host_profile
 from mfls.workspace.index import (
     CourseSnapshot,
@@ -43,6 +44,7 @@ log = logging.getLogger("mfls")
 
 PROGRESS_STEP = 100
 """`index_all` reports progress after every this many documents read."""
+_AT_START = (0, 0, 0, 0)
 
 
 class EditBasis(NamedTuple):
@@ -91,29 +93,37 @@ class CoursePlan(NamedTuple):
         relative = relative_path(path, self.root)
         if self.config.layout is not None:  # only the folder's listed lessons are lessons
             return "reference", len(self.members)
-        if any(compile_glob(g).match(relative) for g in self.config.references):
+        if glob_set(self.config.references).any(relative):
             return "reference", len(self.members)
         return "lesson", len(self.members)
 
 
 def _members(
-    root: str, config: CourseConfig, paths: Iterable[str]
+    root: str, config: CourseConfig, paths: Iterable[str], uris: Mapping[str, str] | None = None
 ) -> Mapping[str, tuple[str, DocKind, int]]:
-    relative = sorted((relative_path(p, root), p, path_to_uri(p)) for p in paths)
+    """The course's members in order: lessons by the first lesson glob each matches (in
+    the course file's order), by path within one glob; then the reference documents.
+    A path a reference glob matches is a reference document, whatever else matches.
+    `uris` (path -> URI) are URIs already made, reused."""
+    lessons, references = glob_set(config.lessons), glob_set(config.references)
+    found: list[tuple[int, str, str]] = []
+    last = len(config.lessons)
+    for path in paths:
+        relative = relative_path(path, root)
+        if references.any(relative):
+            found.append((last, relative, path))
+        else:
+            index = lessons.first(relative)
+            if index is not None:
+                found.append((index, relative, path))
+    found.sort()
     members: dict[str, tuple[str, DocKind, int]] = {}
-    references = [compile_glob(g) for g in config.references]
-
-    def is_reference(rel: str) -> bool:
-        return any(g.match(rel) for g in references)
-
-    for pattern in config.lessons:
-        glob = compile_glob(pattern)
-        for rel, path, uri in relative:
-            if uri not in members and glob.match(rel) and not is_reference(rel):
-                members[uri] = (path, "lesson", len(members))
-    for rel, path, uri in relative:
-        if uri not in members and is_reference(rel):
-            members[uri] = (path, "reference", len(members))
+    known = uris or {}
+    for index, _, path in found:
+        uri = known.get(path) or path_to_uri(path)
+        if uri not in members:
+            kind: DocKind = "reference" if index == last else "lesson"
+            members[uri] = (path, kind, len(members))
     return MappingProxyType(members)
 
 
@@ -151,6 +161,7 @@ class Workspace:
         self._walk_problems: dict[str, tuple[DiskProblem, ...]] = {}
         self._read_problems: dict[str, DiskProblem] = {}
         self._unsettled: set[str] = set()
+        self._preferred: set[str] = set()  # read first by the next `index_all`
 
     @property
     def snapshot(self) -> WorkspaceSnapshot:
@@ -300,8 +311,16 @@ class Workspace:
             }
             self._assemble(self._disk_documents())
 
-    def index_all(self, progress: Callable[[int, int], None] | None = None) -> None:
-        """Read every course document of every folder from disk, then swap once."""
+    def index_all(
+        self,
+        progress: Callable[[int, int], None] | None = None,
+        first_done: Callable[[tuple[str, ...]], None] | None = None,
+    ) -> None:
+        """Read every course document of every folder from disk, then swap.
+
+        The courses of the open documents (and of the documents `prefer` named) are read
+        first: when other courses remain, the snapshot is swapped as soon as those are
+        read and `first_done(roots)` is told their roots, before the rest is read."""
         with self._lock:
             self._indexing += 1
             folders = self._folders
@@ -312,34 +331,40 @@ class Workspace:
             plans: dict[str, CoursePlan] = {}
             for folder in folders:
                 plans.update(self._plan_folder(folder))
+            first = self._first_roots(plans)
+            rest = set(plans) - first
+            split = first and any(plans[root].members for root in rest)
+            phases = [first, rest] if split else [set(plans)]
             wanted = [
-                (uri, path, plan.root)
-                for plan in plans.values()
-                for uri, (path, _, _) in plan.members.items()
+                [
+                    (uri, path, root)
+                    for root, plan in plans.items()
+                    if root in roots
+                    for uri, (path, _, _) in plan.members.items()
+                ]
+                for roots in phases
             ]
+            total = sum(map(len, wanted))
             documents: dict[str, ScannedDocument] = {}
             skipped: set[str] = set()
-            total = len(wanted)
-            read: dict[str, str] = {}
-            for uri, path, root in wanted:
-                if uri in self._open:
-                    skipped.add(uri)
-                else:
-                    text = self._read(path, root, read_problems)
-                    if text is not None:
-                        read[uri] = text
-            done = total - len(read)
-            scanned = self._many_from_disk(list(read.values()))
-            for uri, document in zip(read, scanned, strict=True):
-                documents[uri] = document
-                done += 1
-                if progress is not None and done % PROGRESS_STEP == 0 and done < total:
-                    progress(done, total)
+            done = 0
+            for phase, members in enumerate(wanted):
+                counts = (done, total)
+                done = self._read_members(
+                    members, documents, skipped, read_problems, counts, progress
+                )
+                if phase == 0 and len(phases) > 1:
+                    with self._lock:
+                        others = self._disk_documents()
+                        self._plans = plans
+                        self._assemble({**others, **documents})
+                    if first_done is not None:
+                        first_done(tuple(sorted(first)))
             if progress is not None and total:
                 progress(total, total)
             with self._lock:
                 current = self._disk_documents()
-                for uri, path, root in wanted:
+                for uri, path, root in (member for members in wanted for member in members):
                     if uri in skipped and uri not in self._open:
                         if uri in current:
                             documents[uri] = current[uri]
@@ -349,6 +374,7 @@ class Workspace:
                                 documents[uri] = self._from_disk(text)
                 self._read_problems = {**self._config_problems(plans), **read_problems}
                 self._plans = plans
+                self._preferred.clear()
                 self._assemble(documents)
         finally:
             with self._lock:
@@ -356,6 +382,53 @@ class Workspace:
                 pending, self._pending = self._pending, []
         if pending:
             self.files_changed(pending)
+
+    def _read_members(
+        self,
+        members: list[tuple[str, str, str]],
+        documents: dict[str, ScannedDocument],
+        skipped: set[str],
+        read_problems: dict[str, DiskProblem],
+        counts: tuple[int, int],
+        progress: Callable[[int, int], None] | None,
+    ) -> int:
+        """Read and scan `members` (uri, path, root) into `documents`, open ones left out
+        (`skipped`); progress counts on from `counts` (done, total); returns done."""
+        done, total = counts
+        read: dict[str, str] = {}
+        for uri, path, root in members:
+            if uri in self._open:
+                skipped.add(uri)
+            else:
+                text = self._read(path, root, read_problems)
+                if text is not None:
+                    read[uri] = text
+        done += len(members) - len(read)
+        scanned = self._many_from_disk(list(read.values()))
+        for uri, document in zip(read, scanned, strict=True):
+            documents[uri] = document
+            done += 1
+            if progress is not None and done % PROGRESS_STEP == 0 and done < total:
+                progress(done, total)
+        return done
+
+    def prefer(self, uri: str) -> None:
+        """Read the course of `uri` first in the next `index_all`, as if it were open (a
+        request on it is waiting)."""
+        with self._lock:
+            self._preferred.add(canonical_uri(uri))
+
+    def _first_roots(self, plans: Mapping[str, CoursePlan]) -> set[str]:
+        """The roots among `plans` of the open and preferred documents' courses."""
+        with self._lock:
+            uris = [*self._open, *self._preferred]
+        roots: set[str] = set()
+        for uri in uris:
+            path = uri_to_path(uri)
+            holding = [root for root in plans if path is not None and disk.inside(path, root)]
+            if holding:
+                roots.add(max(holding, key=len))
+        return roots
 
     def _config_problems(self, plans: Mapping[str, CoursePlan]) -> dict[str, DiskProblem]:
         """The kept problems of the course files of `plans` (read while planning)."""
@@ -577,6 +650,9 @@ class Workspace:
             if self._indexing:
                 self._pending.extend(changes)
         replan: set[str] = set()
+        # Files created or deleted, per course root, with the target to list again if
+        # the course cannot be re-planned without listing it.
+        quick: dict[str, list[tuple[str, str, str]]] = {}
         for path, kind in changes:
             path = os.path.abspath(path)
             with self._lock:
@@ -597,9 +673,13 @@ class Workspace:
             elif kind == "deleted" and not self._is_member(path, root):
                 folder = self._folder_of(path)
                 if folder is not None:
-                    replan.add(folder)
+                    quick.setdefault(root, []).append((path, kind, folder))
             else:
-                replan.add(root)
+                quick.setdefault(root, []).append((path, kind, root))
+        for root, files in quick.items():
+            covered = any(disk.inside(root, target) for target in replan)
+            if covered or not self._replan_files(root, [(p, k) for p, k, _ in files]):
+                replan.update(target for _, _, target in files)
         for target in sorted(replan, key=len):
             if target in self._folders:
                 self._replan_folder(target)
@@ -624,6 +704,43 @@ class Workspace:
                 del self._read_problems[known]
             for walked in [r for r in self._walk_problems if disk.inside(r, path)]:
                 del self._walk_problems[walked]
+
+    def _replan_files(self, root: str, changes: list[tuple[str, str]]) -> bool:
+        """Re-plan the course at `root` for files created or deleted (in order), without
+        listing it again: True when done, False when the course must be listed again (a
+        new file in a folder no listed file lies in, or no regular file; a deleted path
+        never listed; the folder reaching its document limit, or at it, where a deletion
+        may let an unlisted file in)."""
+        with self._lock:
+            plan = self._plans.get(root)
+            folder = self._folder_of(root)
+            if plan is None or folder is None or plan.config.layout is not None:
+                return False  # an AI-Shifu course folder's lessons come from structure.json
+            listed = sum(len(p.paths) for r, p in self._plans.items() if disk.inside(r, folder))
+        created = sum(kind == "created" for _, kind in changes)
+        if listed >= self._max_documents or listed + created > self._max_documents:
+            return False
+        paths = dict.fromkeys(plan.paths)
+        walked = {root} | {os.path.dirname(p) for p in paths}
+        for path, kind in changes:
+            if kind == "deleted" and path in paths:
+                del paths[path]
+            elif kind != "created" or os.path.dirname(path) not in walked:
+                return False
+            elif path not in paths:
+                if not self._disk.is_regular_file(path):
+                    return False
+                paths[path] = None
+        uris = {known: uri for uri, (known, _, _) in plan.members.items()}
+        members = _members(root, plan.config, paths, uris)
+        replanned = plan._replace(paths=tuple(paths), members=members)
+        with self._lock:
+            if self._plans.get(root) is not plan:
+                return False
+            self._plans[root] = replanned
+        if members != plan.members:
+            self._rebuild({root: replanned})
+        return True
 
     def _replan_course(self, root: str) -> None:
         plan = self._plan_course(root)
@@ -667,6 +784,36 @@ class Workspace:
             self._assemble(known)
 
     # -- assembling a whole snapshot --------------------------------------------------
+
+    def _limit_problems(self, root: str) -> tuple[ConfigProblem, ...]:
+        """The limits the course at `root` is over, as problems of its course file: a
+        listing of its root, or of a folder holding it, stopped at the document limit; a
+        member left out over the size limit."""
+        found: list[ConfigProblem] = []
+        for walked, problems in self._walk_problems.items():
+            if disk.inside(root, walked):
+                found += [
+                    ConfigProblem.of(
+                        "config.document-limit",
+                        {"limit": str(self._max_documents)},
+                        _AT_START,
+                    )
+                    for problem in problems
+                    if problem.kind == LIMIT
+                ]
+        for path, problem in self._read_problems.items():
+            if problem.kind == LIMIT and self._owner(path) == root:
+                arguments = {
+                    "path": printable(relative_path(path, root)),
+                    "limit": str(self._max_file_bytes),
+                }
+                found.append(ConfigProblem.of("config.file-limit", arguments, _AT_START))
+        return tuple(found)
+
+    def _owner(self, path: str) -> str | None:
+        """The root of the planned course `path` lies in (the innermost)."""
+        roots = [root for root in self._plans if disk.inside(path, root)]
+        return max(roots, key=len) if roots else None
 
     def _disk_documents(self) -> dict[str, ScannedDocument]:
         found: dict[str, ScannedDocument] = {}
@@ -712,6 +859,8 @@ class Workspace:
             known = self._plans.get(course_root) if course_root is not None else None
             config = known.config if known is not None else CourseConfig()
             problems = known.problems if known is not None else ()
+            if course_root is not None:
+                problems += self._limit_problems(course_root)
             previous = old.courses.get(course_id)
             entries = [_same_or(previous, e) for e in found]
             if previous is not None and _unchanged(previous, entries, config, problems):

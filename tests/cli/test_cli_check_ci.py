@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-from mfls.cli.check_formats import RULE_SUMMARIES
-from mfls.workspace.codes import DEFAULT_SEVERITIES
+from mfls.workspace.diagnostic_registry import BY_CODE, DEFAULT_SEVERITIES, REGISTRY
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
 from exports_kit import dumps, export, item, node
@@ -121,7 +120,7 @@ def test_sarif_validates_and_places_each_finding(tricky: Path) -> None:
     assert run["columnKind"] == "unicodeCodePoints"
     rules = run["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == list(DEFAULT_SEVERITIES)
-    assert all(r["shortDescription"]["text"] for r in rules)
+    assert [r["shortDescription"]["text"] for r in rules] == [c.summary for c in REGISTRY]
     base = run["originalUriBaseIds"]["SRCROOT"]["uri"]
     assert base == tricky.as_uri() + "/"
     expected = json.loads(check("--format", "json", ".", cwd=tricky).stdout)["diagnostics"]
@@ -158,8 +157,8 @@ def test_sarif_of_a_clean_course_and_of_an_unreadable_path(tmp_path: Path) -> No
 
 
 def test_every_code_has_a_rule_summary() -> None:
-    assert set(RULE_SUMMARIES) == set(DEFAULT_SEVERITIES)
-    assert all(len(text) <= 80 for text in RULE_SUMMARIES.values())
+    assert set(BY_CODE) == set(DEFAULT_SEVERITIES)
+    assert all(0 < len(info.summary) <= 80 for info in REGISTRY)
 
 
 def test_an_export_finding_names_its_lesson_and_no_json_line(tmp_path: Path) -> None:

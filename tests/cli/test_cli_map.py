@@ -42,19 +42,21 @@ def test_map_of_the_example_course_as_html_json_and_svg(tmp_path: Path) -> None:
     written = mfls("map", "course", "-o", "map.html", cwd=tmp_path)
     assert written.returncode == 0, written.stderr
     assert written.stdout == ""
-    assert "5 lessons, 16 questions" in written.stderr
+    summary = "4 lessons · 1 reference document · 16 questions · 9 problems"
+    assert f"mfls map: {summary}: map.html" in written.stderr
     page = (tmp_path / "map.html").read_text(encoding="utf-8")
     data = page_data(page)
     as_json = mfls("map", "course", "--format", "json", cwd=tmp_path)
     assert as_json.returncode == 0, as_json.stderr
     table = json.loads(as_json.stdout)
     assert [lesson["title"] for lesson in table["lessons"]] == [
-        "Welcome to {{ course_title }}",
-        "Your first program",
-        "Practice",
-        "Your project",
-        "Glossary (a reference document)",
+        "01-welcome.md",
+        "02-first-program.md",
+        "03-practice.md",
+        "04-project.md",
+        "glossary.md",
     ]
+    assert table["figures"]["summary"] == data["summary"] == summary
     assert table["lessons"][2]["location"] == "course/lessons/03-practice.md"
     assert [k["key"] for k in table["keys"]] == [k[0] for k in data["keys"]]
     project = next(k for k in table["keys"] if k["key"] == "Which project will you build?")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import os
 import sys
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -147,8 +148,11 @@ async def session(
     initialization_options: Any = None,
     configuration: dict[str, Any] | None = None,
     locale: str | None = None,
+    server_env: dict[str, str] | None = None,
 ) -> AsyncIterator[Session]:
-    client = await ClientServerConfig(server_command=SERVER).start()
+    """`server_env`: variables added to the server's environment (test hooks)."""
+    env = None if server_env is None else {**os.environ, **server_env}
+    client = await ClientServerConfig(server_command=SERVER, server_env=env).start()
     assert isinstance(client, LanguageClient)
     started = Session(client)
 

@@ -39,7 +39,7 @@ async def test_course_keys_and_map_commands(tmp_path: Path) -> None:
         assert [row["key"] for row in answer["rows"]] == ["level", "goal", "goel"]
         assert rows["level"]["asked"] == [
             {
-                "lesson": "Two",
+                "lesson": "02.md",
                 "uri": uri,
                 "line": 3,
                 "column": 3,
@@ -50,7 +50,9 @@ async def test_course_keys_and_map_commands(tmp_path: Path) -> None:
         assert rows["level"]["problems"] == [{"code": "read-before-asked", "count": 1}]
         assert (rows["goal"]["reads"], rows["goal"]["readLessons"]) == (1, 1)
         assert rows["goel"]["problems"] == [{"code": "near-miss", "count": 1, "suggestion": "goal"}]
-        assert "| level | Two (line 3) | 1 in 1 lesson | read-before-asked |" in answer["markdown"]
+        assert (
+            "| level | 02.md (line 3) | 1 in 1 lesson | read-before-asked |" in answer["markdown"]
+        )
 
         # The table follows an open buffer as it is typed.
         opened = started.open(tmp_path / "02.md", FILES["02.md"])

@@ -167,9 +167,12 @@ async def test_course_info_counts_the_course(tmp_path: Path) -> None:
             assert info["name"] == "Course"
             assert info["root"] == str(tmp_path)
             assert info["courseFile"] == uri_of(tmp_path / "mfcourse.toml")
-            assert (info["lessons"], info["references"], info["keys"]) == (4, 1, 1)
+            # The questions: colour (asked), size and shape (read, unbound).
+            assert (info["lessons"], info["references"], info["questions"]) == (4, 1, 3)
             # size in 03, shape in 04 and the glossary unbound; the course file's field.
             assert (info["errors"], info["warnings"], info["problems"]) == (0, 4, 4)
+            summary = "4 lessons · 1 reference document · 3 questions · 4 problems"
+            assert info["summary"] == summary
             assert info["server"] == mfls.__file__
             assert info["python"] == sys.executable
 

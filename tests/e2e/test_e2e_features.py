@@ -102,7 +102,7 @@ async def test_server_capabilities(client: LanguageClient) -> None:
     assert isinstance(sync, t.TextDocumentSyncOptions)
     assert sync.change == t.TextDocumentSyncKind.Incremental
     assert caps.completion_provider is not None
-    assert list(caps.completion_provider.trigger_characters or []) == ["{", "["]
+    assert list(caps.completion_provider.trigger_characters or []) == ["{", "[", " "]
     assert caps.hover_provider and caps.definition_provider and caps.declaration_provider
     assert caps.references_provider and caps.document_highlight_provider
     assert caps.document_symbol_provider and caps.workspace_symbol_provider

@@ -88,11 +88,12 @@ def test_mflskeys_shows_the_key_table(nvim_map: tuple[dict[str, Any], Path]) -> 
     lines = found["keys"]
     assert found["keys_buftype"] == "nofile"
     assert found["keys_current"]
-    assert lines[0] == "Course keys: Learning to program (5 documents, 16 questions)"
+    summary = "4 lessons · 1 reference document · 16 questions · 9 problems"
+    assert lines[0] == f"Course keys: Learning to program ({summary})"
     rows = {re.split(r"\s+\|", line)[0].rstrip(): line for line in lines[3:]}
     assert len(rows) == 16
     late = rows["Which project will you build?"]
-    assert re.search(r"\| Your project:5 \| 2 in 2 \| read-before-asked$", late), late
+    assert re.search(r"\| 04-project.md:5 \| 2 in 2 \| read-before-asked$", late), late
     typo = rows["What would you like to lern?"]
     assert typo.endswith('near-miss (did you mean "What would you like to learn?"?)'), typo
     assert rows["sys_favourite_color (host)"].endswith("reserved-key-binding")

@@ -275,6 +275,12 @@ def test_completion_offers_course_key(vscode_session: Session) -> None:
     _passed(vscode_session, "completion")
 
 
+def test_a_space_after_the_opener_keeps_the_keys_first(vscode_session: Session) -> None:
+    """Issue 22: typing `{{ ` leaves the course's keys on screen, before any snippet; a
+    space in plain text opens no list."""
+    _passed(vscode_session, "completionSpace")
+
+
 def test_rename_updates_two_files(vscode_session: Session) -> None:
     if not vscode_session.capabilities.get("renameProvider"):
         pytest.skip("the server does not advertise renameProvider")

@@ -124,3 +124,13 @@ def test_the_map_follows_typing(map_checks) -> None:  # type: ignore[no-untyped-
 
 def test_show_course_keys_previews_the_key_table(map_checks) -> None:  # type: ignore[no-untyped-def]
     _passed(map_checks, "keys")
+
+
+def test_the_map_beside_a_lesson_shows_every_cell_and_readable_names(map_checks) -> None:  # type: ignore[no-untyped-def]
+    """Issue 22: at the web view's 526 px every cell of the example course is seen, each lane
+    name is whole or cut short with its whole name as its title, the details go below."""
+    _passed(map_checks, "narrow")
+
+
+def test_the_map_at_full_width_shows_every_cell_with_the_details_beside(map_checks) -> None:  # type: ignore[no-untyped-def]
+    _passed(map_checks, "wide")

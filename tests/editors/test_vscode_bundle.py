@@ -5,6 +5,7 @@ from the bundle, and a Python that is too old says so."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import zipfile
 from pathlib import Path
@@ -113,3 +114,35 @@ def test_the_bundle_carries_the_pure_build(launcher: Path) -> None:
     compiled = [p.name for p in package.rglob("*") if p.suffix in (".so", ".pyd")]
     assert compiled == [] and not (package / "_compiled.py").exists()
     assert (package / "syntax" / "scanner.py").is_file()
+
+
+def test_the_server_starts_from_bytecode_on_the_python_that_packaged_it(tmp_path: Path) -> None:
+    """Issue 22 (first problem within 2 s): the package holds the bundle's bytecode for the
+    Python that made it, never checked against the source, so a first start on that
+    version compiles nothing (some 160 modules otherwise)."""
+    vsix = require_path(EDITORS / "vscode" / "mfls.vsix", "the extension package (npm run package)")
+    with zipfile.ZipFile(vsix) as archive:
+        names = archive.namelist()
+        archive.extractall(tmp_path)
+    tags = {found.group(1) for n in names if (found := re.search(r"\.cpython-3(\d+)\.pyc$", n))}
+    assert len(tags) == 1, f"bytecode for {sorted(tags)}"
+    version = (3, int(tags.pop()))
+    python = _pythons().get(version)
+    if python is None:
+        pytest.skip(f"no Python {version[0]}.{version[1]} (the one that packaged) here")
+    server = tmp_path / "extension" / "server"
+    shipped = set(server.rglob("*.pyc"))
+    code = (
+        f"import sys; sys.path.insert(0, {str(server)!r}); "
+        "import mfls.cli, mfls.lsp.server, mfls.lsp.routes"
+    )
+    ran = subprocess.run(
+        [python, "-I", "-c", code],
+        capture_output=True,
+        text=True,
+        env=_clean_env(),
+        check=False,
+        timeout=120,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert sorted(set(server.rglob("*.pyc")) - shipped) == []

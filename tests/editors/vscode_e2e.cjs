@@ -14,6 +14,7 @@ const course = process.env.MFLS_COURSE;
 const shots = process.env.MFLS_SHOTS;
 const results = { checks: [] };
 const KEY = "What would you like to learn?";
+const FIRST_IN_PROJECT = "Which project will you build?";
 const COURSE_NAME = "Learning to program";
 // The status item's accessible label: the server state, then the course while running.
 const STATE_LABEL = /^MarkdownFlow: (starting|running|stopped|could not start)(, course .*)?$/;
@@ -402,6 +403,54 @@ const checks = {
     );
   },
 
+  async completionSpace(page) {
+    // Issue 22: the space typed after `{{` keeps the list of keys (the server asks for it
+    // again), the course's keys before the Markdown extension's snippets; a space anywhere
+    // else opens no list. No Ctrl+Space here: only what typing shows.
+    await openFile(page, "04-project.md");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    const widget = page.locator(".suggest-widget.visible");
+    await page.keyboard.type("Plain words ", { delay: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const afterPlain = await widget.count();
+    // Typed at a person's pace, the space before the list of `{` has shown.
+    await page.keyboard.type("then {{ ", { delay: 30 });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const shown = (what) =>
+      until(async () => {
+        const found = await page.$$eval(".suggest-widget.visible .monaco-list-row", (items) =>
+          items.map((item) => ({
+            label: (item.querySelector(".label-name") || item).textContent.trim(),
+            icon: (item.querySelector(".suggest-icon") || { className: "" }).className,
+          })),
+        );
+        return found.some((row) => row.label === KEY) ? found : null;
+      }, what, 5000);
+    const isKey = (row) => /symbol-(variable|constant)/.test(row.icon);
+    // The key asked first in this lesson (04-project.md) on top, no other item before a key.
+    const keysFirst = (rows) =>
+      rows.length > 0 && rows[0].label === FIRST_IN_PROJECT &&
+      (rows.findIndex((row) => !isKey(row)) === -1 || rows.findIndex((row) => !isKey(row)) > rows.map(isKey).lastIndexOf(true));
+    const describe = (rows) => rows.map((row) => `${row.label} [${row.icon.replace(/.*symbol-/, "")}]`).join(" | ");
+    const typed = await shown("the keys after `{{ `");
+    // Asked for (Ctrl+Space) at the same place: every provider answers, snippets too.
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+Space");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const asked = await shown("the keys on Ctrl+Space after `{{ `");
+    const line = (await lineText(page, "then {{")).trim();
+    record(
+      "completionSpace",
+      afterPlain === 0 && keysFirst(typed) && keysFirst(asked),
+      `after "Plain words ": ${afterPlain} list(s); after "{{ " (${JSON.stringify(line)}): ${describe(typed)}; ` +
+        `Ctrl+Space: ${describe(asked)}`,
+    );
+    await page.keyboard.press("Escape");
+    await command(page, "File: Revert File");
+  },
+
   async completion(page) {
     // Type `{{ Wh`, ask for completion, pick the key: the line holds one marker.
     await openFile(page, "04-project.md");
@@ -518,16 +567,22 @@ const checks = {
   },
 
   async statusCourse(page) {
-    // The status item shows the active lesson's course: name, lessons, keys, problems.
+    // The status item shows the active lesson's course in the server's words: name, lessons,
+    // reference documents, questions, problems.
     await openFile(page, "02-first-program.md");
     const label = await until(async () => {
       const text = await statusLabel(page);
-      return /^MarkdownFlow: running, course Learning to program: 4 lessons, \d+ keys?, [1-9]\d* problems?$/.test(text)
+      return /^MarkdownFlow: running, course Learning to program: 4 lessons, 1 reference document, \d+ questions?, [1-9]\d* problems?$/.test(text)
         ? text
         : "";
     }, "the course figures in the status item");
     const text = ((await statusItem(page).textContent()) || "").trim();
-    record("statusCourse", text.includes(`${COURSE_NAME} · 4 lessons ·`), `${label} | ${text}`);
+    record(
+      "statusCourse",
+      text.includes(`${COURSE_NAME} · 4 lessons · 1 reference document · `) &&
+        / · \d+ questions? · [1-9]\d* problems?$/.test(text),
+      `${label} | ${text}`,
+    );
   },
 
   async problems(page) {
@@ -629,7 +684,8 @@ async function main() {
     await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
     const order = [
       "activation", "progress", "bundled", "statusCourse", "problems", "menu", "diagnostics", "hover",
-      "definition", "codeLens", "snippets", "hoverLink", "documentLink", "completion", "rename",
+      "definition", "codeLens", "snippets", "hoverLink", "documentLink", "completionSpace", "completion",
+      "rename",
       "restart", "mdflow", "startFailure", "pathPython", "fileTreeRename",
     ];
     // MFLS_CHECKS (comma-separated names) runs only those, after activation: for debugging.

@@ -85,6 +85,80 @@ function mapLanes() {
   }));
 }
 
+// In the map's frame: each cell seen at its centre (the grid scrolled down to it when needed,
+// never sideways), each lane name whole or cut short with its whole name as the title, and
+// where the details panel sits.
+function mapLayout() {
+  const scroller = document.getElementById("scroller");
+  const rows = Array.from(document.querySelectorAll("#lanes .row[data-key]"));
+  if (!scroller || document.body.dataset.ready !== "true" || !rows.length) {
+    return null;
+  }
+  function seen(cell) {
+    const box = cell.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return hit !== null && (hit === cell || cell.contains(hit));
+  }
+  const cells = Array.from(document.querySelectorAll("#lanes .cell"));
+  scroller.scrollTop = 0;
+  scroller.scrollLeft = 0;
+  const atOnce = cells.filter(seen).length;
+  const hidden = [];
+  for (const cell of cells) {
+    if (!seen(cell)) {
+      const row = cell.parentElement;
+      scroller.scrollTop = Math.max(0, row.offsetTop - scroller.clientHeight / 2);
+      if (!seen(cell) || scroller.scrollLeft !== 0) {
+        hidden.push(`${row.dataset.key} @ lesson ${cell.dataset.lesson}`);
+      }
+    }
+  }
+  scroller.scrollTop = 0;
+  const names = rows.map((row) => {
+    const label = row.querySelector(".label");
+    const name = label.querySelector(".key");
+    const whole = name.textContent === row.dataset.key && name.scrollWidth <= name.clientWidth;
+    return { key: row.dataset.key, whole, title: label.title, width: label.clientWidth };
+  });
+  const unreadable = names.filter((n) => n.width < 100 || !(n.whole || n.title === n.key));
+  const grid = scroller.getBoundingClientRect();
+  const details = document.getElementById("details").getBoundingClientRect();
+  return {
+    width: window.innerWidth,
+    cells: cells.length,
+    atOnce,
+    hidden,
+    cut: names.filter((n) => !n.whole).length,
+    unreadable: unreadable.map((n) => n.key),
+    details: details.top >= grid.bottom - 1 ? "below" : details.left >= grid.right - 1 ? "beside" : "over",
+  };
+}
+
+async function mapWidth(page) {
+  return inFrames(page, () => (document.getElementById("lanes") ? window.innerWidth : null));
+}
+
+// Resizes the browser until the map's web view is `wanted` px wide (the editor area splits).
+async function fitMap(page, wanted) {
+  let viewport = page.viewportSize();
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const width = await until(() => mapWidth(page), "the map's width");
+    if (Math.abs(width - wanted) <= 2) {
+      return width;
+    }
+    viewport = { width: viewport.width + Math.round((wanted - width) * (attempt < 3 ? 2 : 1)), height: viewport.height };
+    await page.setViewportSize(viewport);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+  }
+  return mapWidth(page);
+}
+
+function layoutDetail(layout) {
+  return `${layout.width} px: ${layout.cells} cells, ${layout.atOnce} seen without scrolling, hidden ` +
+    `${JSON.stringify(layout.hidden)}; ${layout.cut} names cut, unreadable ${JSON.stringify(layout.unreadable)}; ` +
+    `details ${layout.details}`;
+}
+
 const checks = {
   async map(page) {
     await openFile(page, "03-practice.md");
@@ -104,6 +178,31 @@ const checks = {
     await page.screenshot({ path: path.join(shots, "map.png") }).catch(() => undefined);
     record("map", title.startsWith("Course map: Learning to program") && title.includes("Editor Group 2") && lanes.length === 16 && marked,
       `${title}; ${lanes.length} lanes; ${JSON.stringify(late)}`);
+  },
+
+  async narrow(page) {
+    // Beside the lesson, the web view 526 px wide (issue 22): every cell is seen, every lane
+    // name readable, the details below the grid.
+    const width = await fitMap(page, 526);
+    const layout = await until(() => inFrames(page, mapLayout), "the map's layout");
+    await page.screenshot({ path: path.join(shots, "map-526px.png") }).catch(() => undefined);
+    record("narrow", Math.abs(width - 526) <= 2 && layout.cells >= 16 && layout.hidden.length === 0 &&
+      layout.unreadable.length === 0 && layout.details === "below", layoutDetail(layout));
+    await page.setViewportSize({ width: 1500, height: 900 });
+  },
+
+  async wide(page) {
+    // The map's tab maximised, side bars hidden: the whole width, the details beside the grid.
+    await page.locator(".tab", { hasText: "Course map" }).first().click();
+    await command(page, "View: Maximize Editor Group and Hide Side Bars");
+    const layout = await until(async () => {
+      const found = await inFrames(page, mapLayout);
+      return found && found.width > 1300 ? found : null;
+    }, "the maximised map");
+    await page.screenshot({ path: path.join(shots, "map-wide.png") }).catch(() => undefined);
+    record("wide", layout.cells >= 16 && layout.hidden.length === 0 && layout.atOnce === layout.cells &&
+      layout.unreadable.length === 0 && layout.details === "beside", layoutDetail(layout));
+    await command(page, "View: Toggle Maximize Editor Group");
   },
 
   async follows(page) {
@@ -161,7 +260,7 @@ async function main() {
       "the MarkdownFlow status item",
       waitMs * 2,
     );
-    for (const name of ["map", "follows", "keys"]) {
+    for (const name of ["map", "narrow", "wide", "follows", "keys"]) {
       try {
         await checks[name](page);
       } catch (error) {

@@ -6,7 +6,11 @@ import pytest
 from course_kit import Course
 from course_kit import course as make_course
 
-from mfls.features.course_map import (
+from mfls.features.course_map import SYSTEM_GROUP, KeyLane, course_map, key_table
+from mfls.features.course_map_html import embedded_json, map_html
+from mfls.features.course_map_svg import map_svg
+from mfls.features.diagnostics import document_diagnostics
+from mfls.features.facts import (
     ASKED,
     KINDS,
     LEGEND,
@@ -16,15 +20,8 @@ from mfls.features.course_map import (
     READ_BEFORE_ASKED,
     REFERENCE_BINDING,
     RESERVED,
-    SYSTEM_GROUP,
     UNBOUND,
-    KeyLane,
-    course_map,
-    key_table,
 )
-from mfls.features.course_map_html import embedded_json, map_html
-from mfls.features.course_map_svg import map_svg
-from mfls.features.diagnostics import document_diagnostics
 
 CONFIG = (
     'host = "ai-shifu"\ntarget = "current"\nlessons = ["lessons/*.md"]\n'
@@ -58,10 +55,11 @@ def lane(found: tuple[KeyLane, ...], key: str) -> KeyLane:
 
 def test_lessons_in_course_order_with_titles_and_groups(course: Course) -> None:
     found = course_map(course.snapshot.courses["/course"])
+    # A lesson is named by its file, as in every message, whatever its first heading.
     assert [(x.title, x.kind, x.group) for x in found.lessons] == [
-        ("Start here", "lesson", "lessons"),
+        ("01-start.md", "lesson", "lessons"),
         ("02-next.md", "lesson", "lessons"),
-        ("Terms", "reference", "ref"),
+        ("terms.md", "reference", "ref"),
     ]
     assert [x.uri for x in found.lessons] == [
         course.uri("lessons/01-start.md"),
@@ -167,10 +165,11 @@ def test_json_ready_and_key_table(course: Course) -> None:
     assert project["problems"] == [{"code": "read-before-asked", "count": 1}]
 
 
-def test_a_heading_can_not_be_forged_from_a_marker_line() -> None:
+def test_a_lesson_is_named_by_its_file_not_by_a_heading() -> None:
     found = make_course("a.md", "#notaheading\n\n#  Real  #\n\n{{ x }}\n")
-    lessons = course_map(found.snapshot.courses["/course"]).lessons
-    assert lessons[0].title == "Real"
+    course_ = found.snapshot.courses["/course"]
+    lessons = course_map(course_).lessons
+    assert lessons[0].title == "a.md" == course_.docs[lessons[0].uri].label
 
 
 HOSTILE = "</script><img src=x onerror=alert(1)>&amp;<!-- '\"x"

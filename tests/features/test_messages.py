@@ -28,8 +28,8 @@ from mfls.features.messages import (
     quoted,
     say,
 )
-from mfls.workspace.codes import DEFAULT_SEVERITIES
 from mfls.workspace.config import CONFIG_MESSAGES, TARGETS
+from mfls.workspace.diagnostic_registry import DEFAULT_SEVERITIES
 from mfls.workspace.hosts import HOST_NAMES, host_profile
 
 ARGUMENT = re.compile(r"\$\{(\w+)\}")

@@ -138,7 +138,8 @@ def test_hostile_author_text_stays_text(tmp_path: Path) -> None:
     (course / "mfcourse.toml").write_text(
         'name = "<img src=x onerror=alert(2)>"\nlessons = ["lessons/*.md"]\n', encoding="utf-8"
     )
-    (course / "lessons" / "a.md").write_text(
+    # A lesson is named by its file: the hostile name is the file's.
+    (course / "lessons" / "<img src=x onerror=alert(3)>.md").write_text(
         f"# <script>alert(3)</script>\n\n?[{{{{ {HOSTILE} }}}} A | B]\n\n{{{{ {HOSTILE} }}}}\n"
         "<img src=https://example.com/x.png>\n",
         encoding="utf-8",
@@ -149,7 +150,7 @@ def test_hostile_author_text_stays_text(tmp_path: Path) -> None:
     assert seen["consoleErrors"] == []
     assert seen["injected"] == 0
     assert seen["heading"] == "<img src=x onerror=alert(2)>"
-    assert seen["lessons"][0]["text"] == "<script>alert(3)</script>"
+    assert seen["lessons"][0]["text"] == "<img src=x onerror=alert(3)>.md"
     assert [lane["label"] for lane in seen["lanes"]] == [HOSTILE]
     assert seen["details"]["heading"] == HOSTILE
     assert seen["intercepted"] == []

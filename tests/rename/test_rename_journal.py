@@ -53,8 +53,10 @@ def test_no_journal_is_not_pending_and_a_damaged_one_is(make_course: Callable[..
     (root / ".mfls" / "rename-journal.json").write_text("{not json")
     found = journal.pending_journal(root)
     assert found is not None and found.damaged
-    assert "cannot be read" in found.message() and "--undo" in found.message()
-    assert journal.pending_near(root / "a.md") == found
+    # A damaged journal is not one mfls wrote (it writes whole journals only): reported,
+    # and no advice to act on it.
+    assert "cannot be read" in found.message() and "--undo" not in found.message()
+    assert journal.pending_warnings([str(root)]) == [found.message()]
 
 
 def test_resume_and_undo_take_only_the_course_and_need_a_journal(

@@ -79,7 +79,7 @@ def expected_tokens(text: str, host: HostProfile | None = None) -> list[Token]:
     """Semantic tokens of `scan(text)`, split at line ends, in absolute UTF-16 positions."""
     starts = line_starts(text)
     found: list[Token] = []
-    pieces = document_tokens(scan(text), host)
+    pieces = document_tokens(scan(text), None if host is None else host.provides)
     for token in sorted(pieces, key=lambda x: (x.start, x.start + x.length)):
         end = token.start + token.length
         first = position(text, starts, token.start)[0]

@@ -7,11 +7,12 @@ export interface CourseInfo {
   courseFile: string | null; // a file: URI
   lessons: number;
   references: number;
-  keys: number;
+  questions: number; // the keys the course asks or reads
   problems: number;
   errors: number;
   warnings: number;
   information: number;
+  summary: string; // the figures as every view says them: "3 lessons · 1 reference document · ..."
   // An AI-Shifu course folder with .shifu-sync.json: its lessons against that record.
   sinceLastPull?: SinceLastPull | null;
   server: string; // the server's mfls/__init__.py
@@ -30,7 +31,7 @@ function count(n: number, word: string): string {
 
 /** The status item's text after its icon. */
 export function courseText(info: CourseInfo): string {
-  const text = `${info.name} · ${count(info.lessons, "lesson")} · ${count(info.keys, "key")} · ${count(info.problems, "problem")}`;
+  const text = `${info.name} · ${info.summary}`;
   const since = info.sinceLastPull;
   if (!since || since.changed.length + since.gone.length === 0) {
     return text;
@@ -40,7 +41,7 @@ export function courseText(info: CourseInfo): string {
 
 /** What a screen reader says, after "MarkdownFlow: running". */
 export function courseLabel(info: CourseInfo): string {
-  return `course ${info.name}: ${count(info.lessons, "lesson")}, ${count(info.keys, "key")}, ${count(info.problems, "problem")}`;
+  return `course ${info.name}: ${info.summary.split(" · ").join(", ")}`;
 }
 
 export function courseTooltip(info: CourseInfo): string {
@@ -52,7 +53,7 @@ export function courseTooltip(info: CourseInfo): string {
   return [
     `Course: ${info.name}${info.root ? ` (${info.root})` : ""}`,
     `${count(info.lessons, "lesson")}, ${count(info.references, "reference document")}`,
-    `${count(info.keys, "key")} asked in lessons`,
+    `${count(info.questions, "question")} asked or read`,
     `${count(info.problems, "problem")}: ${problems}`,
     ...sinceLastPullLines(info.sinceLastPull),
     "Click for the MarkdownFlow menu.",

@@ -28,6 +28,11 @@ def on_hover(ls: MflsServer, params: t.HoverParams) -> t.Hover | None:
     return None if info is None else to_proto.hover(ls.convert, at.index, info)
 
 
+# `{` and `[` open a marker and an interaction; a space typed inside an open `{{` asks
+# again (VS Code closes its list at a space): elsewhere a space gets no list.
+COMPLETION_OPTIONS = t.CompletionOptions(trigger_characters=["{", "[", " "], resolve_provider=True)
+
+
 def complete(ls: MflsServer, params: t.CompletionParams) -> t.CompletionList | None:
     at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
     if at is None:

@@ -21,7 +21,7 @@ def course_info_command(ls: MflsServer, arguments: list[Any]) -> dict[str, Any] 
     runs from (`server`: the `mfls` package's file, `python`: the interpreter), for editors
     that bundle it."""
     if not arguments or not isinstance(arguments[0], str):
-        return Refusal(f"{COURSE_INFO} takes the URI of a document.")
+        return Refusal(f"{COURSE_INFO} takes the URI of a document.", malformed=True)
     found = course_info(ls.courses.snapshot, canonical_uri(arguments[0]))
     if isinstance(found, Refusal):
         return found
@@ -29,13 +29,7 @@ def course_info_command(ls: MflsServer, arguments: list[Any]) -> dict[str, Any] 
         "name": found.name,
         "root": found.root,
         "courseFile": None if found.course_file is None else path_to_uri(found.course_file),
-        "lessons": found.lessons,
-        "references": found.references,
-        "keys": found.keys,
-        "problems": found.problems,
-        "errors": found.errors,
-        "warnings": found.warnings,
-        "information": found.information,
+        **found.figures.to_json(),
         # An AI-Shifu course folder with `.shifu-sync.json` (null otherwise): lessons
         # changed since the last pull, and those whose recorded file is gone, with what
         # the course tool will do with them.

@@ -31,7 +31,9 @@ def _uri(arguments: list[Any] | None) -> str | Refusal:
     if isinstance(first, dict):
         first = first.get("uri")
     if not isinstance(first, str):
-        return Refusal("Name a document of the course: give its URI as the argument.")
+        return Refusal(
+            "Name a document of the course: give its URI as the argument.", malformed=True
+        )
     return first
 
 
@@ -53,6 +55,7 @@ def course_keys(ls: MflsServer, arguments: list[Any] | None) -> dict[str, Any] |
         "course": found.name,
         "root": found.root,
         "lessons": len(found.lessons),
+        "figures": found.figures.to_json(),
         # An AI-Shifu course folder with `.shifu-sync.json`: what changed since the pull.
         "sinceLastPull": since_last_pull_json(sync_status(course) if course else None),
         "rows": key_table(found),

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
 from lsprotocol import types as t
 
 from mfls import __version__
-from mfls.lsp import from_proto, to_proto
+from mfls.lsp import course_gate, from_proto, to_proto
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.logs import LOGGER_NAME, ClientLogHandler
 from mfls.lsp.server import MflsServer
@@ -28,6 +29,8 @@ def initialize(ls: MflsServer, params: t.InitializeParams) -> None:
     ls.client_locale = params.locale
     ls.apply_settings(params.initialization_options)
     ls.folders = from_proto.initial_folders(params)
+    if ls.folders:
+        ls.gate.expect()
     ls.offer(ls.caps)
     log.info(
         "mfls %s: %s positions, %s diagnostics",
@@ -83,8 +86,26 @@ async def pull_configuration(ls: MflsServer) -> None:
 
 
 async def _index_folders(ls: MflsServer, folders: list[str]) -> None:
-    def job(progress: Callable[[int, int], None]) -> None:
-        ls.courses.set_folders(folders)
-        ls.courses.index_all(progress)
+    """Index the folders, the open documents' courses first; the course gate holds what
+    depends on a course until it is indexed (`mfls.lsp.course_gate`)."""
+    delay = course_gate.index_delay()
 
+    def first_done(roots: tuple[str, ...]) -> None:
+        ls.from_thread(ls.courses_known, roots)
+
+    def ended() -> None:
+        ls.gate.end(ls.courses.snapshot)
+
+    def job(progress: Callable[[int, int], None]) -> None:
+        try:
+            if delay:
+                time.sleep(delay)
+            ls.courses.set_folders(folders)
+            ls.courses.index_all(progress, first_done)
+        finally:
+            # Scheduled before the worker's result reaches the loop: the gate opens
+            # before `run_indexing` publishes or asks for a refresh.
+            ls.from_thread(ended)
+
+    ls.gate.begin()
     await ls.run_indexing("Indexing MarkdownFlow courses", job)

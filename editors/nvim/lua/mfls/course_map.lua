@@ -25,10 +25,48 @@ local function mfls_client(bufnr)
   return nil
 end
 
+local function attached(bufnr)
+  local list = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr, name = "mfls" })
+    or vim.lsp.buf_get_clients(bufnr)
+  for _, client in pairs(list) do
+    if client.name == "mfls" then
+      return true
+    end
+  end
+  return false
+end
+
+-- The lesson buffer entered last among those mfls is attached to: the commands ask about
+-- its course when run from another window (the key table's, a help page, an empty one).
+local last_lesson = nil
+
+--- Records `bufnr` (attached to mfls) as the buffer the commands use from other windows.
+function M.remember(bufnr)
+  last_lesson = bufnr
+end
+
+--- The buffer whose course a command shows: `bufnr` itself when mfls is attached to it,
+--- else the lesson buffer entered last (nil when no course is open).
+local function course_buffer(bufnr)
+  if attached(bufnr) then
+    return bufnr
+  end
+  if last_lesson ~= nil and vim.api.nvim_buf_is_valid(last_lesson) and attached(last_lesson) then
+    return last_lesson
+  end
+  for _, candidate in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(candidate) and attached(candidate) then
+      return candidate
+    end
+  end
+  return nil
+end
+
 local function execute(bufnr, command, callback)
-  local client = mfls_client(bufnr)
-  if client == nil then
-    vim.notify("mfls: no server is running for this buffer", vim.log.levels.WARN)
+  bufnr = course_buffer(bufnr)
+  local client = bufnr and mfls_client(bufnr)
+  if not client then
+    vim.notify("mfls: no course is open: open a lesson of a course first", vim.log.levels.WARN)
     return
   end
   local params = { command = command, arguments = { vim.uri_from_bufnr(bufnr) } }
@@ -134,8 +172,7 @@ function M.key_lines(answer)
     })
   end
   local lines = {
-    "Course keys: " .. one_line(answer.course) .. " (" .. answer.lessons .. " documents, "
-      .. #answer.rows .. " questions)",
+    "Course keys: " .. one_line(answer.course) .. " (" .. one_line(answer.figures.summary) .. ")",
   }
   for _, line in ipairs(M.since_last_pull_lines(answer.sinceLastPull)) do
     table.insert(lines, line)

@@ -63,6 +63,19 @@ local function on_attach(client, bufnr)
   end
 end
 
+-- Neovim 0.11 asks `completionItem/resolve` for an accepted item and writes it only when
+-- the answer comes: an <Esc> typed before then moves the cursor, and the item lands one
+-- column off ("{{Which ... }} "). mfls resolves only documentation, which Neovim asks with
+-- the item (it declares no lazy documentation), so the item is written at once instead.
+local function on_init(client)
+  local completion = (client.server_capabilities or {}).completionProvider
+  local lazy = vim.tbl_get(client.config or {}, "capabilities", "textDocument", "completion",
+    "completionItem", "resolveSupport", "properties") or {}
+  if type(completion) == "table" and not vim.tbl_contains(lazy, "documentation") then
+    completion.resolveProvider = false
+  end
+end
+
 -- Neovim sends no `locale` in `initialize`: the plugin sends the environment's
 -- (LC_ALL, LC_MESSAGES, LANG, then v:lang); `locale` other than "auto" is the mfls.locale setting.
 local function client_locale()
@@ -100,6 +113,7 @@ local function client_config(root_dir)
     end,
     capabilities = cfg.capabilities or vim.lsp.protocol.make_client_capabilities(),
     commands = { ["mfls.showReferences"] = show_references },
+    on_init = on_init,
     on_attach = on_attach,
   }
 end
@@ -137,14 +151,78 @@ function M.highlight_markers(bufnr)
   return true
 end
 
---- Buffer settings of an attached buffer: completion with <C-x><C-o>, markers highlighted.
-local function buffer_setup(bufnr)
-  if M.config.omnifunc then
-    vim.bo[bufnr].omnifunc = "v:lua.vim.lsp.omnifunc"
+--- `K` shows the hover (Neovim 0.10 and later map it themselves in LSP buffers), unless
+--- the buffer already maps it.
+local function map_hover(bufnr)
+  if vim.fn.has("nvim-0.10") == 1 then
+    return
   end
+  vim.api.nvim_buf_call(bufnr, function()
+    if vim.fn.maparg("K", "n") == "" then
+      vim.api.nvim_buf_set_keymap(bufnr, "n", "K", "<Cmd>lua vim.lsp.buf.hover()<CR>",
+        { noremap = true, silent = true, desc = "mfls: hover" })
+    end
+  end)
+end
+
+--- Buffer settings of an attached buffer: completion with <C-x><C-o>, `K` for the hover,
+--- markers highlighted; the buffer becomes the one :Mfls* commands use from other windows.
+local function buffer_setup(bufnr)
+  local group = vim.api.nvim_create_augroup("mfls_buffer_" .. bufnr, { clear = true })
+  if M.config.omnifunc then
+    require("mfls.completion").attach(bufnr, group)
+  end
+  map_hover(bufnr)
   if M.config.highlight_markers then
     M.highlight_markers(bufnr)
   end
+  require("mfls.course_map").remember(bufnr)
+  vim.api.nvim_create_autocmd("BufEnter", {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      require("mfls.course_map").remember(bufnr)
+    end,
+  })
+end
+
+--- The checkout this plugin lies in (editors/nvim/lua/mfls/init.lua, four folders up).
+local function checkout()
+  local source = debug.getinfo(1, "S").source:gsub("^@", "")
+  return vim.fn.fnamemodify(source, ":p:h:h:h:h:h")
+end
+
+--- The command that installs the server, as the README and :help mfls give it.
+function M.install_command()
+  local folder = checkout()
+  if folder:find("[^%w/._+-]") then
+    folder = vim.fn.shellescape(folder)
+  end
+  return "pipx install " .. folder
+end
+
+local function report_missing_server()
+  local message = "mfls: cannot start `" .. table.concat(M.config.cmd, " ") .. "`: install "
+    .. "the server with `" .. M.install_command() .. "` (see :help mfls-setup)"
+  -- Scheduled: inside the FileType autocommand Neovim would show it as that autocommand's
+  -- error, with a stack trace.
+  vim.schedule(function()
+    vim.notify(message, vim.log.levels.ERROR)
+  end)
+end
+
+local reported_missing = false
+
+--- True when the server's command can run; says once how to install it when not.
+local function server_found()
+  if vim.fn.executable(M.config.cmd[1]) == 1 then
+    return true
+  end
+  if not reported_missing then
+    reported_missing = true
+    report_missing_server()
+  end
+  return false
 end
 
 --- Starts (or reuses) the server for the buffer's course and attaches the buffer.
@@ -153,6 +231,9 @@ function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   local path = vim.api.nvim_buf_get_name(bufnr)
   if path == "" or vim.bo[bufnr].buftype ~= "" then
+    return nil
+  end
+  if not server_found() then
     return nil
   end
   local root_dir = root.for_file(path, M.config.root_markers)
@@ -167,8 +248,7 @@ function M.attach(bufnr)
   if client_id == nil or vim.lsp.get_client_by_id(client_id) == nil then
     client_id = vim.lsp.start_client(client_config(root_dir))
     if client_id == nil then
-      vim.notify("mfls: could not start " .. table.concat(M.config.cmd, " ")
-        .. " (install it with `pip install mfls`)", vim.log.levels.ERROR)
+      report_missing_server()
       return nil
     end
     clients_by_root[root_dir] = client_id
@@ -189,6 +269,7 @@ function M.restart()
     end
   end
   clients_by_root = {}
+  reported_missing = false
   vim.defer_fn(function()
     for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
       if vim.api.nvim_buf_is_loaded(bufnr) and is_managed_filetype(vim.bo[bufnr].filetype) then

@@ -73,14 +73,21 @@ test("the status item's course text", () => {
     courseFile: "file:///c/mfcourse.toml",
     lessons: 4,
     references: 1,
-    keys: 1,
+    questions: 1,
     problems: 3,
     errors: 1,
     warnings: 2,
     information: 0,
+    summary: "4 lessons · 1 reference document · 1 question · 3 problems",
     server: "/ext/server/mfls/__init__.py",
     python: "/usr/bin/python3",
   };
-  assert.equal(courseText(info), "Learning to program · 4 lessons · 1 key · 3 problems");
-  assert.equal(courseLabel(info), "course Learning to program: 4 lessons, 1 key, 3 problems");
+  assert.equal(
+    courseText(info),
+    "Learning to program · 4 lessons · 1 reference document · 1 question · 3 problems",
+  );
+  assert.equal(
+    courseLabel(info),
+    "course Learning to program: 4 lessons, 1 reference document, 1 question, 3 problems",
+  );
 });

@@ -1,0 +1,246 @@
+"""What a key means in a course, decided once per course snapshot: the one place that
+answers "is this key reserved, provided, legacy profile, asked, read before it is asked,
+unbound, a near miss, ignored or dropped by the host?".
+
+Diagnostics, the course map, the key table, code actions, hover, completion, semantic
+tokens, code lenses and the course figures read these facts; none decides a key's verdict
+itself (tests/architecture/test_facts_only.py). The kinds (`ASKED` ...) are the map's
+vocabulary of a place (the `mfls map --format json` contract); `PROBLEM_CODES` says which
+diagnostic code a problem kind is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Final
+
+from mfls.features.near_miss import Near, NearMissIndex
+from mfls.syntax.model import Marker, Role
+from mfls.workspace.diagnostic_registry import (
+    BINDING_IN_REFERENCE,
+    LEGACY_PROFILE_KEY,
+    RESERVED_KEY_BINDING,
+    UNBOUND_REFERENCE,
+)
+from mfls.workspace.diagnostic_registry import (
+    NEAR_MISS as NEAR_MISS_CODE,
+)
+from mfls.workspace.diagnostic_registry import (
+    READ_BEFORE_ASKED as READ_BEFORE_ASKED_CODE,
+)
+from mfls.workspace.hosts import HostProfile
+from mfls.workspace.index import CourseSnapshot, DocEntry, Memo
+
+ASKED: Final = "asked"
+"""A lesson binds the key: an interaction saves the learner's answer."""
+READ: Final = "read"
+"""The key is read after a lesson asks it."""
+READ_BEFORE_ASKED: Final = "read-before-asked"
+"""Read in a lesson that comes, in course order, before the first lesson asking it."""
+UNBOUND: Final = "unbound"
+"""Read, but no lesson asks it and the host does not provide it."""
+NEAR_MISS: Final = "near-miss"
+"""Unbound, and almost the text of a key that is bound (did you mean ...?)."""
+RESERVED: Final = "reserved"
+"""Bound, but the host reserves the key (its own or one of its prefixes)."""
+LEGACY_PROFILE: Final = "legacy-profile"
+"""Bound in the `%{{...}}` form the host still accepts for its legacy learner-profile
+keys: kept as written (a warning), not a reserved-key error."""
+PROVIDED: Final = "provided"
+"""Read, and the host provides the value."""
+REFERENCE_BINDING: Final = "reference-binding"
+"""Bound in a reference document: no permission to save an answer."""
+
+KINDS: Final = (
+    ASKED,
+    READ,
+    READ_BEFORE_ASKED,
+    UNBOUND,
+    NEAR_MISS,
+    RESERVED,
+    LEGACY_PROFILE,
+    PROVIDED,
+    REFERENCE_BINDING,
+)
+"""Every kind of place, in the order a legend lists them."""
+
+ASKING: Final = frozenset({ASKED, RESERVED, LEGACY_PROFILE, REFERENCE_BINDING})
+"""The kinds of a binding; every other kind is a read."""
+
+LEGEND: Final[Mapping[str, str]] = {
+    ASKED: "asked here: an interaction saves the answer",
+    READ: "read here, after it is asked",
+    READ_BEFORE_ASKED: "read here before any lesson asks it",
+    UNBOUND: "read, but no lesson asks it",
+    NEAR_MISS: "read, but only a similar question is asked (did you mean ...?)",
+    RESERVED: "asked, but the host reserves this key",
+    LEGACY_PROFILE: "asked in the legacy %{{...}} form the host accepts for this profile key",
+    PROVIDED: "read; the host provides the value",
+    REFERENCE_BINDING: "asked in a reference document: no answer is saved",
+}
+
+PROBLEM_CODES: Final[Mapping[str, str]] = {
+    RESERVED: RESERVED_KEY_BINDING,
+    LEGACY_PROFILE: LEGACY_PROFILE_KEY,
+    UNBOUND: UNBOUND_REFERENCE,
+    NEAR_MISS: NEAR_MISS_CODE,
+    READ_BEFORE_ASKED: READ_BEFORE_ASKED_CODE,
+    REFERENCE_BINDING: BINDING_IN_REFERENCE,
+}
+"""The problem kinds, most serious first, with the diagnostic code their places get."""
+
+RANK: Final = (*PROBLEM_CODES, ASKED, PROVIDED, READ)
+"""Every kind, the one a cell shows first (of several places in one lesson) first."""
+
+_NEAR_MISSES: Final = Memo("near-miss candidates")
+_FACTS: Final = Memo("course facts")
+
+
+def near_miss_index(course: CourseSnapshot) -> NearMissIndex:
+    """The course's candidate keys (bound in lessons, or host keys), built once per
+    snapshot from the previous one's."""
+
+    def build(previous: NearMissIndex | None, changed: frozenset[str] | None) -> NearMissIndex:
+        if previous is None or changed is None:
+            candidates = set(course.lesson_bound_keys()) | set(course.host.provided_keys)
+            return NearMissIndex.build(candidates)
+        bound = course.lesson_bound_keys()
+        now = {key for key in changed if key in bound}
+        now |= {key for key in changed if course.host.provides(key)}
+        return previous.updated(now, changed - now)
+
+    return course.cache.get(_NEAR_MISSES, build)
+
+
+class CourseFacts:
+    """The verdicts of one course snapshot, each asked of the course once per key."""
+
+    __slots__ = ("_firsts", "_near", "_reserved", "course", "host", "provided", "substituted")
+
+    def __init__(self, course: CourseSnapshot) -> None:
+        self.course = course
+        self.host: HostProfile = course.host
+        self.provided: Callable[[str], bool] = course.host.provides
+        """Whether the host provides the key's value (read-only)."""
+        self.substituted: Callable[[Marker], bool] = course.host.substitutes
+        """Whether the host's runtime puts the answer in place of the marker (False: a
+        literal context the host drops or shows as written)."""
+        self._reserved: dict[str, bool] = {}
+        self._firsts: dict[str, tuple[int, int] | None] = {}
+        self._near: dict[str, Near | None] = {}
+
+    # -- the host's word on a key or a marker
+
+    def reserved_prefix(self, key: str) -> str | None:
+        """The host's reserved prefix the key starts with, if any."""
+        return self.host.reserved_prefix_of(key)
+
+    def reserved(self, key: str) -> bool:
+        """The host provides the key or reserves its prefix: no binding may save it."""
+        found = self._reserved.get(key)
+        if found is None:
+            host = self.host
+            found = host.provides(key) or (
+                bool(host.reserved_prefixes) and host.reserved_prefix_of(key) is not None
+            )
+            self._reserved[key] = found
+        return found
+
+    def legacy_profile(self, marker: Marker) -> bool:
+        """A `%{{...}}` binding of one of the host's legacy learner-profile keys: kept."""
+        return self.host.is_legacy_profile_binding(marker)
+
+    @property
+    def profile_keys(self) -> frozenset[str]:
+        """The host's legacy learner-profile keys (kept in the `%{{...}}` form)."""
+        return self.host.legacy_profile_keys
+
+    def read(self, marker: Marker) -> bool:
+        """The marker reads its key: a reference the host substitutes."""
+        return marker.role is not Role.BINDING and self.host.substitutes(marker)
+
+    @property
+    def host_name(self) -> str:
+        return self.host.title or self.host.name
+
+    # -- the course's word on a key
+
+    def first_asked(self, key: str) -> tuple[int, int] | None:
+        """The course position of the key's first binding in a lesson, if any."""
+        if key in self._firsts:
+            return self._firsts[key]
+        first = self.course.first_lesson_binding(key)
+        found = self._firsts[key] = None if first is None else self.course.position(first)
+        return found
+
+    def asked_in_lesson(self, key: str) -> bool:
+        return self.first_asked(key) is not None
+
+    def unbound(self, key: str) -> bool:
+        """No lesson asks the key and the host does not provide it."""
+        return not self.provided(key) and self.first_asked(key) is None
+
+    def near(self, key: str) -> Near | None:
+        """The key an unbound `key` probably means (bound in a lesson, or the host's)."""
+        if key not in self._near:
+            self._near[key] = near_miss_index(self.course).nearest(key)
+        return self._near[key]
+
+    def suggestion(self, key: str) -> str | None:
+        near = self.near(key)
+        return None if near is None else near.key
+
+    def unbound_code(self, key: str) -> str:
+        """The code an unbound key's reads get: near-miss when a near key exists."""
+        return NEAR_MISS_CODE if self.near(key) is not None else UNBOUND_REFERENCE
+
+    # -- a marker's kind
+
+    def binding_kind(self, entry: DocEntry, marker: Marker) -> str:
+        """What a binding (one the document's target saves) is."""
+        if self.legacy_profile(marker):
+            return LEGACY_PROFILE
+        if self.reserved(marker.key):
+            return RESERVED
+        return REFERENCE_BINDING if entry.kind == "reference" else ASKED
+
+    def read_kind(self, entry: DocEntry, marker: Marker) -> str:
+        """What a read of a key (`read(marker)` holds) is."""
+        key = marker.key
+        if self.provided(key):
+            return PROVIDED
+        limit = self.first_asked(key)
+        if limit is None:
+            return UNBOUND if self.near(key) is None else NEAR_MISS
+        early = entry.kind == "lesson" and (entry.order, marker.start) < limit
+        return READ_BEFORE_ASKED if early else READ
+
+    def kinds(self, entry: DocEntry) -> list[tuple[Marker, str]]:
+        """Each marker of `entry` that asks or reads a key, with its kind, in text order."""
+        keys = entry.keys
+        found: list[tuple[Marker, str]] = []
+        for bindings in keys.bindings.values():
+            found.extend((m, self.binding_kind(entry, m)) for m in bindings)
+        for references in keys.references.values():
+            found.extend((m, self.read_kind(entry, m)) for m in references if self.read(m))
+        found.sort(key=lambda pair: pair[0].start)
+        return found
+
+    def questions(self) -> Iterator[str]:
+        """Every key the course asks or reads (the map's lanes, the key table's rows)."""
+        seen: set[str] = set()
+        for entry in self.course.docs.values():
+            keys = entry.keys
+            for key in keys.bindings:
+                if key not in seen:
+                    seen.add(key)
+                    yield key
+            for key, references in keys.references.items():
+                if key not in seen and any(self.read(m) for m in references):
+                    seen.add(key)
+                    yield key
+
+
+def facts_of(course: CourseSnapshot) -> CourseFacts:
+    """The facts of `course`, made once per snapshot."""
+    return course.cache.get(_FACTS, lambda previous, changed: CourseFacts(course))
