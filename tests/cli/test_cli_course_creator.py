@@ -278,14 +278,14 @@ def test_other_files_of_the_layout_are_not_lessons(tmp_path: Path) -> None:
     assert "folder/shifu-import.json#Built:1:1: warning unbound-reference" in done.stdout
 
 
-def test_the_course_map_groups_lessons_by_chapter_and_shows_their_flags(tmp_path: Path) -> None:
+def test_the_course_map_names_lessons_by_file_titled_and_grouped_by_chapter(tmp_path: Path) -> None:
     unpacked(built_file(tmp_path, chapter_text=""), tmp_path)
     done = mfls("map", "folder", "--format", "json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     lessons = json.loads(done.stdout)["lessons"]
     assert [(c["title"], c["group"], c["kind"]) for c in lessons] == [
         ("course-prompt.md", "", "reference"),
-        ("Ask", "Basics", "lesson"),
-        ("Use (hidden, trial)", "Basics", "lesson"),
-        ("Paid (normal)", "More", "lesson"),
+        ("lesson-01.md · Ask", "Basics", "lesson"),
+        ("lesson-02.md · Use (hidden, trial)", "Basics", "lesson"),
+        ("lesson-03.md · Paid (normal)", "More", "lesson"),
     ]

@@ -9,11 +9,12 @@ function info(sinceLastPull: CourseInfo["sinceLastPull"]): CourseInfo {
     courseFile: null,
     lessons: 3,
     references: 1,
-    keys: 2,
+    questions: 2,
     problems: 1,
     errors: 0,
     warnings: 1,
     information: 0,
+    summary: "3 lessons · 1 reference document · 2 questions · 1 problem",
     sinceLastPull,
     server: "/m/__init__.py",
     python: "/usr/bin/python3",
@@ -21,7 +22,7 @@ function info(sinceLastPull: CourseInfo["sinceLastPull"]): CourseInfo {
 }
 
 test("a course without .shifu-sync.json shows nothing about pulls", () => {
-  assert.equal(courseText(info(null)), "A course · 3 lessons · 2 keys · 1 problem");
+  assert.equal(courseText(info(null)), "A course · 3 lessons · 1 reference document · 2 questions · 1 problem");
   assert.ok(!courseTooltip(info(undefined)).includes("pull"));
 });
 
@@ -33,12 +34,12 @@ test("lessons changed or gone since the last pull are counted and listed", () =>
   };
   assert.equal(
     courseText(info(since)),
-    "A course · 3 lessons · 2 keys · 1 problem · 2 changed since last pull",
+    "A course · 3 lessons · 1 reference document · 2 questions · 1 problem · 2 changed since last pull",
   );
   const tooltip = courseTooltip(info(since));
   assert.ok(tooltip.includes("Changed since last pull: lessons/lesson-01.md"));
   assert.ok(tooltip.includes("Gone since last pull: lessons/lesson-03.md (the course tool's"));
   const clean = { changed: [], gone: [], goneFate: "" };
-  assert.equal(courseText(info(clean)), "A course · 3 lessons · 2 keys · 1 problem");
+  assert.equal(courseText(info(clean)), "A course · 3 lessons · 1 reference document · 2 questions · 1 problem");
   assert.ok(courseTooltip(info(clean)).includes("No lesson changed since last pull"));
 });
