@@ -1,6 +1,7 @@
-"""The released markdown-flow lines as test oracles: 0.4.2 in-process (the test extras),
-0.3.1 through `sdk_worker.py` in its own environment (`.venv-mf03`, made by
-scripts/setup-test-env.sh), both answering the same `extract` and `parse`."""
+"""The released markdown-flow versions as test oracles: 0.4.2 in-process (the test
+extras), 0.3.1 and 0.3.4 each through `sdk_worker.py` in its own environment
+(`.venv-mf03`, `.venv-mf034`, made by scripts/setup-test-env.sh), all answering the same
+`extract` and `parse`. Each is named by the course target modelled on it."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ import pytest
 import sdk_worker
 
 REPO = Path(__file__).resolve().parents[2]
-VENV_03 = REPO / ".venv-mf03"
+VENVS = {"0.3.1": REPO / ".venv-mf03", "0.3.4": REPO / ".venv-mf034"}
 WORKER = Path(__file__).with_name("sdk_worker.py")
 
 
 class Runtime(Protocol):
-    name: str
+    name: str  # the course target modelled on it
+    release: str
 
     def extract(self, text: str) -> list[str]: ...
 
@@ -28,6 +30,7 @@ class Runtime(Protocol):
 
 class InProcess:
     name = "markdown-flow-0.4"
+    release = "0.4.2"
 
     def extract(self, text: str) -> list[str]:
         return sdk_worker.extract(text)
@@ -39,9 +42,9 @@ class InProcess:
 class Worker:
     """One long-lived `sdk_worker.py` process in another environment."""
 
-    name = "markdown-flow-0.3"
-
-    def __init__(self, python: Path) -> None:
+    def __init__(self, name: str, release: str, python: Path) -> None:
+        self.name = name
+        self.release = release
         self._process = subprocess.Popen(
             [str(python), str(WORKER)],
             stdin=subprocess.PIPE,
@@ -71,11 +74,14 @@ class Worker:
         self._process.wait(timeout=10)
 
 
-def python_03() -> Path:
-    python = VENV_03 / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+def python_of(release: str) -> Path:
+    """The Python of the environment that holds markdown-flow `release`."""
+    venv = VENVS[release]
+    python = venv / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
     if not python.exists():
         pytest.fail(
-            "markdown-flow 0.3.1 is missing: run scripts/setup-test-env.sh (it makes .venv-mf03)",
+            f"markdown-flow {release} is missing: run scripts/setup-test-env.sh "
+            f"(it makes {venv.name})",
             pytrace=False,
         )
     return python
