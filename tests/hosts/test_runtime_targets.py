@@ -262,3 +262,45 @@ def test_the_unbound_advice_and_its_insertion_bind_on_an_old_runtime(runtime: Ru
     asked = after[after.index("?[") : after.index("]") + 1]
     assert runtime.parse(asked)["variable"] == "goal"
     assert checked(after, runtime.name)[1] == []
+
+
+ESCAPED = [
+    "?[%{{ q }} A\\|B | C]",
+    "?[%{{ q }} a\\]b | C]",
+    "?[%{{ q }} $\\pi$ | C\\/x//v | D\\.\\.\\.]",
+    "?[%{{ q }} A | B ...hint\\|x]",
+    "?[%{{ q }} A\\|\\|B || C]",
+    "?[%{{ q }} A\\//B]",
+    "?[%{{ q }} \\||A]",
+]
+
+
+@pytest.mark.parametrize("text", ESCAPED)
+def test_option_escapes_as_each_release_reads_them(runtime: Runtime, text: str) -> None:
+    workspace, _ = checked(text + "\n", runtime.name)
+    found = workspace.snapshot.entry(URI)
+    assert found is not None
+    [interaction_] = found[1].interactions
+    parsed = runtime.parse(text[interaction_.start : interaction_.end])
+    if runtime.release == "0.3.1":
+        # No escapes: a backslash is text, and `\]` closes the interaction (as `current`).
+        assert text[interaction_.start : interaction_.end] == text[: text.index("]") + 1]
+        assert interaction_ == scan(text).interactions[0]
+    else:
+        assert (interaction_.start, interaction_.end) == (0, len(text))
+    assert [c.label for c in interaction_.choices] == parsed["buttons"]
+    assert [c.value for c in interaction_.choices] == parsed["values"]
+    assert interaction_.input == parsed["question"]
+    assert interaction_.multiple == parsed["multi"]
+
+
+def test_an_escaped_last_bracket_is_no_interaction_on_the_escaping_releases(
+    mf034: Runtime, mf04: Runtime, mf03: Runtime
+) -> None:
+    # Known difference: mfls keeps its own reading of it.
+    text = "?[%{{ q }} a\\]"
+    assert mf034.parse(text)["type"] is None and mf04.parse(text)["type"] is None
+    assert mf03.parse(text)["buttons"] == ["a\\"]
+    workspace, _ = checked(text + "\n", "markdown-flow-0.3.4")
+    found = workspace.snapshot.entry(URI)
+    assert found is not None and found[1].interactions == scan(text + "\n").interactions
