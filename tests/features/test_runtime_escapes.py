@@ -12,6 +12,7 @@ from course_kit import course as make_course
 from mfls.features.completion import complete
 from mfls.features.course_map import course_map
 from mfls.features.hover import hover
+from mfls.features.semantic_tokens import OPERATOR, tokens
 from mfls.workspace.runtime_interactions import runtime_interactions, unescape
 
 ESCAPING = ["markdown-flow-0.3.4", "markdown-flow-0.4"]
@@ -95,3 +96,19 @@ def test_unescape_keeps_every_other_backslash() -> None:
     assert unescape("a\\|b\\]c\\/d\\.e") == "a|b]c/d.e"
     assert unescape("$\\pi$ \\\\ \\beta") == "$\\pi$ \\\\ \\beta"
     assert runtime_interactions("x", (), (), "markdown-flow-0.3") == ()
+
+
+@pytest.mark.parametrize(
+    ("target", "operators"),
+    [
+        ("markdown-flow-0.3.4", [(0, "?["), (16, "|"), (22, "]")]),
+        ("current", [(0, "?["), (13, "|"), (16, "|"), (20, "]")]),
+    ],
+)
+def test_operator_tokens_follow_the_target(target: str, operators: list) -> None:
+    text = "?[%{{ q }} A\\|B | x\\]y]\n"
+    course = make_course({"a.md": text}, config=f'target = "{target}"\n')
+    found = tokens(course.snapshot, course.uri("a.md"))
+    assert [(t.start, text[t.start : t.start + t.length]) for t in found if t.type == OPERATOR] == [
+        tuple(o) for o in operators
+    ]
