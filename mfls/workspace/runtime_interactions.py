@@ -16,6 +16,7 @@ which such a runtime does not read as an interaction at all.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -69,11 +70,9 @@ def runtime_interactions(
     )
 
 
-def _closing(text: str, body: int, atoms: Sequence[tuple[int, int]]) -> int:
-    """The `]` that ends the interaction whose body starts at `body`, or -1: escapes and
-    markers are skipped, and the search stops at the paragraph's end."""
-    blank = _BLANK_LINE.search(text, body)
-    limit = blank.start() if blank is not None else len(text)
+def _closing(text: str, body: int, limit: int, atoms: Sequence[tuple[int, int]]) -> int:
+    """The `]` before `limit` that ends the interaction whose body starts at `body`, or
+    -1: escapes and the `atoms` (markers) are skipped."""
     starts = {a: b for a, b in atoms}
     index = body
     while index < limit:
@@ -113,8 +112,15 @@ def _merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
 def _reread(text: str, found: Interaction, markers: Sequence[Marker]) -> Interaction:
     lead = found.binding_marker
     body = lead.end if lead is not None else found.start + 2
-    marker_spans = [(m.start, m.end) for m in markers if m.start >= body]
-    close = _closing(text, body, marker_spans)
+    blank = _BLANK_LINE.search(text, body)
+    limit = blank.start() if blank is not None else len(text)
+    first = bisect_left(markers, body, key=lambda m: m.start)
+    marker_spans: list[tuple[int, int]] = []
+    for marker in markers[first:]:
+        if marker.start >= limit:
+            break
+        marker_spans.append((marker.start, marker.end))
+    close = _closing(text, body, limit, marker_spans)
     if close < 0:
         return found
     inside = [(a, b) for a, b in marker_spans if b <= close]
