@@ -27,6 +27,8 @@ class Runtime(Protocol):
 
     def parse(self, text: str) -> dict[str, Any]: ...
 
+    def sees(self, text: str, variables: dict[str, str]) -> str: ...
+
 
 class InProcess:
     name = "markdown-flow-0.4"
@@ -37,6 +39,9 @@ class InProcess:
 
     def parse(self, text: str) -> dict[str, Any]:
         return sdk_worker.parse(text)
+
+    def sees(self, text: str, variables: dict[str, str]) -> str:
+        return sdk_worker.sees(text, variables)
 
 
 class Worker:
@@ -53,9 +58,9 @@ class Worker:
             encoding="utf-8",
         )
 
-    def ask(self, op: str, text: str = "") -> Any:
+    def ask(self, op: str, text: str = "", **more: Any) -> Any:
         assert self._process.stdin is not None and self._process.stdout is not None
-        self._process.stdin.write(json.dumps({"op": op, "text": text}) + "\n")
+        self._process.stdin.write(json.dumps({"op": op, "text": text, **more}) + "\n")
         self._process.stdin.flush()
         answer = json.loads(self._process.stdout.readline())
         if "error" in answer:
@@ -67,6 +72,9 @@ class Worker:
 
     def parse(self, text: str) -> dict[str, Any]:
         return dict(self.ask("parse", text))
+
+    def sees(self, text: str, variables: dict[str, str]) -> str:
+        return str(self.ask("sees", text, variables=variables))
 
     def close(self) -> None:
         if self._process.stdin is not None:

@@ -36,6 +36,14 @@ def parse(text: str) -> dict[str, Any]:
     }
 
 
+def sees(text: str, variables: dict[str, str]) -> str:
+    """The user message markdown-flow builds for the first block: what the AI sees."""
+    from markdown_flow import MarkdownFlow
+
+    messages = MarkdownFlow(text).get_content_messages(0, variables)
+    return str([m for m in messages if m["role"] == "user"][-1]["content"])
+
+
 def version() -> str:
     from importlib.metadata import version as of
 
@@ -48,6 +56,8 @@ def answer(request: dict[str, Any]) -> Any:
         return extract(request["text"])
     if op == "parse":
         return parse(request["text"])
+    if op == "sees":
+        return sees(request["text"], request["variables"])
     return version()
 
 
