@@ -29,6 +29,8 @@ class Runtime(Protocol):
 
     def sees(self, text: str, variables: dict[str, str]) -> str: ...
 
+    def blocks(self, text: str) -> list[tuple[str, bool]]: ...
+
 
 class InProcess:
     name = "markdown-flow-0.4"
@@ -42,6 +44,9 @@ class InProcess:
 
     def sees(self, text: str, variables: dict[str, str]) -> str:
         return sdk_worker.sees(text, variables)
+
+    def blocks(self, text: str) -> list[tuple[str, bool]]:
+        return sdk_worker.blocks(text)
 
 
 class Worker:
@@ -75,6 +80,9 @@ class Worker:
 
     def sees(self, text: str, variables: dict[str, str]) -> str:
         return str(self.ask("sees", text, variables=variables))
+
+    def blocks(self, text: str) -> list[tuple[str, bool]]:
+        return [(str(t), bool(f)) for t, f in self.ask("blocks", text)]
 
     def close(self) -> None:
         if self._process.stdin is not None:

@@ -44,6 +44,21 @@ def sees(text: str, variables: dict[str, str]) -> str:
     return str([m for m in messages if m["role"] == "user"][-1]["content"])
 
 
+def blocks(text: str) -> list[tuple[str, bool]]:
+    """`MarkdownFlow.get_all_blocks`: each block's text (code blocks put back) and whether
+    it is preserved content (fixed output)."""
+    from markdown_flow import MarkdownFlow
+    from markdown_flow.enums import BlockType
+
+    flow = MarkdownFlow(text)
+    # The SDK splits with code blocks replaced by placeholders; put them back.
+    restore = flow._preprocessor.restore_code_blocks
+    return [
+        (restore(b.content), b.block_type is BlockType.PRESERVED_CONTENT)
+        for b in flow.get_all_blocks()
+    ]
+
+
 def version() -> str:
     from importlib.metadata import version as of
 
@@ -56,6 +71,8 @@ def answer(request: dict[str, Any]) -> Any:
         return extract(request["text"])
     if op == "parse":
         return parse(request["text"])
+    if op == "blocks":
+        return blocks(request["text"])
     if op == "sees":
         return sees(request["text"], request["variables"])
     return version()
