@@ -1,5 +1,5 @@
 """What one installed markdown-flow reads: run in-process (0.4.2, the test extras) or as
-`python sdk_worker.py` inside the environment of another release (0.3.1, see
+`python sdk_worker.py` inside the environment of another release (0.3.1 or 0.3.4, see
 scripts/setup-test-env.sh), one JSON request a line on stdin, one answer a line out.
 
 Imports nothing of mfls: it must run where only markdown-flow is installed.
