@@ -25,12 +25,18 @@ DEFAULT_LESSONS: Final = tuple(f"**/*{suffix}" for suffix in MARKDOWN_SUFFIXES)
 CURRENT: Final = "current"
 MARKDOWN_FLOW_04: Final = "markdown-flow-0.4"
 MARKDOWN_FLOW_03: Final = "markdown-flow-0.3"
-TARGETS: Final = (CURRENT, MARKDOWN_FLOW_04, MARKDOWN_FLOW_03)
+MARKDOWN_FLOW_034: Final = "markdown-flow-0.3.4"
+TARGETS: Final = (CURRENT, MARKDOWN_FLOW_04, MARKDOWN_FLOW_03, MARKDOWN_FLOW_034)
 """What a course's documents are checked against: the memory syntax as mfls reads it,
-or a released markdown-flow line (which binds an answer only with `%{{key}}`)."""
-# The runtime a host runs when the course names no target: AI-Shifu runs markdown-flow
-# 0.3/0.4, where `?[{{ key }} ...]` saves nothing.
-_HOST_TARGETS: Final = {"ai-shifu": MARKDOWN_FLOW_04}
+or a released markdown-flow (which binds an answer only with `%{{key}}`), each modelled
+on the one release tests/hosts checks: `markdown-flow-0.4` on 0.4.2, `markdown-flow-0.3`
+on 0.3.1, `markdown-flow-0.3.4` on 0.3.4 (0.3.1's reading of markers plus the delimiter
+escapes inside interactions)."""
+MARKDOWN_FLOW_03_READERS: Final = frozenset({MARKDOWN_FLOW_03, MARKDOWN_FLOW_034})
+"""The targets whose marker reader is 0.3's regex (a binding only right after `?[`)."""
+# The runtime a host runs when the course names no target: AI-Shifu's production runs
+# markdown-flow 0.3.4 (README "Compatibility target"), where `?[{{ key }} ...]` saves nothing.
+_HOST_TARGETS: Final = {"ai-shifu": MARKDOWN_FLOW_034}
 
 
 def default_target(host: str) -> str:
