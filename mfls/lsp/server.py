@@ -4,7 +4,9 @@ No MarkdownFlow logic lives here, and no request handler: those are module-level
 functions in `mfls.lsp.handlers`, registered from the table in `mfls.lsp.routes`.
 
 Threads: the event loop owns the protocol and the open buffers; initial indexing and
-disk changes run on one background worker. The course workspace serializes its own
+disk changes run on one background worker (inline, on the loop, when the server is
+built `inline`: the synchronous mode of `mfls.lsp.sync`, which starts no thread and
+no process). The course workspace serializes its own
 updates and swaps immutable snapshots, so requests keep being answered while the
 worker reads files. Messages to the client from the worker go through
 `loop.call_soon_threadsafe`.
@@ -56,7 +58,7 @@ WATCHED_SUFFIXES = (".md", ".markdown", ".mdflow")
 class MflsServer(LanguageServer):
     protocol: MflsProtocol
 
-    def __init__(self) -> None:
+    def __init__(self, inline: bool = False) -> None:
         wire = to_proto.wire_converter()
         super().__init__(
             name="mfls",
@@ -68,7 +70,7 @@ class MflsServer(LanguageServer):
         self.caps = Capabilities()  # replaced once, by `initialize`
         self.settings = Settings()
         self.client_locale: str | None = None  # `locale` of `initialize`
-        self.courses = Workspace(jobs=default_jobs())
+        self.courses = Workspace(jobs=1 if inline else default_jobs())
         self.gate = CourseGate()
         """Whether a document's course is indexed yet (`mfls.lsp.course_gate`)."""
         self.texts = Texts(self._indexed_text)
@@ -78,7 +80,10 @@ class MflsServer(LanguageServer):
         self.offer: Callable[[Capabilities], None] = lambda caps: None
         """Registers the routes that depend on the client (set by `routes.create_server`)."""
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
+        self._worker = (
+            None if inline else ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
+        )
+        """Where indexing runs; None: inline, on the loop (`mfls.lsp.sync`)."""
         self._published: dict[str, tuple[list[str], bool]] = {}  # JSON texts, open
         self._pending: asyncio.TimerHandle | None = None
         self._lens_refresh: asyncio.TimerHandle | None = None
@@ -157,7 +162,8 @@ class MflsServer(LanguageServer):
         gc.freeze()
 
     def stop_worker(self) -> None:
-        self._worker.shutdown(wait=False, cancel_futures=True)
+        if self._worker is not None:
+            self._worker.shutdown(wait=False, cancel_futures=True)
 
     def edits(self) -> to_proto.EditBuilder:
         """A builder of workspace edits for this client."""
@@ -168,7 +174,8 @@ class MflsServer(LanguageServer):
     async def run_indexing(
         self, title: str, job: Callable[[Callable[[int, int], None]], None]
     ) -> None:
-        """Run `job(progress)` on the worker, reporting work-done progress to the client."""
+        """Run `job(progress)` on the worker (inline when there is none), reporting
+        work-done progress to the client."""
         token: str | None = None
         if self.caps.work_done_progress:
             token = f"mfls-index-{uuid.uuid4()}"
@@ -198,8 +205,11 @@ class MflsServer(LanguageServer):
 
         began = time.perf_counter()
         try:
-            assert self.loop is not None
-            await self.loop.run_in_executor(self._worker, work)
+            if self._worker is None:
+                work()
+            else:
+                assert self.loop is not None
+                await self.loop.run_in_executor(self._worker, work)
             snapshot = self.courses.snapshot
             log.info(
                 "%s: %d documents in %d courses, %.2f s",
