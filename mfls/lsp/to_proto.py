@@ -32,6 +32,7 @@ from mfls.features.snippets import Snippets
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.documents import Texts
 from mfls.text.line_index import Encoding, LineIndex, units
+from mfls.text.lines import line_breaks, line_start, off_crlf
 from mfls.workspace.index import CourseSnapshot
 from mfls.workspace.uris import path_to_uri
 
@@ -567,27 +568,16 @@ class StreamPositions:
 
     def line_character(self, offset: int) -> tuple[int, int]:
         text = self.text
-        offset = min(max(offset, 0), len(text))
+        offset = off_crlf(text, min(max(offset, 0), len(text)))
         if offset < self._offset:
             self._offset, self._line = 0, 0
         low = self._offset
         if self._cr:
-            self._line += (
-                text.count("\n", low, offset)
-                + text.count("\r", low, offset)
-                - text.count("\r\n", low, offset)
-            )
-            if 0 < offset < len(text) and text[offset - 1] == "\r" and text[offset] == "\n":
-                offset -= 1  # between CR and LF: the end of the line
-                self._line -= 1
+            self._line += line_breaks(text, low, offset)
         elif self._lf:
             self._line += text.count("\n", low, offset)
         self._offset = offset
-        start = 0
-        if self._lf:
-            start = text.rfind("\n", 0, offset) + 1
-        if self._cr:
-            start = max(start, text.rfind("\r", start, offset) + 1)
+        start = line_start(text, offset) if self._lf or self._cr else 0
         return self._line, self._units(text[start:offset])
 
     def position(self, offset: int) -> t.Position:
