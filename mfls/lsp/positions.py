@@ -51,10 +51,8 @@ class StreamPositions:
         if offset < self._offset:
             self._offset, self._line = 0, 0
         low = self._offset
-        if self._cr:
+        if self._lf or self._cr:
             self._line += line_breaks(text, low, offset)
-        elif self._lf:
-            self._line += text.count("\n", low, offset)
         self._offset = offset
         start = line_start(text, offset) if self._lf or self._cr else 0
         return self._line, self._units(text[start:offset])
