@@ -20,5 +20,8 @@ if [ ! -x .venv-mf03/bin/python ]; then
   python3 -m venv .venv-mf03
 fi
 .venv-mf03/bin/python -m pip install --quiet --no-deps 'markdown-flow==0.3.1'
+# markdown-flow 0.3.4 (what AI-Shifu's production runs, README "Compatibility target").
+if [ ! -x .venv-mf034/bin/python ]; then python3 -m venv .venv-mf034; fi
+.venv-mf034/bin/python -m pip install --quiet --no-deps 'markdown-flow==0.3.4'
 # The real-editor tests: Neovim, Emacs, Chromium, code-server and the VS Code extension.
 bash scripts/setup-editors.sh

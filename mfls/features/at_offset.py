@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 
 from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, ScanResult
 
@@ -39,7 +40,11 @@ def invalid_at(result: ScanResult, offset: int) -> InvalidMarker | None:
 
 
 def interaction_of(result: ScanResult, offset: int) -> Interaction | None:
-    interactions = result.interactions
+    return interaction_among(result.interactions, offset)
+
+
+def interaction_among(interactions: Sequence[Interaction], offset: int) -> Interaction | None:
+    """The interaction (of `interactions`, by start) that holds `offset`, or None."""
     index = bisect_right(interactions, offset, key=lambda x: x.start) - 1
     if index >= 0 and interactions[index].start <= offset < interactions[index].end:
         return interactions[index]

@@ -213,7 +213,7 @@ def course_map(
         marks = facts.kinds(entry)
         if not marks:
             continue
-        interactions = _interactions_by_binding(entry.marker_scan.interactions)
+        interactions = _interactions_by_binding(entry.interactions)
         text = entry.text
         line, at = 1, 0
         for marker, kind in marks:

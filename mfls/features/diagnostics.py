@@ -19,6 +19,8 @@ from mfls.workspace.config import (
     COURSE_FILE,
     CURRENT,
     MARKDOWN_FLOW_03,
+    MARKDOWN_FLOW_03_READERS,
+    MARKDOWN_FLOW_034,
     MARKDOWN_FLOW_04,
     ConfigProblem,
 )
@@ -125,8 +127,9 @@ def scan_diagnostics(
 
 
 _RUNTIME_NAMES: Final = {
-    MARKDOWN_FLOW_04: "markdown-flow 0.4",
-    MARKDOWN_FLOW_03: "markdown-flow 0.3",
+    MARKDOWN_FLOW_04: "markdown-flow 0.4.2",
+    MARKDOWN_FLOW_03: "markdown-flow 0.3.1",
+    MARKDOWN_FLOW_034: "markdown-flow 0.3.4",
 }
 
 
@@ -166,7 +169,7 @@ def runtime_diagnostics(
             )
         elif (
             marker.legacy
-            and target == MARKDOWN_FLOW_03
+            and target in MARKDOWN_FLOW_03_READERS
             and text is not None
             and text[max(0, marker.start - 2) : marker.start] != "?["
         ):
@@ -183,7 +186,7 @@ def runtime_diagnostics(
                     ),
                 )
             )
-        if target == MARKDOWN_FLOW_03 and "}" in marker.key:
+        if target in MARKDOWN_FLOW_03_READERS and "}" in marker.key:
             found.append(
                 _diagnostic(
                     RUNTIME_KEY_DIFFERS,

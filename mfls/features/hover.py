@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mfls.features import key_display
-from mfls.features.at_offset import interaction_of, invalid_at, invalid_span, marker_at
+from mfls.features.at_offset import interaction_among, invalid_at, invalid_span, marker_at
 from mfls.features.diagnostics import hidden_text, runs_on_text, runtime_name
 from mfls.features.facts import facts_of
 from mfls.features.lesson_structure import structure_of
@@ -151,7 +151,7 @@ def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker, language:
     parts.append(_role(course, entry, marker, language))
     separator = say(language, "hover.list-separator")
     if marker.role is Role.BINDING and entry.binds(marker):
-        interaction = interaction_of(entry.marker_scan, marker.start)
+        interaction = interaction_among(entry.interactions, marker.start)
         if interaction is not None and (interaction.choices or interaction.input is not None):
             choices = separator.join(c.label for c in interaction.choices[:5])
             more = "…" if len(interaction.choices) > 5 else ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mfls.features.at_offset import interaction_of, marker_at
+from mfls.features.at_offset import interaction_among, marker_at
 from mfls.syntax.model import Marker
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
 
@@ -55,7 +55,7 @@ def definition(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> list[Locat
     links = []
     for binding in sorted(course.bindings.get(marker.key, ()), key=course.position):
         target = course.docs[binding.uri]
-        interaction = interaction_of(target.marker_scan, binding.marker.start)
+        interaction = interaction_among(target.interactions, binding.marker.start)
         start, end = (
             (interaction.start, interaction.end)
             if interaction is not None

@@ -3,14 +3,14 @@ AI-Shifu, fixed output too (its text as `string`, its markers with the `fixed` m
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from mfls.features.at_offset import invalid_span
 from mfls.features.facts import facts_of
 from mfls.features.lesson_structure import structure_of
-from mfls.syntax.model import Marker, Role, ScanResult
+from mfls.syntax.model import Interaction, Marker, Role, ScanResult
 from mfls.workspace.ai_shifu_structure import Structure
 from mfls.workspace.index import WorkspaceSnapshot
 
@@ -52,7 +52,11 @@ def tokens(
         return []
     course, entry = found
     every = document_tokens(
-        entry.marker_scan, facts_of(course).provided, structure_of(course, entry), entry.binds
+        entry.marker_scan,
+        facts_of(course).provided,
+        structure_of(course, entry),
+        entry.binds,
+        entry.interactions,
     )
     if start is None and end is None:
         return every
@@ -66,10 +70,12 @@ def document_tokens(
     read_only: Callable[[str], bool] | None = None,
     structure: Structure | None = None,
     binds: Callable[[Marker], bool] | None = None,
+    interactions: Sequence[Interaction] | None = None,
 ) -> list[SemanticToken]:
-    """Tokens of the markers, invalid markers and interaction operators of `result`, and
-    of the fixed output of `structure`: its text between those tokens, as `string`; a
-    marker of a key `read_only` names (the host provides it) is `readonly`."""
+    """Tokens of the markers, invalid markers and interaction operators of `result` (of
+    `interactions`, the runtime's reading, when given), and of the fixed output of
+    `structure`: its text between those tokens, as `string`; a marker of a key
+    `read_only` names (the host provides it) is `readonly`."""
     found: list[SemanticToken] = []
     for marker in result.markers:
         modifiers = 0
@@ -85,7 +91,7 @@ def document_tokens(
     for invalid in result.invalid:
         start, end = invalid_span(invalid)
         found.append(SemanticToken(start, end - start, MARKER, INVALID))
-    for interaction in result.interactions:
+    for interaction in result.interactions if interactions is None else interactions:
         found.extend(
             SemanticToken(op.start, op.end - op.start, OPERATOR, 0) for op in interaction.operators
         )

@@ -13,6 +13,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from mfls.syntax.model import BlockKind, ScanResult
+from mfls.text.lines import line_start
 from mfls.workspace.config import CURRENT
 from mfls.workspace.index import WorkspaceSnapshot
 
@@ -65,8 +66,7 @@ def interaction_snippets(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> 
         return None
     _, entry = found
     text = entry.text
-    line_start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
-    match = _AFTER_OPENER.search(text, line_start, offset)
+    match = _AFTER_OPENER.search(text, line_start(text, offset), offset)
     if match is None:
         return None
     start = offset - len(match["typed"])

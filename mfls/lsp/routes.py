@@ -203,8 +203,9 @@ ROUTES: tuple[Route, ...] = (
 )
 
 
-def create_server(routes: Sequence[Route] = ROUTES) -> MflsServer:
-    server = MflsServer()
+def create_server(routes: Sequence[Route] = ROUTES, inline: bool = False) -> MflsServer:
+    """The server; `inline`: indexing on the loop, no thread or process (`mfls.lsp.sync`)."""
+    server = MflsServer(inline)
     server.offer = functools.partial(install, server, routes)
     install(server, routes)
     return server

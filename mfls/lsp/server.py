@@ -4,7 +4,9 @@ No MarkdownFlow logic lives here, and no request handler: those are module-level
 functions in `mfls.lsp.handlers`, registered from the table in `mfls.lsp.routes`.
 
 Threads: the event loop owns the protocol and the open buffers; initial indexing and
-disk changes run on one background worker. The course workspace serializes its own
+disk changes run on one background worker (inline, on the loop, when the server is
+built `inline`: the synchronous mode of `mfls.lsp.sync`, which starts no thread and
+no process). The course workspace serializes its own
 updates and swaps immutable snapshots, so requests keep being answered while the
 worker reads files. Messages to the client from the worker go through
 `loop.call_soon_threadsafe`.
@@ -18,7 +20,7 @@ import gc
 import logging
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -36,6 +38,7 @@ from mfls.lsp.course_gate import CourseGate
 from mfls.lsp.documents import Texts, is_course_file
 from mfls.lsp.logs import LOGGER_NAME, apply_levels
 from mfls.lsp.protocol import MflsProtocol
+from mfls.lsp.publisher import Publisher
 from mfls.lsp.settings import Settings, merge_settings
 from mfls.text.line_index import LineIndex
 from mfls.workspace.globs import exact_name
@@ -64,7 +67,7 @@ WATCHED_SUFFIXES = (".md", ".markdown", ".mdflow")
 class MflsServer(LanguageServer):
     protocol: MflsProtocol
 
-    def __init__(self) -> None:
+    def __init__(self, inline: bool = False) -> None:
         wire = to_proto.wire_converter()
         super().__init__(
             name="mfls",
@@ -76,7 +79,7 @@ class MflsServer(LanguageServer):
         self.caps = Capabilities()  # replaced once, by `initialize`
         self.settings = Settings()
         self.client_locale: str | None = None  # `locale` of `initialize`
-        self.courses = Workspace(jobs=default_jobs())
+        self.courses = Workspace(jobs=1 if inline else default_jobs())
         self.gate = CourseGate()
         """Whether a document's course is indexed yet (`mfls.lsp.course_gate`)."""
         self.texts = Texts(self._indexed_text)
@@ -86,9 +89,12 @@ class MflsServer(LanguageServer):
         self.offer: Callable[[Capabilities], None] = lambda caps: None
         """Registers the routes that depend on the client (set by `routes.create_server`)."""
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
-        self._published: dict[str, tuple[list[str], bool]] = {}  # JSON texts, open
-        self._pending: asyncio.TimerHandle | None = None
+        self._worker = (
+            None if inline else ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
+        )
+        """Where indexing runs; None: inline, on the loop (`mfls.lsp.sync`)."""
+        self.publisher = Publisher(_PublishSource(self), _LoopClock(self), self.send_diagnostics)
+        """Pushes diagnostics to a client that does not pull them."""
         self._lens_refresh: asyncio.TimerHandle | None = None
         self._diagnostics_memo: tuple[
             WorkspaceSnapshot | None, str | None, dict[str, list[str]]
@@ -97,10 +103,6 @@ class MflsServer(LanguageServer):
             None,
             {},
         )
-        self._round = 0  # publishing rounds begun (`_publish_all`)
-        self._unfinished: tuple[bool, list[str]] | None = None  # the round under way's work
-        self._edited: dict[str, None] = {}  # documents edited since the last publish
-        self._everything = False  # re-indexed since the last publish: every course changed
         self._watch_registration: str | None = None
         self._watchers: list[t.FileSystemWatcher] = []
         self._shown: set[str] = set()
@@ -165,7 +167,8 @@ class MflsServer(LanguageServer):
         gc.freeze()
 
     def stop_worker(self) -> None:
-        self._worker.shutdown(wait=False, cancel_futures=True)
+        if self._worker is not None:
+            self._worker.shutdown(wait=False, cancel_futures=True)
 
     def edits(self) -> to_proto.EditBuilder:
         """A builder of workspace edits for this client."""
@@ -176,7 +179,8 @@ class MflsServer(LanguageServer):
     async def run_indexing(
         self, title: str, job: Callable[[Callable[[int, int], None]], None]
     ) -> None:
-        """Run `job(progress)` on the worker, reporting work-done progress to the client."""
+        """Run `job(progress)` on the worker (inline when there is none), reporting
+        work-done progress to the client."""
         token: str | None = None
         if self.caps.work_done_progress:
             token = f"mfls-index-{uuid.uuid4()}"
@@ -206,8 +210,11 @@ class MflsServer(LanguageServer):
 
         began = time.perf_counter()
         try:
-            assert self.loop is not None
-            await self.loop.run_in_executor(self._worker, work)
+            if self._worker is None:
+                work()
+            else:
+                assert self.loop is not None
+                await self.loop.run_in_executor(self._worker, work)
             snapshot = self.courses.snapshot
             log.info(
                 "%s: %d documents in %d courses, %.2f s",
@@ -405,7 +412,7 @@ class MflsServer(LanguageServer):
             if uri is None and self.caps.diagnostics_refresh:
                 self.from_thread(self._refresh_pull)
             return
-        self.from_thread(self._schedule_publish, uri)
+        self.from_thread(self.publisher.changed, uri)
 
     def observe_renames(self) -> None:
         """Append the record of each rename whose documents now all hold their new text
@@ -438,118 +445,79 @@ class MflsServer(LanguageServer):
     def _refresh_pull(self) -> None:
         self.protocol.send_request(t.WORKSPACE_DIAGNOSTIC_REFRESH, None)
 
-    def _schedule_publish(self, uri: str | None) -> None:
-        assert self.loop is not None
-        if uri is None:
-            self._everything = True
-        else:
-            self._edited[uri] = None
-        if self._pending is not None:
-            self._pending.cancel()
-        self._round += 1  # a round under way stops: the next one takes over its work
-        self._pending = self.loop.call_later(self.settings.diagnostic_delay, self._publish_all)
-
-    def _publish_all(self) -> None:
-        """The edited documents first, then the other open ones and the course files, then
-        (setting `diagnostics.closedDocuments`) the closed documents of the courses that
-        changed; `publish` sends only lists that changed. One document per turn of the
-        event loop, so that a keystroke arriving meanwhile is handled (and starts the next
-        round, which takes over what this one had left) without waiting for all of them."""
-        self._pending = None
-        self._round += 1
-        edited, self._edited = list(self._edited), {}
-        everything, self._everything = self._everything, False
-        first = [uri for uri in edited if uri in self.texts.open]
-        if self._unfinished is not None:  # the round this one stops had work left
-            everything = everything or self._unfinished[0]
-            edited += [uri for uri in self._unfinished[1] if uri not in edited]
-        self._unfinished = (everything, edited)
-        queue = [(uri, False) for uri in first + [u for u in self.texts.open if u not in first]]
-        self._publish_next(self._round, queue, 0)
-
-    def _publish_next(self, round_: int, queue: list[tuple[str, bool]], stage: int) -> None:
-        """Publish the first of `queue`; stages: 0 open documents, 1 course files, 2 closed
-        documents, then the closed documents that left are cleared."""
-        if round_ != self._round:
-            return
-        if queue:
-            uri, skip_empty = queue[0]
-            self.publish(uri, skip_empty)
-            rest = queue[1:]
-        elif stage == 0:
-            rest, stage = [(uri, False) for uri in self._course_files()], 1
-        elif stage == 1:
-            rest, stage = self._closed_documents(), 2
-        else:
-            self._clear_gone()
-            self._unfinished = None
-            return
-        assert self.loop is not None
-        self.loop.call_soon(self._publish_next, round_, rest, stage)
-
-    def _closed_documents(self) -> list[tuple[str, bool]]:
-        """The closed documents of the courses the round under way changed (every course
-        after re-indexing), when the setting `diagnostics.closedDocuments` asks for them."""
-        if not self.settings.closed_documents or self._unfinished is None:
-            return []
-        everything, edited = self._unfinished
-        course_of = self.courses.snapshot.course_of
-        changed = None if everything else [course_of[u] for u in edited if u in course_of]
-        return [
-            (uri, True)
-            for uri in self.reported_documents(changed)
-            if uri not in self.texts.open and not is_course_file(uri)
-        ]
-
-    def _clear_gone(self) -> None:
-        """Clear what was published for closed documents no course holds any more (or all
-        closed ones when `diagnostics.closedDocuments` is off)."""
-        snapshot = self.courses.snapshot
-        keep_closed = self.settings.closed_documents
-        for uri in list(self._published):
-            if uri in self.texts.open or is_course_file(uri):
-                continue
-            if not keep_closed or snapshot.entry(uri) is None:
-                self.clear_published(uri)
-
-    def _course_files(self) -> list[str]:
-        files = []
-        for course in self.courses.snapshot.courses.values():
-            uri = to_proto.course_file_uri(course)
-            if uri is not None and (course.problems or uri in self._published):
-                files.append(uri)
-            structure = _structure_uri(course)
-            if structure is not None and (structure[1] or structure[0] in self._published):
-                files.append(structure[0])
-        return files
-
     def publish(self, uri: str, skip_empty: bool = False) -> None:
-        """Send the diagnostics of `uri` unless they equal the last ones sent (`skip_empty`:
-        or they are empty and none were sent). Nothing before the course of `uri` is
-        indexed (`mfls.lsp.course_gate`): `courses_known` and the end of indexing publish."""
-        if not self.gate.ready(self.courses.snapshot, uri):
-            return
-        try:
-            items = self.diagnostics_of(uri)
-        except Exception:
-            log.exception("diagnostics failed for %s", uri)
-            return
-        buffer = self.texts.open.get(uri)
-        sent = (items, buffer is not None)  # opening or closing sends again: the version changes
-        if self._published.get(uri, ([], False) if skip_empty else None) == sent:
-            return
-        self._published[uri] = sent
-        version = buffer.version if buffer is not None else None
+        """Send the diagnostics of `uri` if they changed (`Publisher.publish`)."""
+        self.publisher.publish(uri, skip_empty)
+
+    def clear_published(self, uri: str) -> None:
+        self.publisher.clear(uri)
+
+    def send_diagnostics(self, uri: str, items: list[str], version: int | None) -> None:
         self.protocol.send_json_text(
             to_proto.publish_diagnostics_text(self.texts.client_uri(uri), items, version)
         )
 
-    def clear_published(self, uri: str) -> None:
-        sent = self._published.pop(uri, None)
-        if sent is not None and sent[0]:
-            self.text_document_publish_diagnostics(
-                t.PublishDiagnosticsParams(uri=self.texts.client_uri(uri), diagnostics=[])
-            )
+
+class _LoopClock:
+    """The server's event loop (set by `initialize`) as the publisher's clock."""
+
+    def __init__(self, server: MflsServer) -> None:
+        self._server = server
+
+    def call_later(self, delay: float, callback: Callable[..., Any], *args: Any) -> Any:
+        assert self._server.loop is not None
+        return self._server.loop.call_later(delay, callback, *args)
+
+    def call_soon(self, callback: Callable[..., Any], *args: Any) -> Any:
+        assert self._server.loop is not None
+        return self._server.loop.call_soon(callback, *args)
+
+
+class _PublishSource:
+    """What the publisher asks, answered from the server's state (`publisher.Source`)."""
+
+    def __init__(self, server: MflsServer) -> None:
+        self._server = server
+
+    def delay(self) -> float:
+        return self._server.settings.diagnostic_delay
+
+    def open_documents(self) -> Iterable[str]:
+        return list(self._server.texts.open)
+
+    def version(self, uri: str) -> int | None:
+        buffer = self._server.texts.open.get(uri)
+        return None if buffer is None else buffer.version
+
+    def ready(self, uri: str) -> bool:
+        return self._server.gate.ready(self._server.courses.snapshot, uri)
+
+    def diagnostics(self, uri: str) -> list[str]:
+        return self._server.diagnostics_of(uri)
+
+    def course_files(self) -> Iterable[tuple[str, bool]]:
+        for course in self._server.courses.snapshot.courses.values():
+            uri = to_proto.course_file_uri(course)
+            if uri is not None:
+                yield uri, bool(course.problems)
+            structure = _structure_uri(course)  # an AI-Shifu course folder's
+            if structure is not None:
+                yield structure
+
+    def closed_documents(self, everything: bool, edited: Sequence[str]) -> Iterable[str]:
+        """The documents of the courses that changed, when `diagnostics.closedDocuments`
+        asks for closed documents."""
+        if not self._server.settings.closed_documents:
+            return []
+        course_of = self._server.courses.snapshot.course_of
+        changed = None if everything else [course_of[u] for u in edited if u in course_of]
+        return self._server.reported_documents(changed)
+
+    def keeps_closed(self, uri: str) -> bool:
+        return (
+            self._server.settings.closed_documents
+            and self._server.courses.snapshot.entry(uri) is not None
+        )
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable
 
-from mfls.text.lines import line_breaks
+from mfls.text.lines import line_breaks, line_start, off_crlf
 
 
 def places(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]]:
@@ -43,13 +43,11 @@ def _places_with_returns(text: str, wanted: list[int], size: int) -> dict[int, t
     line = 0  # line endings before `at`
     start = 0  # where the line holding `at` starts
     for offset in wanted:
-        target = min(max(offset, 0), size)
-        if 0 < target < size and text[target - 1] == "\r" and text[target] == "\n":
-            target -= 1  # between CR and LF: the end of the line
+        target = off_crlf(text, min(max(offset, 0), size))
         breaks = line_breaks(text, at, target)
         if breaks:
             line += breaks
-            start = max(text.rfind("\n", at, target), text.rfind("\r", at, target)) + 1
+            start = line_start(text, target)
         at = target
         found[offset] = (line + 1, target - start + 1)
     return found

@@ -9,6 +9,7 @@ from string import Template
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
+from mfls.text.lines import line_column, nth_line_start
 from mfls.workspace.diagnostic_registry import DEFAULT_SEVERITIES, OFF, SEVERITY_NAMES
 from mfls.workspace.hosts import HOST_NAMES
 
@@ -28,12 +29,18 @@ DEFAULT_LESSONS: Final = tuple(f"**/*{suffix}" for suffix in MARKDOWN_SUFFIXES)
 CURRENT: Final = "current"
 MARKDOWN_FLOW_04: Final = "markdown-flow-0.4"
 MARKDOWN_FLOW_03: Final = "markdown-flow-0.3"
-TARGETS: Final = (CURRENT, MARKDOWN_FLOW_04, MARKDOWN_FLOW_03)
+MARKDOWN_FLOW_034: Final = "markdown-flow-0.3.4"
+TARGETS: Final = (CURRENT, MARKDOWN_FLOW_04, MARKDOWN_FLOW_03, MARKDOWN_FLOW_034)
 """What a course's documents are checked against: the memory syntax as mfls reads it,
-or a released markdown-flow line (which binds an answer only with `%{{key}}`)."""
-# The runtime a host runs when the course names no target: AI-Shifu runs markdown-flow
-# 0.3/0.4, where `?[{{ key }} ...]` saves nothing.
-_HOST_TARGETS: Final = {"ai-shifu": MARKDOWN_FLOW_04}
+or a released markdown-flow (which binds an answer only with `%{{key}}`), each modelled
+on the one release tests/hosts checks: `markdown-flow-0.4` on 0.4.2, `markdown-flow-0.3`
+on 0.3.1, `markdown-flow-0.3.4` on 0.3.4 (0.3.1's reading of markers plus the delimiter
+escapes inside interactions)."""
+MARKDOWN_FLOW_03_READERS: Final = frozenset({MARKDOWN_FLOW_03, MARKDOWN_FLOW_034})
+"""The targets whose marker reader is 0.3's regex (a binding only right after `?[`)."""
+# The runtime a host runs when the course names no target: AI-Shifu's production runs
+# markdown-flow 0.3.4 (README "Compatibility target"), where `?[{{ key }} ...]` saves nothing.
+_HOST_TARGETS: Final = {"ai-shifu": MARKDOWN_FLOW_034}
 
 
 def default_target(host: str) -> str:
@@ -158,14 +165,14 @@ def _syntax_problem(text: str, shift: int, message: str) -> ConfigProblem:
     at = _ERROR_AT.search(message)
     if at:
         line, column = int(at.group(1)) - 1, int(at.group(2)) - 1
-        offset = _line_start(text, line) + column + (shift if line == 0 else 0)
+        offset = nth_line_start(text, line) + column + (shift if line == 0 else 0)
     elif _ERROR_AT_END.search(message):
         offset = len(text)
     else:
         offset = 0
     offset = min(offset, len(text))
     reason = _ERROR_AT.sub("", _ERROR_AT_END.sub("", message)).strip()
-    line, column = _line_column(text, offset)
+    line, column = line_column(text, offset)
     span = (offset, min(offset + 1, len(text)), line, column)
     return ConfigProblem.of("config.invalid-toml", {"reason": reason}, span, fatal=True)
 
@@ -175,7 +182,7 @@ def _read_fields(text: str, data: dict[str, Any]) -> tuple[CourseConfig, list[Co
 
     def problem(message_id: str, at: str, table: str | None = None, **args: str) -> None:
         start, end = _locate_key(text, table, at)
-        line, column = _line_column(text, start)
+        line, column = line_column(text, start)
         problems.append(ConfigProblem.of(message_id, args, (start, end, line, column)))
 
     for key in data:
@@ -266,34 +273,3 @@ def _locate_key(text: str, table: str | None, key: str) -> tuple[int, int]:
                 return start, offset + len(line.rstrip("\r\n"))
             offset += len(line)
     return 0, 0
-
-
-def _line_start(text: str, line: int) -> int:
-    offset = 0
-    for _ in range(line):
-        found = _next_line(text, offset)
-        if found is None:
-            return len(text)
-        offset = found
-    return offset
-
-
-def _next_line(text: str, offset: int) -> int | None:
-    for index in range(offset, len(text)):
-        char = text[index]
-        if char == "\n":
-            return index + 1
-        if char == "\r":
-            return index + 2 if text.startswith("\n", index + 1) else index + 1
-    return None
-
-
-def _line_column(text: str, offset: int) -> tuple[int, int]:
-    line = 0
-    start = 0
-    while True:
-        found = _next_line(text, start)
-        if found is None or found > offset:
-            return line, offset - start
-        line += 1
-        start = found

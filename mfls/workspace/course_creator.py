@@ -25,7 +25,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from mfls.disk import Disk
-from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig, _line_column
+from mfls.text.lines import line_column
+from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig
 from mfls.workspace.course_layout import CourseLayout, StructureLesson, SyncedLesson
 from mfls.workspace.index import DocKind
 from mfls.workspace.uris import path_to_uri
@@ -211,7 +212,7 @@ def _from_structure(layout: CourseLayout, text: str) -> CourseLayout:
         json.loads(body, parse_constant=_reject_constant)
     except json.JSONDecodeError as error:
         offset = min(error.pos + shift, len(text))
-        span = (offset, min(offset + 1, len(text)), *_line_column(text, offset))
+        span = (offset, min(offset + 1, len(text)), *line_column(text, offset))
         problem = ConfigProblem.of("structure.invalid-json", {"reason": error.msg}, span)
         return layout._replace(problems=(problem,))
     except (ValueError, RecursionError) as error:
@@ -246,7 +247,7 @@ class _StructureReader:
 
     def place(self, start: int, end: int) -> tuple[int, int, int, int]:
         start, end = start + self.shift, end + self.shift
-        return (start, end, *_line_column(self.text, start))
+        return (start, end, *line_column(self.text, start))
 
     def problem(self, message_id: str, start: int, end: int, **args: str) -> None:
         self.problems.append(ConfigProblem.of(message_id, args, self.place(start, end)))

@@ -125,11 +125,11 @@ REGISTRY: Final = (
             LEGACY_BINDING: {
                 EN: "`%{{...}}` is the old binding syntax: write `{{ ${bare} }}`. It binds the "
                 "same "
-                "question. markdown-flow 0.4 and older bind only `%{{...}}`: a course run "
-                "by them keeps it (set `target` in mfcourse.toml).",
+                "question. markdown-flow 0.3.1, 0.3.4 and 0.4.2 bind only `%{{...}}`: a "
+                "course run by them keeps it (set `target` in mfcourse.toml).",
                 ZH: "`%{{...}}` 是旧的绑定写法：请改为 `{{ ${bare} }}`。"
                 "两种写法绑定的是同一个问题。"
-                "markdown-flow 0.4 及更早版本只认 `%{{...}}` 绑定："
+                "markdown-flow 0.3.1、0.3.4 和 0.4.2 只认 `%{{...}}` 绑定："
                 "由它们运行的课程应保留旧写法（在 mfcourse.toml 中设置 `target`）。",
             },
         },

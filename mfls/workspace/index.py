@@ -15,17 +15,18 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Final, Literal, NamedTuple, Protocol, TypeVar
 
 from mfls.syntax.grouping import group_by_key
-from mfls.syntax.model import Marker, ScanResult
+from mfls.syntax.model import Interaction, Marker, ScanResult
 from mfls.syntax.scanner import scan
 from mfls.workspace.config import (
     COURSE_FILE,
     CURRENT,
-    MARKDOWN_FLOW_03,
+    MARKDOWN_FLOW_03_READERS,
     ConfigProblem,
     CourseConfig,
 )
 from mfls.workspace.hosts import HostProfile
 from mfls.workspace.overlay_mapping import GONE, Layered
+from mfls.workspace.runtime_interactions import runtime_interactions
 from mfls.workspace.uris import canonical_uri
 
 DocKind = Literal["lesson", "reference"]
@@ -114,8 +115,9 @@ EMPTY_KEYS = DocKeys(())
 
 def runtime_binds(target: str, text: str) -> Callable[[Marker], bool]:
     """Which of mfls's bindings the runtime of `target` binds: only `%{{key}}`, and under
-    markdown-flow 0.3 only with the `%` right after `?[` (its reader is `^%\\{\\{`)."""
-    if target == MARKDOWN_FLOW_03:
+    markdown-flow 0.3.1 and 0.3.4 only with the `%` right after `?[` (their reader is
+    `^%\\{\\{`)."""
+    if target in MARKDOWN_FLOW_03_READERS:
         return lambda m: m.legacy and text[max(0, m.start - 2) : m.start] == "?["
     return lambda m: m.legacy
 
@@ -230,6 +232,12 @@ class DocEntry(_Record):
                 keys = DocKeys(markers, runtime_binds(self.target, self.text))
             object.__setattr__(self, "_keys", keys)
         return keys
+
+    @property
+    def interactions(self) -> tuple[Interaction, ...]:
+        """Its interactions as its target's runtime reads them (escapes, where it has them)."""
+        found = self.marker_scan
+        return runtime_interactions(self.text, found.interactions, found.markers, self.target)
 
     def binds(self, marker: Marker) -> bool:
         """Whether `marker` saves an answer on this document's target (under an old

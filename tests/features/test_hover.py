@@ -94,7 +94,7 @@ def test_under_an_old_target_a_new_form_binding_is_no_binding() -> None:
     course = make_course({"a.md": text}, config='target = "markdown-flow-0.4"\n')
     info = hover(course.snapshot, course.uri("a.md"), text.index("goal"))
     assert info is not None
-    assert "**Not a binding on markdown-flow 0.4**" in info.markdown
+    assert "**Not a binding on markdown-flow 0.4.2**" in info.markdown
     assert "Asked with" not in info.markdown
     legacy = hover(course.snapshot, course.uri("a.md"), text.index("other"))
     assert legacy is not None and "**Binding**" in legacy.markdown

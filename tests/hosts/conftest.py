@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from runtimes import InProcess, Runtime, Worker, python_03
+from runtimes import InProcess, Runtime, Worker, python_of
 
 
 @pytest.fixture(scope="session")
@@ -13,16 +13,38 @@ def mf04() -> Runtime:
     return InProcess()
 
 
-@pytest.fixture(scope="session")
-def mf03() -> Iterator[Runtime]:
-    worker = Worker(python_03())
-    assert worker.ask("version") == "0.3.1"
+def _worker(target: str, release: str) -> Iterator[Runtime]:
+    worker = Worker(target, release, python_of(release))
+    assert worker.ask("version") == release
     yield worker
     worker.close()
 
 
-@pytest.fixture(scope="session", params=["markdown-flow-0.4", "markdown-flow-0.3"])
+@pytest.fixture(scope="session")
+def mf03() -> Iterator[Runtime]:
+    yield from _worker("markdown-flow-0.3", "0.3.1")
+
+
+@pytest.fixture(scope="session")
+def mf034() -> Iterator[Runtime]:
+    yield from _worker("markdown-flow-0.3.4", "0.3.4")
+
+
+@pytest.fixture(scope="session", params=["mf03", "mf034"])
+def mf03x(request: pytest.FixtureRequest) -> Runtime:
+    """markdown-flow 0.3.1 and 0.3.4: the same marker reader."""
+    found: Runtime = request.getfixturevalue(request.param)
+    return found
+
+
+FIXTURES = {
+    "markdown-flow-0.4": "mf04",
+    "markdown-flow-0.3": "mf03",
+    "markdown-flow-0.3.4": "mf034",
+}
+
+
+@pytest.fixture(scope="session", params=list(FIXTURES))
 def runtime(request: pytest.FixtureRequest) -> Runtime:
-    name = "mf04" if request.param == "markdown-flow-0.4" else "mf03"
-    found: Runtime = request.getfixturevalue(name)
+    found: Runtime = request.getfixturevalue(FIXTURES[request.param])
     return found

@@ -1,6 +1,7 @@
-"""The released markdown-flow lines as test oracles: 0.4.2 in-process (the test extras),
-0.3.1 through `sdk_worker.py` in its own environment (`.venv-mf03`, made by
-scripts/setup-test-env.sh), both answering the same `extract` and `parse`."""
+"""The released markdown-flow versions as test oracles: 0.4.2 in-process (the test
+extras), 0.3.1 and 0.3.4 each through `sdk_worker.py` in its own environment
+(`.venv-mf03`, `.venv-mf034`, made by scripts/setup-test-env.sh), all answering the same
+`extract` and `parse`. Each is named by the course target modelled on it."""
 
 from __future__ import annotations
 
@@ -14,20 +15,26 @@ import pytest
 import sdk_worker
 
 REPO = Path(__file__).resolve().parents[2]
-VENV_03 = REPO / ".venv-mf03"
+VENVS = {"0.3.1": REPO / ".venv-mf03", "0.3.4": REPO / ".venv-mf034"}
 WORKER = Path(__file__).with_name("sdk_worker.py")
 
 
 class Runtime(Protocol):
-    name: str
+    name: str  # the course target modelled on it
+    release: str
 
     def extract(self, text: str) -> list[str]: ...
 
     def parse(self, text: str) -> dict[str, Any]: ...
 
+    def sees(self, text: str, variables: dict[str, str]) -> str: ...
+
+    def blocks(self, text: str) -> list[tuple[str, bool]]: ...
+
 
 class InProcess:
     name = "markdown-flow-0.4"
+    release = "0.4.2"
 
     def extract(self, text: str) -> list[str]:
         return sdk_worker.extract(text)
@@ -35,13 +42,19 @@ class InProcess:
     def parse(self, text: str) -> dict[str, Any]:
         return sdk_worker.parse(text)
 
+    def sees(self, text: str, variables: dict[str, str]) -> str:
+        return sdk_worker.sees(text, variables)
+
+    def blocks(self, text: str) -> list[tuple[str, bool]]:
+        return sdk_worker.blocks(text)
+
 
 class Worker:
     """One long-lived `sdk_worker.py` process in another environment."""
 
-    name = "markdown-flow-0.3"
-
-    def __init__(self, python: Path) -> None:
+    def __init__(self, name: str, release: str, python: Path) -> None:
+        self.name = name
+        self.release = release
         self._process = subprocess.Popen(
             [str(python), str(WORKER)],
             stdin=subprocess.PIPE,
@@ -50,9 +63,9 @@ class Worker:
             encoding="utf-8",
         )
 
-    def ask(self, op: str, text: str = "") -> Any:
+    def ask(self, op: str, text: str = "", **more: Any) -> Any:
         assert self._process.stdin is not None and self._process.stdout is not None
-        self._process.stdin.write(json.dumps({"op": op, "text": text}) + "\n")
+        self._process.stdin.write(json.dumps({"op": op, "text": text, **more}) + "\n")
         self._process.stdin.flush()
         answer = json.loads(self._process.stdout.readline())
         if "error" in answer:
@@ -65,17 +78,26 @@ class Worker:
     def parse(self, text: str) -> dict[str, Any]:
         return dict(self.ask("parse", text))
 
+    def sees(self, text: str, variables: dict[str, str]) -> str:
+        return str(self.ask("sees", text, variables=variables))
+
+    def blocks(self, text: str) -> list[tuple[str, bool]]:
+        return [(str(t), bool(f)) for t, f in self.ask("blocks", text)]
+
     def close(self) -> None:
         if self._process.stdin is not None:
             self._process.stdin.close()
         self._process.wait(timeout=10)
 
 
-def python_03() -> Path:
-    python = VENV_03 / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+def python_of(release: str) -> Path:
+    """The Python of the environment that holds markdown-flow `release`."""
+    venv = VENVS[release]
+    python = venv / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
     if not python.exists():
         pytest.fail(
-            "markdown-flow 0.3.1 is missing: run scripts/setup-test-env.sh (it makes .venv-mf03)",
+            f"markdown-flow {release} is missing: run scripts/setup-test-env.sh "
+            f"(it makes {venv.name})",
             pytrace=False,
         )
     return python

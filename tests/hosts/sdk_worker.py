@@ -1,5 +1,5 @@
 """What one installed markdown-flow reads: run in-process (0.4.2, the test extras) or as
-`python sdk_worker.py` inside the environment of another release (0.3.1, see
+`python sdk_worker.py` inside the environment of another release (0.3.1 or 0.3.4, see
 scripts/setup-test-env.sh), one JSON request a line on stdin, one answer a line out.
 
 Imports nothing of mfls: it must run where only markdown-flow is installed.
@@ -36,6 +36,29 @@ def parse(text: str) -> dict[str, Any]:
     }
 
 
+def sees(text: str, variables: dict[str, str]) -> str:
+    """The user message markdown-flow builds for the first block: what the AI sees."""
+    from markdown_flow import MarkdownFlow
+
+    messages = MarkdownFlow(text).get_content_messages(0, variables)
+    return str([m for m in messages if m["role"] == "user"][-1]["content"])
+
+
+def blocks(text: str) -> list[tuple[str, bool]]:
+    """`MarkdownFlow.get_all_blocks`: each block's text (code blocks put back) and whether
+    it is preserved content (fixed output)."""
+    from markdown_flow import MarkdownFlow
+    from markdown_flow.enums import BlockType
+
+    flow = MarkdownFlow(text)
+    # The SDK splits with code blocks replaced by placeholders; put them back.
+    restore = flow._preprocessor.restore_code_blocks
+    return [
+        (restore(b.content), b.block_type is BlockType.PRESERVED_CONTENT)
+        for b in flow.get_all_blocks()
+    ]
+
+
 def version() -> str:
     from importlib.metadata import version as of
 
@@ -48,6 +71,10 @@ def answer(request: dict[str, Any]) -> Any:
         return extract(request["text"])
     if op == "parse":
         return parse(request["text"])
+    if op == "blocks":
+        return blocks(request["text"])
+    if op == "sees":
+        return sees(request["text"], request["variables"])
     return version()
 
 

@@ -1,7 +1,9 @@
 """mfls's AI-Shifu lesson structure against markdown-flow 0.4.2's own splitting:
 `MarkdownFlow.get_all_blocks` on the same texts gives the same blocks, each a
 preserved-content block exactly where mfls says the block is fixed output, and markers
-inside fixed output are still substituted."""
+inside fixed output are still substituted. markdown-flow 0.3.1 and 0.3.4 split the same
+way except for one known difference: a `---` line inside an HTML block separates blocks
+there (0.4.2, and mfls, keep the HTML block whole)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_flow import MarkdownFlow, ProcessMode
 from markdown_flow.enums import BlockType
+from runtimes import Runtime
 
 from mfls.syntax.scanner import scan
 from mfls.workspace.ai_shifu_structure import scanned_structure
@@ -54,6 +57,18 @@ HAND_WRITTEN = [
 def test_hand_written_lessons_split_as_the_sdk_splits_them() -> None:
     for text in HAND_WRITTEN:
         assert ours(text) == sdk(text), text
+
+
+HTML_WITH_SEPARATOR = "<div>\nx\n---\ny\n</div>\n\nz"
+
+
+def test_markdown_flow_03_splits_the_same_but_inside_html(mf03x: Runtime) -> None:
+    for text in HAND_WRITTEN:
+        if text != HTML_WITH_SEPARATOR:
+            assert ours(text) == mf03x.blocks(text), text
+    # The known difference: 0.3.1 and 0.3.4 split a `---` line inside an HTML block.
+    assert mf03x.blocks(HTML_WITH_SEPARATOR) == [("<div>\nx", False), ("y\n</div>\n\nz", False)]
+    assert ours(HTML_WITH_SEPARATOR) == [(HTML_WITH_SEPARATOR, False)]
 
 
 LINES = st.sampled_from(

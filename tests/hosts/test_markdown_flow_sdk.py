@@ -1,9 +1,10 @@
-"""What markdown-flow 0.4.2 (the SDK AI-Shifu runs) really does with the texts behind
-mfls's runtime claims: every sentence a diagnostic or hover says about markdown-flow is
-checked here against the SDK itself, on the same text.
+"""What markdown-flow 0.4.2 (in-process) really does with the texts behind mfls's runtime
+claims: every sentence a diagnostic or hover says about markdown-flow is checked here
+against the SDK itself, on the same text.
 
 - which literal contexts it substitutes (the AI-Shifu host profile's `dropped_contexts`,
-  and the hovers of mfls/features/hover.py);
+  and the hovers of mfls/features/hover.py), on 0.3.1 and 0.3.4 (what AI-Shifu's
+  production runs) as well;
 - that it removes HTML comments before the AI sees the text, and keeps a fenced code
   block, its info string included, as written;
 - what `?[{{ q }}]` and `?[%{{ q }}]` become (the `empty-interaction` messages).
@@ -15,6 +16,7 @@ from importlib.metadata import version
 from typing import Any
 
 import pytest
+from runtimes import Runtime
 
 from mfls.features.diagnostics import scan_diagnostics
 from mfls.syntax.model import Context
@@ -82,6 +84,16 @@ def test_markdown_flow_substitutes_every_literal_context_ai_shifu_keeps(
     substituted = VALUE in seen
     assert substituted == AI_SHIFU.substitutes(marker), seen
     assert substituted == (context not in AI_SHIFU.dropped_contexts)
+
+
+@pytest.mark.parametrize(("context", "text"), SAMPLES)
+def test_every_release_substitutes_the_same_contexts(
+    runtime: Runtime, context: Context, text: str
+) -> None:
+    # What the host profile says holds on 0.3.1 and 0.3.4 (production) as on 0.4.2.
+    [marker] = scan(text).markers
+    seen = runtime.sees(text, {"k": VALUE})
+    assert (VALUE in seen) == AI_SHIFU.substitutes(marker), (runtime.release, seen)
 
 
 @pytest.mark.parametrize(

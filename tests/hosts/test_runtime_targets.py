@@ -1,14 +1,17 @@
 """The course `target` against the released SDKs: every sentence the target diagnostics
-say about markdown-flow 0.4 and 0.3 is checked here on the same text, and a hypothesis
-differential test compares what mfls reads under each target (keys found, what an
-interaction binds, its choices and input) with what the SDK reads.
+say about markdown-flow 0.4.2, 0.3.1 and 0.3.4 is checked here on the same text, and a
+hypothesis differential test compares what mfls reads under each target (keys found, what
+an interaction binds, where it ends, its choices and input, option texts with delimiter
+escapes included) with what the SDK reads.
 
 Known differences (tested as exceptions below, outside the generator):
 - under an old target `?[{{ k }} A | B]` binds nothing in both, but the SDK shows the
   marker as part of the first button (`{{ k }} A`), where mfls keeps the choice `A`;
-- markdown-flow 0.3.1 reads `\\{{k}}` as a marker (mfls: an escaped brace, text), and
-  keys holding a control character or a line break (mfls: invalid markers, errors);
-- markdown-flow 0.3.1 never reads a key holding `}` (runtime-key-differs).
+- markdown-flow 0.3.1 and 0.3.4 read `\\{{k}}` as a marker (mfls: an escaped brace, text),
+  and keys holding a control character or a line break (mfls: invalid markers, errors);
+- markdown-flow 0.3.1 and 0.3.4 never read a key holding `}` (runtime-key-differs);
+- markdown-flow 0.3.4 and 0.4.2 read no interaction whose every `]` is escaped
+  (`?[%{{ q }} a\\]`); mfls keeps its own reading of it.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ def fixed(workspace: Workspace, text: str, code: str) -> str:
 def test_legacy_hint_names_the_runtimes_that_bind_only_with_percent(runtime: Runtime) -> None:
     _, [hint] = checked("?[%{{ q }} A | B]\n", "current")
     assert hint.code == "legacy-binding"
-    assert "markdown-flow 0.4 and older bind only `%{{...}}`" in hint.message
+    assert "markdown-flow 0.3.1, 0.3.4 and 0.4.2 bind only `%{{...}}`" in hint.message
     assert runtime.parse("?[%{{ q }} A | B]")["variable"] == "q"
     assert runtime.parse("?[{{ q }} A | B]")["variable"] is None
 
@@ -66,8 +69,7 @@ def test_a_brace_binding_saves_nothing_on_an_old_runtime(runtime: Runtime) -> No
     text = "?[{{ q }} A | B]\n"
     workspace, [found] = checked(text, runtime.name)
     assert found.code == "runtime-binding-ignored" and found.severity == "warning"
-    version = runtime.name.removeprefix("markdown-flow-")
-    sentence = f"markdown-flow {version} saves nothing here: write `%{{{{ q }}}}`."
+    sentence = f"markdown-flow {runtime.release} saves nothing here: write `%{{{{ q }}}}`."
     assert first_sentence(found.message) == sentence and len(sentence) <= 80
     assert "binds an answer only with `%{{...}}`" in found.message
     assert "shows this marker as part of the first button's text" in found.message
@@ -91,15 +93,15 @@ def test_no_legacy_hint_and_no_conversion_on_an_old_runtime(runtime: Runtime) ->
     assert runtime.parse("?[%{{ q }} A | B]")["variable"] == "q"
 
 
-def test_a_percent_binding_after_a_space_on_markdown_flow_03(mf03: Runtime, mf04: Runtime) -> None:
+def test_a_percent_binding_after_a_space_on_markdown_flow_03(mf03x: Runtime, mf04: Runtime) -> None:
     text = "?[ %{{ q }} A | B]\n"
-    _, [found] = checked(text, "markdown-flow-0.3")
+    _, [found] = checked(text, mf03x.name)
     assert found.code == "runtime-binding-ignored"
     assert first_sentence(found.message) == (
-        "markdown-flow 0.3 saves nothing here: write `%{{` right after `?[`."
+        f"markdown-flow {mf03x.release} saves nothing here: write `%{{{{` right after `?[`."
     )
     assert "shows the marker as button text" in found.message
-    parsed = mf03.parse(text.strip())
+    parsed = mf03x.parse(text.strip())
     assert parsed["variable"] is None and parsed["buttons"][0] == "%{{ q }} A"
     # 0.4 binds it, as mfls reads it.
     assert checked(text, "markdown-flow-0.4")[1] == []
@@ -107,30 +109,32 @@ def test_a_percent_binding_after_a_space_on_markdown_flow_03(mf03: Runtime, mf04
 
 
 @pytest.mark.parametrize("text", ["Hi {{ a} }}.\n", "?[%{{ a} }} A | B]\n"])
-def test_a_key_holding_a_brace_on_markdown_flow_03(text: str, mf03: Runtime, mf04: Runtime) -> None:
-    found = [d for d in checked(text, "markdown-flow-0.3")[1] if d.code == "runtime-key-differs"]
+def test_a_key_holding_a_brace_on_markdown_flow_03(
+    text: str, mf03x: Runtime, mf04: Runtime
+) -> None:
+    found = [d for d in checked(text, mf03x.name)[1] if d.code == "runtime-key-differs"]
     [diagnostic] = found
     assert first_sentence(diagnostic.message) == (
-        "markdown-flow 0.3 never reads this marker: its key holds `}`."
+        f"markdown-flow {mf03x.release} never reads this marker: its key holds `}}`."
     )
     assert "neither substitutes nor binds" in diagnostic.message
-    assert mf03.extract(text) == []
-    assert mf03.parse("?[%{{ a} }} A | B]")["variable"] is None
+    assert mf03x.extract(text) == []
+    assert mf03x.parse("?[%{{ a} }} A | B]")["variable"] is None
     assert not [d for d in checked(text, "markdown-flow-0.4")[1] if d.code == "runtime-key-differs"]
     assert mf04.extract(text) == ["a}"]
     assert mf04.parse("?[%{{ a} }} A | B]")["variable"] == "a}"
 
 
-def test_known_exceptions_of_markdown_flow_03(mf03: Runtime, mf04: Runtime) -> None:
-    # An escaped brace: text for mfls and 0.4, a marker for 0.3.
+def test_known_exceptions_of_markdown_flow_03(mf03x: Runtime, mf04: Runtime) -> None:
+    # An escaped brace: text for mfls and 0.4, a marker for 0.3.1 and 0.3.4.
     assert scan("Hi \\{{k}}.").markers == ()
     assert mf04.extract("Hi \\{{k}}.") == []
-    assert mf03.extract("Hi \\{{k}}.") == ["k"]
+    assert mf03x.extract("Hi \\{{k}}.") == ["k"]
     # A control character or a line break in a key: mfls reports an invalid marker.
     for text in ("{{a\tb}}", "{{a\nb}}"):
         assert scan(text).markers == () and len(scan(text).invalid) == 1
         assert mf04.extract(text) == []
-        assert mf03.extract(text) == [text[2:-2]]
+        assert mf03x.extract(text) == [text[2:-2]]
 
 
 def test_a_reserved_key_keeps_its_error_and_gets_no_percent_fix(mf04: Runtime) -> None:
@@ -145,7 +149,25 @@ def test_a_reserved_key_keeps_its_error_and_gets_no_percent_fix(mf04: Runtime) -
 
 KEYS = st.sampled_from(["k", "name", "a b", "user_name", "Q1", "why not", "名字"])
 PAD = st.sampled_from(["", " ", "  "])
-CHOICES = st.lists(st.sampled_from(["A", "B", "Yes please", "A//x", "no"]), min_size=1, max_size=3)
+# Option texts with the delimiter escapes of 0.3.4 and 0.4.2 (`\\|`, `\\]`, `\\/`, `\\.`) and
+# backslashes that are no escape there (`$\\pi$`, `\\\\`, `\\beta`).
+OPTIONS = [
+    "A",
+    "B",
+    "Yes please",
+    "A//x",
+    "no",
+    "A\\|B",
+    "a\\]b",
+    "C\\/x",
+    "http:\\/\\/x//u",
+    "D\\.\\.\\.",
+    "$\\pi$",
+    "x\\\\y",
+    "\\beta",
+    "\\|",
+]
+CHOICES = st.lists(st.sampled_from(OPTIONS), min_size=1, max_size=3)
 
 
 @st.composite
@@ -159,7 +181,8 @@ def interaction(draw: Any) -> str:
     form = draw(st.sampled_from(["percent", "braces", "none"]))
     lead = "" if form == "none" else draw(marker(legacy=form == "percent"))
     if form != "none" and draw(st.booleans()):
-        return f"?[{lead}...{draw(st.sampled_from(['hint', 'your name', '']))}]"
+        hint = draw(st.sampled_from(["hint", "your name", "", "a\\|b", "x\\]y"]))
+        return f"?[{lead}...{hint}]"
     separator = draw(st.sampled_from([" | ", "|", " || "]))
     return "?[" + lead + " " + separator.join(draw(CHOICES)) + "]"
 
@@ -209,7 +232,8 @@ def test_mfls_under_each_target_reads_what_the_sdk_reads(runtime: Runtime, text:
     found = workspace.snapshot.entry(URI)
     assert found is not None
     keys = found[1].keys
-    for interaction_ in result.interactions:
+    # The interactions as the target's runtime reads them (its escapes included).
+    for interaction_ in found[1].interactions:
         parsed = runtime.parse(text[interaction_.start : interaction_.end])
         expected = expected_interaction(text, runtime.name, interaction_)
         assert parsed["variable"] == expected["variable"], parsed
@@ -238,3 +262,45 @@ def test_the_unbound_advice_and_its_insertion_bind_on_an_old_runtime(runtime: Ru
     asked = after[after.index("?[") : after.index("]") + 1]
     assert runtime.parse(asked)["variable"] == "goal"
     assert checked(after, runtime.name)[1] == []
+
+
+ESCAPED = [
+    "?[%{{ q }} A\\|B | C]",
+    "?[%{{ q }} a\\]b | C]",
+    "?[%{{ q }} $\\pi$ | C\\/x//v | D\\.\\.\\.]",
+    "?[%{{ q }} A | B ...hint\\|x]",
+    "?[%{{ q }} A\\|\\|B || C]",
+    "?[%{{ q }} A\\//B]",
+    "?[%{{ q }} \\||A]",
+]
+
+
+@pytest.mark.parametrize("text", ESCAPED)
+def test_option_escapes_as_each_release_reads_them(runtime: Runtime, text: str) -> None:
+    workspace, _ = checked(text + "\n", runtime.name)
+    found = workspace.snapshot.entry(URI)
+    assert found is not None
+    [interaction_] = found[1].interactions
+    parsed = runtime.parse(text[interaction_.start : interaction_.end])
+    if runtime.release == "0.3.1":
+        # No escapes: a backslash is text, and `\]` closes the interaction (as `current`).
+        assert text[interaction_.start : interaction_.end] == text[: text.index("]") + 1]
+        assert interaction_ == scan(text).interactions[0]
+    else:
+        assert (interaction_.start, interaction_.end) == (0, len(text))
+    assert [c.label for c in interaction_.choices] == parsed["buttons"]
+    assert [c.value for c in interaction_.choices] == parsed["values"]
+    assert interaction_.input == parsed["question"]
+    assert interaction_.multiple == parsed["multi"]
+
+
+def test_an_escaped_last_bracket_is_no_interaction_on_the_escaping_releases(
+    mf034: Runtime, mf04: Runtime, mf03: Runtime
+) -> None:
+    # Known difference: mfls keeps its own reading of it.
+    text = "?[%{{ q }} a\\]"
+    assert mf034.parse(text)["type"] is None and mf04.parse(text)["type"] is None
+    assert mf03.parse(text)["buttons"] == ["a\\"]
+    workspace, _ = checked(text + "\n", "markdown-flow-0.3.4")
+    found = workspace.snapshot.entry(URI)
+    assert found is not None and found[1].interactions == scan(text + "\n").interactions

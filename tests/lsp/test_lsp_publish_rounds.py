@@ -79,13 +79,13 @@ async def test_a_keystroke_during_a_round_starts_the_next(tmp_path: Path) -> Non
         )
 
     computed: list[str] = []
-    publish = server.publish
+    publish = server.publisher.publish
 
     def recording(uri: str, skip_empty: bool = False) -> None:
         computed.append(uri.rsplit("/", 1)[-1])
         publish(uri, skip_empty)
 
-    server.publish = recording  # type: ignore[method-assign]  # watching the rounds
+    server.publisher.publish = recording  # type: ignore[method-assign]  # watching the rounds
     keystroke("c.md", 2)
     while not computed:  # until the timer fires: the round begins with c.md, the edited one
         await asyncio.sleep(0)

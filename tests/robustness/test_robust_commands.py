@@ -100,7 +100,8 @@ async def test_malformed_command_arguments_get_an_error_and_one_log_line() -> No
         info = await server.result(
             "workspace/executeCommand", {"command": "mfls.courseInfo", "arguments": [URI]}
         )
-        assert info["lessons"] == 1 and info["keys"] == 1, info
+        # The questions: colour, and the probe marker each session reads.
+        assert info["lessons"] == 1 and info["questions"] == 2, info
         page = await server.result(
             "workspace/executeCommand", {"command": "mfls.courseMap", "arguments": [{"uri": URI}]}
         )

@@ -15,7 +15,7 @@ def test_each_target_is_read(target: str) -> None:
 
 @pytest.mark.parametrize(
     ("host", "default"),
-    [("ai-shifu", "markdown-flow-0.4"), ("generic", "current"), ("playground", "current")],
+    [("ai-shifu", "markdown-flow-0.3.4"), ("generic", "current"), ("playground", "current")],
 )
 def test_the_default_follows_the_host(host: str, default: str) -> None:
     config, problems = parse_course_config(f'host = "{host}"\n')
@@ -28,4 +28,4 @@ def test_a_bad_target_is_a_warning_and_the_default_applies(value: str) -> None:
     config, [problem] = parse_course_config(text)
     assert not problem.fatal and "`target` must be one of" in problem.message
     assert text[problem.start : problem.end] == "target"
-    assert config.runtime_target == "markdown-flow-0.4"
+    assert config.runtime_target == "markdown-flow-0.3.4"
