@@ -120,7 +120,8 @@ def test_host_ai_shifu_applies(tmp_path: Path) -> None:
     workspace = indexed(tmp_path)
     # No legacy-binding hint (markdown-flow binds only %{{key}}), sys_user_* provided.
     assert codes(workspace, tmp_path / "lessons/lesson-01.md") == []
-    assert course_of(workspace, tmp_path).config.runtime_target == "markdown-flow-0.4"
+    # The production runtime, ai-shifu's default target.
+    assert course_of(workspace, tmp_path).config.runtime_target == "markdown-flow-0.3.4"
 
 
 def test_without_structure_the_lessons_are_lesson_files_in_number_order(tmp_path: Path) -> None:
