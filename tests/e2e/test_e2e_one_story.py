@@ -6,8 +6,9 @@ file, and give a legacy learner-profile binding the one verdict `legacy-profile-
 
 Run on the example course, on an AI-Shifu export built here in the platform's shape and
 unpacked with `mfls unpack` (legacy profile bindings, headings that are not the lesson
-titles, a course prompt, an unclosed fixed output), and on every `*.json` export in the
-folder `MFLS_TRY_EXPORTS` names, when it is set.
+titles, a course prompt, an unclosed fixed output), and on every `*.json` export of the real
+AI-Shifu exports where they are (`MFLS_AI_SHIFU_EXPORTS`, or `shared/data/ai-shifu` beside
+an ancestor of the checkout, as in CI).
 """
 
 from __future__ import annotations
@@ -62,11 +63,24 @@ BUILT = export(
 )
 
 
+def _shared_exports() -> Path | None:
+    """The real AI-Shifu exports: the folder `MFLS_AI_SHIFU_EXPORTS` names, else
+    `shared/data/ai-shifu` beside an ancestor of this checkout (as CI lays it out)."""
+    given = os.environ.get("MFLS_AI_SHIFU_EXPORTS")
+    if given:
+        return Path(given)
+    for parent in Path(__file__).resolve().parents:
+        candidate = parent / "shared" / "data" / "ai-shifu"
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
 def _exports() -> list[tuple[str, Path | None]]:
     found: list[tuple[str, Path | None]] = [("example", None), ("built-export", None)]
-    folder = os.environ.get("MFLS_TRY_EXPORTS")
-    if folder:
-        found += [(path.stem, path) for path in sorted(Path(folder).glob("*.json"))]
+    folder = _shared_exports()
+    if folder is not None:
+        found += [(path.stem, path) for path in sorted(folder.glob("*.json"))]
     return found
 
 
