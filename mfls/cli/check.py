@@ -41,9 +41,11 @@ from mfls.features.diagnostics import (
     config_problem_message,
     course_file_diagnostics,
     document_diagnostics,
+    structure_file_diagnostics,
 )
 from mfls.features.messages import EN
 from mfls.text.places import places
+from mfls.workspace.course_creator import STRUCTURE
 from mfls.workspace.course_root import nearest_course_root
 from mfls.workspace.index import WorkspaceSnapshot
 from mfls.workspace.parallel import default_jobs
@@ -141,6 +143,8 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int = 1) -> Chec
             root = nearest_course_root(path)
             folders.append(root if root is not None else path)
             found = markdown_files(path)
+            structure = os.path.join(path, STRUCTURE)
+            given.setdefault(structure, os.path.join(raw, STRUCTURE))
             for file in found:
                 given.setdefault(
                     file, os.path.normpath(os.path.join(raw, os.path.relpath(file, path)))
@@ -159,6 +163,8 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int = 1) -> Chec
     for path in targets:
         uri = path_to_uri(path)
         if workspace.snapshot.entry(uri) is None:
+            if _in_course_folder(workspace.snapshot, path):
+                continue  # README.md, course-description.md ...: not lessons there
             text = read_source(path)
             if isinstance(text, Unusable):
                 report.unreadable.append(f"cannot read {given.get(path, path)}: {text.reason}")
@@ -182,11 +188,41 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int = 1) -> Chec
     report.unreadable += _over_limits(snapshot, [*checked, *folders], given, language)
     for course_id, course_file in sorted(courses.items(), key=lambda pair: pair[1]):
         items = course_file_diagnostics(snapshot, course_id, language)
+        layout = snapshot.courses[course_id].config.layout
+        if layout is not None and layout.structure is not None:
+            _add_structure_findings(report, layout.structure, given, snapshot, course_id, language)
         if items:
             text = read_source(course_file, os.path.dirname(course_file))
             shown = "" if isinstance(text, Unusable) else text
             _add_findings(report, _display(course_file, given), shown, items)
     return report
+
+
+def _in_course_folder(snapshot: WorkspaceSnapshot, path: str) -> bool:
+    """Whether `path` lies in an AI-Shifu course folder (whose members are its lessons
+    and course prompt only)."""
+    return any(
+        course.config.layout is not None
+        and course.root is not None
+        and os.path.commonpath([course.root, path]) == course.root
+        for course in snapshot.courses.values()
+    )
+
+
+def _add_structure_findings(
+    report: CheckReport,
+    path: str,
+    given: dict[str, str],
+    snapshot: WorkspaceSnapshot,
+    course_id: str,
+    language: str,
+) -> None:
+    """The problems of the `structure.json` of an AI-Shifu course folder."""
+    items = structure_file_diagnostics(snapshot, course_id, language)
+    if items:
+        text = read_source(path, os.path.dirname(path))
+        shown = "" if isinstance(text, Unusable) else text
+        _add_findings(report, _display(path, given), shown, items)
 
 
 def _over_limits(

@@ -84,9 +84,10 @@ def pack(read: Reader) -> bytes | ExportProblem:
         return ExportProblem(f"{MANIFEST}: no `export` object")
     shifu = export.get("shifu")
     if isinstance(shifu, dict):
-        problem = _fill(shifu, PROMPT_FIELD, "shifu", read)
-        if problem is not None:
-            return problem
+        for name in (PROMPT_FIELD, "description"):  # the course-creator layout's too
+            problem = _fill(shifu, name, "shifu", read)
+            if problem is not None:
+                return problem
     items = export.get("outline_items")
     if isinstance(items, list):
         for index, item in enumerate(items):

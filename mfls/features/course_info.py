@@ -9,6 +9,7 @@ from typing import Any
 from mfls.features.diagnostics import course_config_diagnostics, entry_diagnostics
 from mfls.features.facts import facts_of
 from mfls.features.refusal import Refusal
+from mfls.features.sync_status import SyncStatus, sync_status
 from mfls.workspace.index import CourseSnapshot, Memo, WorkspaceSnapshot
 from mfls.workspace.uris import uri_to_path
 
@@ -91,6 +92,8 @@ class CourseInfo:
     root: str | None  # None: a document outside every workspace folder
     course_file: str | None  # where its mfcourse.toml is or would be
     figures: CourseFigures
+    # An AI-Shifu course folder with `.shifu-sync.json`: its lessons against that record.
+    sync: SyncStatus | None = None
 
     @property
     def lessons(self) -> int:
@@ -129,4 +132,6 @@ def course_info(snapshot: WorkspaceSnapshot, uri: str) -> CourseInfo | Refusal:
         course = next((c for c in snapshot.courses.values() if c.config_path == path), None)
     if course is None:
         return Refusal("This file belongs to no MarkdownFlow course.")
-    return CourseInfo(course.name, course.root, course.config_path, course_figures(course))
+    return CourseInfo(
+        course.name, course.root, course.config_path, course_figures(course), sync_status(course)
+    )

@@ -32,7 +32,7 @@ from mfls.features.refusal import Refusal
 from mfls.syntax.model import Interaction
 from mfls.text.lines import line_breaks, line_start
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot, relative_path
-from mfls.workspace.uris import uri_to_path
+from mfls.workspace.uris import path_to_uri, uri_to_path
 
 _PROBLEMS: Final = frozenset(PROBLEM_CODES)
 _RANK: Final = {kind: rank for rank, kind in enumerate(RANK)}
@@ -194,6 +194,8 @@ def course_map(
     its file name (`DocEntry.label`, as in every message), and its group the folder it
     lies in."""
     entries = sorted(course.docs.values(), key=lambda e: (e.order, e.uri))
+    if titles is None and groups is None:
+        titles, groups = _folder_names(course)
     lessons: list[Lesson] = []
     column: dict[str, int] = {}
     for index, entry in enumerate(entries):
@@ -275,6 +277,29 @@ def _snippet(text: str, start: int, offset: int) -> str:
         return line
     cut = max(0, min(offset - start - SNIPPET_LIMIT // 4, len(line) - SNIPPET_LIMIT))
     return line[cut : cut + SNIPPET_LIMIT]
+
+
+def _folder_names(course: CourseSnapshot) -> tuple[dict[str, str], dict[str, str]]:
+    """The lessons of an AI-Shifu course folder by file name, with the title its
+    `structure.json` gives them beside it (and their `hidden` and `access` flags, when
+    set), grouped by chapter."""
+    layout = course.config.layout
+    titles: dict[str, str] = {}
+    groups: dict[str, str] = {}
+    if layout is None:
+        return titles, groups
+    for lesson in layout.lessons:
+        if not lesson.found or lesson.path is None:
+            continue
+        uri = path_to_uri(lesson.path)
+        flags = (["hidden"] if lesson.hidden else []) + (
+            [lesson.access] if lesson.access not in (None, "guest") else []
+        )
+        name = os.path.basename(lesson.path)
+        title = f"{name} · {lesson.title}" if lesson.title else name
+        titles[uri] = f"{title} ({', '.join(flags)})" if flags else title
+        groups[uri] = lesson.chapter
+    return titles, groups
 
 
 def _group(course: CourseSnapshot, entry: DocEntry) -> str:

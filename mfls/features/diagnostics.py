@@ -289,7 +289,10 @@ def document_diagnostics(
     if found is None:
         course_id = _course_of_course_file(snapshot, uri)
         if course_id is None:
-            return []
+            course_id = course_of_structure_file(snapshot, uri)
+            if course_id is None:
+                return []
+            return structure_file_diagnostics(snapshot, course_id, language)
         return course_file_diagnostics(snapshot, course_id, language)
     course, entry = found
     return entry_diagnostics(course, entry, language)
@@ -489,6 +492,40 @@ def course_config_diagnostics(course: CourseSnapshot, language: str = EN) -> lis
     return _with_severities(course, diagnostics)
 
 
+def course_of_structure_file(snapshot: WorkspaceSnapshot, uri: str) -> str | None:
+    """The course whose `structure.json` (an AI-Shifu course folder's) `uri` names."""
+    path = uri_to_path(uri)
+    if path is None:
+        return None
+    for course in snapshot.courses.values():
+        layout = course.config.layout
+        if layout is not None and layout.structure == path:
+            return course.id
+    return None
+
+
+def structure_file_diagnostics(
+    snapshot: WorkspaceSnapshot, course_id: str, language: str = EN
+) -> list[Diagnostic]:
+    """Problems of the `structure.json` of an AI-Shifu course folder, as offsets into its
+    text: `course-file-invalid`, as those of `mfcourse.toml`."""
+    course = snapshot.courses.get(course_id)
+    layout = course.config.layout if course is not None else None
+    if course is None or layout is None:
+        return []
+    diagnostics = [
+        Diagnostic(
+            COURSE_FILE_INVALID,
+            "error",
+            problem.start,
+            problem.end,
+            config_problem_message(problem, language),
+        )
+        for problem in layout.problems
+    ]
+    return _with_severities(course, diagnostics)
+
+
 def config_problem_message(problem: ConfigProblem, language: str = EN) -> str:
     if language == EN or not problem.id:
         return problem.message
@@ -557,7 +594,9 @@ def _legacy_profile_message(facts: CourseFacts, key: str, language: str) -> str:
 def _read_before_asked(
     course: CourseSnapshot, entry: DocEntry, key: str, first: Occurrence, language: str
 ) -> _KeyVerdict:
-    if entry.kind != "lesson":
+    if entry.kind != "lesson" and entry.order >= course.docs[first.uri].order:
+        # A reference reads after the lessons, except a course prompt (run before
+        # every lesson: `mfls.workspace.course_creator`), which comes first.
         return _QUIET
     here = first.uri == entry.uri
     made: dict[tuple[str, bool], _KeyVerdict]

@@ -115,6 +115,35 @@ _MESSAGES: dict[str, dict[str, str]] = {
         ZH: "空白、大小写、Unicode 形式或标点",
     },
     "config.unreadable": {EN: "", ZH: "课程文件无法读取。所有设置暂用默认值。"},
+    "structure.unreadable": {
+        EN: "",
+        ZH: "structure.json 无法读取（${reason}）；在此之前课时按编号顺序取 "
+        "`lessons/lesson-*.md`。",
+    },
+    "structure.invalid-json": {
+        EN: "",
+        ZH: "structure.json 不是有效的 JSON：${reason}。修好之前课时按编号顺序取 "
+        "`lessons/lesson-*.md`。",
+    },
+    "structure.shape": {
+        EN: "",
+        ZH: "${what}：课程工具在这里读取 ${expected}；这一部分已忽略。",
+    },
+    "structure.missing-file": {
+        EN: "",
+        ZH: "lessons/ 里没有 `${file}`：这个课时不在课程中。课程工具的 `build` "
+        '也会跳过它（"file not found"）。',
+    },
+    "structure.outside": {
+        EN: "",
+        ZH: "`${file}` 不是 lessons/ 里的文件：课程工具会拒绝它，"
+        "mfls 也不读取课程文件夹以外的内容。",
+    },
+    "structure.duplicate": {
+        EN: "",
+        ZH: "`${file}` 第二次出现：它只在第一次列出的位置运行一次。课程工具的 `build` "
+        "会把它做成第二个课时。",
+    },
     "config.invalid-toml": {
         EN: "",
         ZH: "课程文件不是有效的 TOML。修好之前所有设置都用默认值。TOML 解析器报告：${reason}。",

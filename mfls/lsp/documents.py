@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from mfls.lsp.filetypes import LANGUAGE_IDS
 from mfls.text.line_index import LineIndex
 from mfls.workspace.config import COURSE_FILE, MARKDOWN_SUFFIXES
+from mfls.workspace.course_creator import STRUCTURE
 
 CACHED_INDEXES = 256  # line indexes kept for documents that are not open
 
@@ -23,7 +24,9 @@ def is_markdown(uri: str, language_id: str | None = None) -> bool:
 
 
 def is_course_file(uri: str) -> bool:
-    return uri.rsplit("/", 1)[-1] == COURSE_FILE
+    """A course's `mfcourse.toml`, or the `structure.json` of an AI-Shifu course folder
+    (their diagnostics are the course's, not a document's)."""
+    return uri.rsplit("/", 1)[-1] in (COURSE_FILE, STRUCTURE)
 
 
 @dataclass

@@ -43,6 +43,7 @@ from mfls.lsp.handlers import (
     diagnostics,
     documents,
     editing,
+    file_renames,
     lifecycle,
     navigation,
 )
@@ -170,6 +171,12 @@ ROUTES: tuple[Route, ...] = (
         editing.code_action,
         editing.CODE_ACTION_OPTIONS,
         course=document,
+    ),
+    Route(
+        t.WORKSPACE_WILL_RENAME_FILES,
+        file_renames.will_rename_files,
+        file_renames.WILL_RENAME_OPTIONS,
+        course=every_course,  # the renamed files may lie in any course, folders too
     ),
     # diagnostics (pull clients only; push clients get `publishDiagnostics`)
     Route(

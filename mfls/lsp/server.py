@@ -42,7 +42,7 @@ from mfls.lsp.publisher import Publisher
 from mfls.lsp.settings import Settings, merge_settings
 from mfls.text.line_index import LineIndex
 from mfls.workspace.globs import exact_name
-from mfls.workspace.index import WorkspaceSnapshot
+from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
 from mfls.workspace.parallel import default_jobs
 from mfls.workspace.uris import path_to_uri, uri_to_path
 from mfls.workspace.workspace import Workspace
@@ -52,7 +52,15 @@ log = logging.getLogger(LOGGER_NAME)
 PROGRESS_EVERY = 200  # files between two `$/progress` reports
 LENS_REFRESH_DELAY = 0.3  # seconds of quiet before code lenses are refreshed
 CLIENT_TIMEOUT = 10.0  # seconds to wait for the client's answer to a server request
-WATCH_GLOBS = ("**/*.md", "**/*.markdown", "**/*.mdflow", "**/mfcourse.toml")
+WATCH_GLOBS = (
+    "**/*.md",
+    "**/*.markdown",
+    "**/*.mdflow",
+    "**/mfcourse.toml",
+    # An AI-Shifu course folder: its structure and sync record change the course.
+    "**/structure.json",
+    "**/.shifu-sync.json",
+)
 WATCHED_SUFFIXES = (".md", ".markdown", ".mdflow")
 
 
@@ -362,9 +370,21 @@ class MflsServer(LanguageServer):
             file = to_proto.course_file_uri(course)
             if file is not None and course.problems:
                 files.append(file)
+            structure = _structure_uri(course)
+            if structure is not None and structure[1]:
+                files.append(structure[0])
         return uris + files
 
     def _course_file_diagnostics(self, snapshot: WorkspaceSnapshot, uri: str) -> list[str]:
+        structure_course = diagnostics.course_of_structure_file(snapshot, uri)
+        if structure_course is not None:
+            language = self.language
+            items = diagnostics.structure_file_diagnostics(snapshot, structure_course, language)
+            path = uri_to_path(uri)
+            if not items or path is None:
+                return []
+            root = snapshot.courses[structure_course].root
+            return self.diagnostic_writer.texts(LineIndex(read_course_file(path, root)), items)
         for course in snapshot.courses.values():
             if to_proto.course_file_uri(course) != uri:
                 continue
@@ -480,6 +500,9 @@ class _PublishSource:
             uri = to_proto.course_file_uri(course)
             if uri is not None:
                 yield uri, bool(course.problems)
+            structure = _structure_uri(course)  # an AI-Shifu course folder's
+            if structure is not None:
+                yield structure
 
     def closed_documents(self, everything: bool, edited: Sequence[str]) -> Iterable[str]:
         """The documents of the courses that changed, when `diagnostics.closedDocuments`
@@ -502,6 +525,15 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
+
+
+def _structure_uri(course: CourseSnapshot) -> tuple[str, bool] | None:
+    """The URI of the `structure.json` of an AI-Shifu course folder, and whether it has
+    problems."""
+    layout = course.config.layout
+    if layout is None or layout.structure is None:
+        return None
+    return path_to_uri(layout.structure), bool(layout.problems)
 
 
 def read_course_file(path: str, root: str | None) -> str:

@@ -7,11 +7,14 @@ import sys
 from collections.abc import Mapping
 from string import Template
 from types import MappingProxyType
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from mfls.text.lines import line_column, nth_line_start
 from mfls.workspace.diagnostic_registry import DEFAULT_SEVERITIES, OFF, SEVERITY_NAMES
 from mfls.workspace.hosts import HOST_NAMES
+
+if TYPE_CHECKING:
+    from mfls.workspace.course_layout import CourseLayout
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -53,6 +56,8 @@ class CourseConfig(NamedTuple):
     severities: Mapping[str, str] = MappingProxyType({})
     # None: the host's default (default_target).
     target: str | None = None
+    # An AI-Shifu course folder (`mfls.workspace.course_creator`): its layout.
+    layout: CourseLayout | None = None
 
     @property
     def runtime_target(self) -> str:
@@ -76,6 +81,17 @@ CONFIG_MESSAGES: Final = {
     "config.unknown-code": "Unknown diagnostic code `${code}` is ignored.",
     "config.severity-value": "The severity of `${code}` is not known; the default applies. "
     "It must be one of ${choices}.",
+    "structure.unreadable": "structure.json could not be read (${reason}); the lessons are "
+    "`lessons/lesson-*.md` in number order until it can be.",
+    "structure.invalid-json": "structure.json is not valid JSON: ${reason}. The lessons are "
+    "`lessons/lesson-*.md` in number order until it is fixed.",
+    "structure.shape": "${what}: the course tool reads ${expected} here; this part is ignored.",
+    "structure.missing-file": "`${file}` is not in lessons/: this lesson is left out of the "
+    'course. The course tool\'s `build` skips it too ("file not found").',
+    "structure.outside": "`${file}` is not a file inside lessons/: the course tool refuses "
+    "it, and mfls reads nothing outside the course folder.",
+    "structure.duplicate": "`${file}` is listed a second time: it runs once, where it is "
+    "first listed. The course tool's `build` would make it a second lesson.",
     "config.document-limit": "The course is over the document limit; its check is "
     "incomplete. Its folder was listed up to ${limit} files: the files after them are not "
     "part of the course.",

@@ -19,6 +19,7 @@ from mfls import disk
 from mfls.disk import REAL_DISK, Disk, DiskProblem, Listing, printable
 from mfls.disk.problems import LIMIT
 from mfls.syntax.scanner import scan_markers
+from mfls.workspace import course_creator
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig, parse_course_config
 from mfls.workspace.course_root import nearest_course_root
 from mfls.workspace.globs import glob_set
@@ -90,6 +91,8 @@ class CoursePlan(NamedTuple):
     def classify(self, path: str) -> tuple[DocKind, int]:
         """Kind and order of a document of this course that no lesson glob lists."""
         relative = relative_path(path, self.root)
+        if self.config.layout is not None:  # only the folder's listed lessons are lessons
+            return "reference", len(self.members)
         if glob_set(self.config.references).any(relative):
             return "reference", len(self.members)
         return "lesson", len(self.members)
@@ -214,7 +217,9 @@ class Workspace:
 
     def _list(self, root: str) -> Listing:
         """Walk `root`; its problems are logged and replace those of its previous walk."""
-        listing, problems = self._disk.walk(root, self._max_documents, landmarks=(COURSE_FILE,))
+        listing, problems = self._disk.walk(
+            root, self._max_documents, landmarks=(COURSE_FILE, *course_creator.LANDMARKS)
+        )
         for problem in problems:
             log.warning("skipped %s: %s", problem.path, problem.reason)
         with self._lock:
@@ -441,7 +446,7 @@ class Workspace:
         def outside_inner(path: str) -> bool:
             return not any(disk.inside(path, f) for f in inner)
 
-        found_roots = {r for r in _course_roots(listing) if outside_inner(r)}
+        found_roots = {r for r in self._course_roots(listing) if outside_inner(r)}
         roots = sorted(found_roots | {folder}, key=len, reverse=True)
         paths_of: dict[str, list[str]] = {root: [] for root in roots}
         for path in filter(outside_inner, listing.files):
@@ -451,31 +456,50 @@ class Workspace:
                     break
         return {root: self._plan(root, paths_of[root]) for root in roots}
 
-    def _plan(self, root: str, paths: Iterable[str]) -> CoursePlan:
-        config, problems = self._read_config(root)
-        paths = tuple(paths)
-        return CoursePlan(root, config, problems, paths, _members(root, config, paths))
+    def _course_roots(self, listing: Listing) -> list[str]:
+        """The directories of a listing that are course roots."""
+        return course_creator.course_roots(listing.landmarks, self._disk)
 
-    def _read_config(self, root: str) -> tuple[CourseConfig, tuple[ConfigProblem, ...]]:
+    def _plan(self, root: str, paths: Iterable[str]) -> CoursePlan:
+        config, problems, own_lessons = self._read_config(root)
+        paths = tuple(paths)
+        if config.layout is not None and not own_lessons:
+            config, listed = course_creator.resolve(config, paths)
+            return CoursePlan(root, config, problems, paths, MappingProxyType(listed))
+        if config.layout is not None:
+            config, _ = course_creator.resolve(config, paths)  # its diagnostics still count
+        members = course_creator.prompt_first(root, _members(root, config, paths), self._disk)
+        return CoursePlan(root, config, problems, paths, members)
+
+    def _read_config(self, root: str) -> tuple[CourseConfig, tuple[ConfigProblem, ...], bool]:
+        """The course's configuration, the problems of its course file, and whether that
+        file lists the lessons itself; an AI-Shifu course folder sets what it leaves."""
         course_file = os.path.join(root, COURSE_FILE)
+        text: str | None = None
+        config = CourseConfig()
+        problems: tuple[ConfigProblem, ...] = ()
         if not self._disk.exists(course_file):
             with self._lock:
                 self._read_problems.pop(course_file, None)
-            return CourseConfig(), ()
-        text = self._read(course_file, root)
-        if text is None:
-            problem = ConfigProblem.of("config.unreadable", {}, (0, 0, 0, 0), fatal=True)
-            return CourseConfig(), (problem,)
-        config, problems = parse_course_config(text)
-        for found in problems:
-            if found.fatal:
-                log.warning("%s: %s", course_file, found.message)
-        return config, tuple(problems)
+        else:
+            text = self._read(course_file, root)
+            if text is None:
+                problem = ConfigProblem.of("config.unreadable", {}, (0, 0, 0, 0), fatal=True)
+                problems = (problem,)
+            else:
+                config, found = parse_course_config(text)
+                problems = tuple(found)
+                for each in found:
+                    if each.fatal:
+                        log.warning("%s: %s", course_file, each.message)
+        config = course_creator.configure(root, config, text, self._disk, self._max_file_bytes)
+        return config, problems, course_creator.lessons_from_course_file(text)
 
     def _plan_course(self, root: str) -> CoursePlan:
         """List one course root again (nested courses excluded)."""
         listing = self._list(root)
-        nested = [r for r in _course_roots(listing) if r != root] + self._inner_folders(root)
+        nested = [r for r in self._course_roots(listing) if r != root]
+        nested += self._inner_folders(root)
         paths = [p for p in listing.files if not any(disk.inside(p, n) for n in nested)]
         return self._plan(root, paths)
 
@@ -498,7 +522,7 @@ class Workspace:
     def _plan_for(self, root: str) -> CoursePlan:
         plan = self._plans.get(root)
         if plan is None:
-            config, problems = self._read_config(root)
+            config, problems, _ = self._read_config(root)
             plan = CoursePlan(root, config, problems, (), MappingProxyType({}))
             self._plans[root] = plan
         return plan
@@ -637,7 +661,7 @@ class Workspace:
                 continue
             if kind == "deleted":
                 self._forget_problems(path)
-            if os.path.basename(path) == COURSE_FILE or (
+            if os.path.basename(path) in (COURSE_FILE, *course_creator.LANDMARKS) or (
                 kind == "created" and self._disk.is_directory(path)
             ):
                 folder = self._folder_of(path)
@@ -690,8 +714,8 @@ class Workspace:
         with self._lock:
             plan = self._plans.get(root)
             folder = self._folder_of(root)
-            if plan is None or folder is None:
-                return False
+            if plan is None or folder is None or plan.config.layout is not None:
+                return False  # an AI-Shifu course folder's lessons come from structure.json
             listed = sum(len(p.paths) for r, p in self._plans.items() if disk.inside(r, folder))
         created = sum(kind == "created" for _, kind in changes)
         if listed >= self._max_documents or listed + created > self._max_documents:
@@ -856,11 +880,6 @@ class Workspace:
         self._snapshot = WorkspaceSnapshot(
             MappingProxyType(courses), MappingProxyType(course_of), old.generation + 1
         )
-
-
-def _course_roots(listing: Listing) -> list[str]:
-    """The directories of a listing holding a course file."""
-    return [os.path.dirname(path) for path in listing.landmarks]
 
 
 def _same_or(previous: CourseSnapshot | None, entry: DocEntry) -> DocEntry:

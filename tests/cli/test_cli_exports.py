@@ -129,9 +129,11 @@ def test_check_an_export(tmp_path: Path, source: Path) -> None:
     done = mfls("check", "course.json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert [line.split(" No lesson")[0] for line in lines] == [
+    assert [line.split(" No lesson")[0].split(" “")[0] for line in lines] == [
         "course.json#Use:3:5: warning unbound-reference",
         "course.json#Use:3:18: warning unbound-reference",
+        # The course prompt runs before every lesson: it reads `name` before "Ask" asks it.
+        "course.json#A course [llm_system_prompt]:1:11: information read-before-asked",
     ]
     found = json.loads(mfls("check", "--format", "json", "course.json", cwd=tmp_path).stdout)
     first = found["diagnostics"][0]

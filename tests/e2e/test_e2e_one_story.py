@@ -223,4 +223,7 @@ async def test_every_view_tells_one_story(tmp_path: Path, name: str, source: Pat
         nickname = next(lane for lane in data["keys"] if lane["key"] == "sys_user_nickname")
         assert nickname["problems"] == [{"code": "legacy-profile-key", "count": 1}]
         assert "reserved-key-binding" not in json.dumps(data["keys"])
-        assert names[:2] == ["01-Why choose it.md", "02-How to create.md"]
+        # The course prompt runs before every lesson, so it comes first (as in the export).
+        lessons = [n for n, x in zip(names, data["lessons"], strict=True) if x["kind"] == "lesson"]
+        assert names[0] == "course.md"
+        assert lessons[:2] == ["01-Why choose it.md", "02-How to create.md"]

@@ -92,12 +92,34 @@ function checks.html()
   record("html", ok, tostring(require("mfls.course_map").last_map))
 end
 
+function checks.sync()
+  -- An AI-Shifu course folder: the header lists what changed since the last pull.
+  local bufnr = open("ai-course/lessons/lesson-02.md")
+  require("mfls").attach(bufnr)
+  local lines
+  vim.wait(wait_ms, function()
+    vim.cmd("MflsKeys")
+    vim.wait(500, function()
+      return false
+    end, 50)
+    local scratch = vim.fn.bufnr("mfls://course-keys")
+    if scratch == -1 then
+      return false
+    end
+    lines = vim.api.nvim_buf_get_lines(scratch, 0, -1, false)
+    vim.cmd("wincmd p")
+    return lines[2] ~= nil and lines[2]:find("^Changed since last pull") ~= nil
+  end, 100)
+  results.sync = lines
+  record("sync", lines ~= nil, table.concat(lines or {}, "\n"))
+end
+
 local function main()
   vim.opt.runtimepath:prepend(os.getenv("MFLS_PLUGIN"))
   vim.opt.swapfile = false
   vim.opt.hidden = true
   require("mfls").setup({ cmd = vim.fn.json_decode(os.getenv("MFLS_SERVER_CMD")) })
-  for _, name in ipairs({ "keys", "json", "html" }) do
+  for _, name in ipairs({ "keys", "json", "html", "sync" }) do
     local ok, err = pcall(checks[name])
     if not ok then
       record(name, false, "error: " .. tostring(err))

@@ -3,6 +3,7 @@ plugin against the real server on a copy of the example course."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -27,6 +28,7 @@ def nvim_map(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], 
     nvim = require_executable("nvim")
     work = tmp_path_factory.mktemp("nvim-map")
     course = copy_course(work)
+    _ai_shifu_course_folder(course / "ai-course")
     results, opened = work / "results.json", work / "opened.html"
     env = isolated_env(
         work / "home",
@@ -49,6 +51,28 @@ def nvim_map(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], 
         pytest.fail(f"nvim exited {finished.returncode} without results\n{finished.stderr}")
     found: dict[str, Any] = json.loads(results.read_text(encoding="utf-8"))
     return found, opened
+
+
+def _ai_shifu_course_folder(folder: Path) -> None:
+    """A course folder as the AI-Shifu course tool writes it: since its last pull,
+    lesson-01 was edited and lesson-03 renamed away."""
+    texts = {"lesson-01.md": "?[%{{ ai_goal }}...Goal]\n", "lesson-02.md": "Aim {{ ai_goal }}\n"}
+    (folder / "lessons").mkdir(parents=True)
+    for name, text in texts.items():
+        (folder / "lessons" / name).write_text(text)
+    (folder / "lessons" / "renamed.md").write_text("Bye\n")
+    pulled = {**texts, "lesson-01.md": "?[%{{ ai_goal }}...Your goal]\n", "lesson-03.md": "Bye\n"}
+    lessons = [
+        {
+            "file": f"lessons/{name}",
+            "outline_bid": name,
+            "name": name.upper(),
+            "is_chapter": False,
+            "content_sha256": hashlib.sha256(text.encode()).hexdigest(),
+        }
+        for name, text in pulled.items()
+    ]
+    (folder / ".shifu-sync.json").write_text(json.dumps({"lessons": lessons}))
 
 
 def _check(found: dict[str, Any], name: str) -> None:
@@ -94,3 +118,13 @@ def test_mflsmap_opens_the_html_map(nvim_map: tuple[dict[str, Any], Path]) -> No
     assert page.startswith("<!DOCTYPE html>")
     assert "Which project will you build?" in page
     assert "Learning to program" in page
+
+
+def test_mflskeys_header_lists_lessons_changed_since_last_pull(
+    nvim_map: tuple[dict[str, Any], Path],
+) -> None:
+    found, _ = nvim_map
+    _check(found, "sync")
+    lines = found["sync"]
+    assert lines[1] == "Changed since last pull: lessons/lesson-01.md"
+    assert lines[2].startswith("Gone since last pull: lessons/lesson-03.md (the course tool's")

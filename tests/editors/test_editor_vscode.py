@@ -115,6 +115,7 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
     course_file = course / "mfcourse.toml"
     course_file.write_text(course_file.read_text(encoding="utf-8") + BAD_FIELD, encoding="utf-8")
     bad_line = len(course_file.read_text(encoding="utf-8").splitlines())
+    _ai_shifu_course_folder(course / "ai-course")
     capabilities = server_capabilities(work)
 
     # mfls neither on PATH nor importable: the extension must run the server it carries.
@@ -212,6 +213,17 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
     traces = sorted((user_data / "logs").rglob("*MarkdownFlow Trace.log"))
     trace = "\n".join(path.read_text(encoding="utf-8", errors="replace") for path in traces)
     yield Session(checks, course, capabilities, trace, extensions, stub_python, path_python)
+
+
+def _ai_shifu_course_folder(folder: Path) -> None:
+    """A course folder as the AI-Shifu course tool writes it (no diagnostics)."""
+    lessons = [{"file": f"lesson-0{n}.md", "title": f"Lesson {n}"} for n in (1, 2)]
+    structure = {"chapters": [{"title": "One", "lessons": lessons}]}
+    (folder / "lessons").mkdir(parents=True)
+    (folder / "structure.json").write_text(json.dumps(structure, indent=2) + "\n")
+    (folder / "README.md").write_text("# An AI-Shifu course\n")
+    (folder / "lessons" / "lesson-01.md").write_text("?[%{{ ai_goal }}...Your goal]\n")
+    (folder / "lessons" / "lesson-02.md").write_text("Aim for {{ ai_goal }}.\n")
 
 
 def _passed(session: Session, name: str) -> Check:
@@ -335,3 +347,14 @@ def test_trace_setting_reaches_client_and_progress_arrives(vscode_session: Sessi
     assert "Sending request 'initialize" in trace, "mfls.trace.server=messages traced nothing"
     assert "Received request 'window/workDoneProgress/create" in trace, trace[-3000:]
     assert "Received notification '$/progress'" in trace, trace[-3000:]
+
+
+def test_renaming_a_lesson_in_the_file_tree_keeps_structure_json(vscode_session: Session) -> None:
+    _passed(vscode_session, "fileTreeRename")
+    folder = vscode_session.course / "ai-course"
+    listed = json.loads((folder / "structure.json").read_text(encoding="utf-8"))
+    assert [lesson["file"] for lesson in listed["chapters"][0]["lessons"]] == [
+        "intro.md",
+        "lesson-02.md",
+    ]
+    assert (folder / "lessons" / "intro.md").read_text() == "?[%{{ ai_goal }}...Your goal]\n"

@@ -368,6 +368,41 @@ const checks = {
     record("documentLink", true, tab);
   },
 
+  async fileTreeRename(page) {
+    // A person renames a lesson of an AI-Shifu course folder in the file tree: the
+    // server's answer to willRenameFiles keeps structure.json naming it.
+    const folder = path.join(course, "ai-course");
+    const structure = path.join(folder, "structure.json");
+    await openFile(page, "lesson-01.md");
+    await command(page, "File: Reveal Active File in Explorer View");
+    const row = page.locator(".explorer-folders-view .monaco-list-row.selected", { hasText: "lesson-01.md" });
+    await row.first().waitFor({ state: "visible", timeout: waitMs });
+    await row.first().click(); // the file tree has the focus, as for a person
+    await page.keyboard.press("F2");
+    const input = page.locator(".explorer-folders-view .monaco-inputbox input").first();
+    await input.waitFor({ state: "visible", timeout: waitMs });
+    await input.fill("intro.md");
+    await page.keyboard.press("Enter");
+    // VS Code asks before it applies an extension's refactoring of a file move: OK.
+    const dialog = page.locator(".monaco-dialog-box");
+    await dialog.waitFor({ state: "visible", timeout: waitMs });
+    const asked = (await dialog.textContent()) || "";
+    await dialog.locator(".monaco-button", { hasText: /^OK$/ }).first().click();
+    // The edit lands in structure.json's editor (unsaved): the person saves it.
+    await page.locator(".tab", { hasText: "structure.json" }).first().waitFor({ state: "visible", timeout: waitMs });
+    await command(page, "File: Save All");
+    const text = await until(() => {
+      const now = fs.readFileSync(structure, "utf8");
+      return now.includes('"intro.md"') ? now : "";
+    }, "structure.json to name intro.md");
+    const moved = fs.existsSync(path.join(folder, "lessons", "intro.md"));
+    record(
+      "fileTreeRename",
+      moved && !text.includes("lesson-01.md") && asked.includes("refactoring changes"),
+      `${asked} || ${text.replace(/\s+/g, " ")}`,
+    );
+  },
+
   async completionSpace(page) {
     // Issue 22: the space typed after `{{` keeps the list of keys (the server asks for it
     // again), the course's keys before the Markdown extension's snippets; a space anywhere
@@ -651,7 +686,7 @@ async function main() {
       "activation", "progress", "bundled", "statusCourse", "problems", "menu", "diagnostics", "hover",
       "definition", "codeLens", "snippets", "hoverLink", "documentLink", "completionSpace", "completion",
       "rename",
-      "restart", "mdflow", "startFailure", "pathPython",
+      "restart", "mdflow", "startFailure", "pathPython", "fileTreeRename",
     ];
     // MFLS_CHECKS (comma-separated names) runs only those, after activation: for debugging.
     const only = (process.env.MFLS_CHECKS || "").split(",").filter(Boolean);

@@ -9,6 +9,7 @@ from typing import Any
 import mfls
 from mfls.features.course_info import course_info
 from mfls.features.refusal import Refusal
+from mfls.features.sync_status import since_last_pull_json
 from mfls.lsp.server import MflsServer
 from mfls.workspace.uris import canonical_uri, path_to_uri
 
@@ -29,6 +30,10 @@ def course_info_command(ls: MflsServer, arguments: list[Any]) -> dict[str, Any] 
         "root": found.root,
         "courseFile": None if found.course_file is None else path_to_uri(found.course_file),
         **found.figures.to_json(),
+        # An AI-Shifu course folder with `.shifu-sync.json` (null otherwise): lessons
+        # changed since the last pull, and those whose recorded file is gone, with what
+        # the course tool will do with them.
+        "sinceLastPull": since_last_pull_json(found.sync),
         "server": server_location(),
         "python": sys.executable,
     }

@@ -1,7 +1,8 @@
 """The course map commands (`workspace/executeCommand`), each given a document URI:
 
 - `mfls.courseKeys`: the course key table, every key in course order with where it is
-  asked, how often it is read and its problems (`rows`), and the same as Markdown;
+  asked, how often it is read and its problems (`rows`), and the same as Markdown; for an
+  AI-Shifu course folder, its lessons changed since the last pull (`sinceLastPull`);
 - `mfls.courseMap`: the course map page (`html`), for an editor's web view.
 """
 
@@ -12,6 +13,7 @@ from typing import Any, Final
 from mfls.features.course_map import CourseMap, key_table, key_table_markdown, map_of_document
 from mfls.features.course_map_html import map_html
 from mfls.features.refusal import Refusal
+from mfls.features.sync_status import since_last_pull_json, sync_status
 from mfls.lsp.server import MflsServer
 
 COURSE_KEYS: Final = "mfls.courseKeys"
@@ -47,11 +49,15 @@ def course_keys(ls: MflsServer, arguments: list[Any] | None) -> dict[str, Any] |
     found = _map_of(ls, arguments)
     if isinstance(found, Refusal):
         return found
+    uri = _uri(arguments)
+    course = ls.courses.snapshot.course_for(uri) if isinstance(uri, str) else None
     return {
         "course": found.name,
         "root": found.root,
         "lessons": len(found.lessons),
         "figures": found.figures.to_json(),
+        # An AI-Shifu course folder with `.shifu-sync.json`: what changed since the pull.
+        "sinceLastPull": since_last_pull_json(sync_status(course) if course else None),
         "rows": key_table(found),
         "markdown": key_table_markdown(found),
     }

@@ -117,6 +117,31 @@ local function pad(text, width)
   return text .. string.rep(" ", width - shown)
 end
 
+--- The header lines of an AI-Shifu course folder against its .shifu-sync.json: the
+--- lessons changed since the last pull, and those whose recorded file is gone.
+function M.since_last_pull_lines(since)
+  if type(since) ~= "table" then
+    return {}
+  end
+  local function files(list)
+    local names = {}
+    for _, lesson in ipairs(list) do
+      table.insert(names, one_line(lesson.file))
+    end
+    return table.concat(names, ", ")
+  end
+  local lines = {}
+  if #since.changed > 0 then
+    table.insert(lines, "Changed since last pull: " .. files(since.changed))
+  else
+    table.insert(lines, "No lesson changed since last pull")
+  end
+  if #since.gone > 0 then
+    table.insert(lines, "Gone since last pull: " .. files(since.gone) .. " (" .. since.goneFate .. ")")
+  end
+  return lines
+end
+
 --- The lines of the key table: one row per key in course order.
 function M.key_lines(answer)
   local rows = {}
@@ -148,9 +173,12 @@ function M.key_lines(answer)
   end
   local lines = {
     "Course keys: " .. one_line(answer.course) .. " (" .. one_line(answer.figures.summary) .. ")",
-    "",
-    pad("question", width) .. " | asked in | reads in lessons | problems",
   }
+  for _, line in ipairs(M.since_last_pull_lines(answer.sinceLastPull)) do
+    table.insert(lines, line)
+  end
+  table.insert(lines, "")
+  table.insert(lines, pad("question", width) .. " | asked in | reads in lessons | problems")
   for _, row in ipairs(rows) do
     table.insert(lines, pad(row[1], width) .. " | " .. row[2] .. " | " .. row[3] .. " | " .. row[4])
   end
