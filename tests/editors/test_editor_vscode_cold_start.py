@@ -40,13 +40,21 @@ Row = tuple[int, int, str, str, str]
 def shown_problems(rows: list[dict[str, object]]) -> list[Row]:
     """The Problems panel's rows of one lesson as (line, column, severity, code, message)."""
     return sorted(
-        (int(str(r["line"])), int(str(r["column"])), str(r["severity"]), str(r["code"]), str(r["message"]))
+        (
+            int(str(r["line"])),
+            int(str(r["column"])),
+            str(r["severity"]),
+            str(r["code"]),
+            str(r["message"]),
+        )
         for r in rows
     )
 
 
 def as_rows(problems: list[Problem]) -> list[Row]:
-    return sorted((p.line, p.column, p.severity, p.code, " ".join(p.message.split())) for p in problems)
+    return sorted(
+        (p.line, p.column, p.severity, p.code, " ".join(p.message.split())) for p in problems
+    )
 
 
 @pytest.mark.parametrize("lessons", [3, 1000], ids=["3 lessons", "1000 lessons"])

@@ -1,6 +1,6 @@
-// Cold start in code-server (real VS Code in chromium), a pull client: the lessons are opened
-// as soon as the workbench is up, while the server is still waiting to index the course, and
-// the Problems panel is read every 50 ms from then on. Every distinct set of problems it shows
+// Cold start in code-server (real VS Code in chromium), a pull client: the first lesson opens
+// with the workbench (while the server waits to index the course), the others from Quick Open,
+// and the Problems panel, filtered on them, is read every 50 ms from then on. Every distinct set of problems it shows
 // for an opened lesson is recorded, in order: the first one must already be `mfls check`'s.
 // Environment: MFLS_NODE_MODULES, MFLS_URL, MFLS_COURSE, MFLS_OPEN (JSON list of the lessons'
 // paths relative to the course), MFLS_RESULTS, MFLS_SHOTS, MFLS_WAIT_MS, MFLS_CHROMIUM.
@@ -119,7 +119,7 @@ async function main() {
         JSON.parse(last[name]).length === expected[name]),
       "the opened lessons' problems",
     ).catch((error) => results.errors.push(String(error.message || error)));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     await page.screenshot({ path: path.join(process.env.MFLS_SHOTS, "problems.png") }).catch(() => undefined);
     watching = false;
     await watcher;
