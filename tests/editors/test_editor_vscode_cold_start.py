@@ -1,0 +1,146 @@
+"""Cold start in real VS Code (code-server 4.x in headless chromium, the packaged mfls
+extension), a pull client: the first problems the Problems panel shows for the opened
+lessons are `mfls check`'s, on a course of 3 and of 1,000 lessons unpacked from an AI-Shifu
+export. The server's indexing starts `INDEX_DELAY` seconds late (the test hook
+`MFLS_TEST_INDEX_DELAY`), so VS Code's first `textDocument/diagnostic` comes before the course
+is indexed: the server must hold it (the course gate), not answer it from the lesson alone."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from editor_harness import (
+    EDITORS,
+    background,
+    isolated_env,
+    require_executable,
+    require_path,
+    run_bounded,
+    wait_until,
+)
+from test_editor_cold_start import INDEX_DELAY, opened_lessons
+from test_editor_vscode import _free_port, _healthy
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+from cold_course import Problem, checked, unpacked_course
+
+from mfls.lsp.course_gate import INDEX_DELAY_ENV
+
+DRIVER = Path(__file__).with_name("vscode_cold_start.cjs")
+HARNESS = EDITORS / "code-server"
+WAIT_MS = 30_000
+
+
+Row = tuple[int, int, str, str, str]
+
+
+def shown_problems(rows: list[dict[str, object]]) -> list[Row]:
+    """The Problems panel's rows of one lesson as (line, column, severity, code, message)."""
+    return sorted(
+        (
+            int(str(r["line"])),
+            int(str(r["column"])),
+            str(r["severity"]),
+            str(r["code"]),
+            str(r["message"]),
+        )
+        for r in rows
+    )
+
+
+def as_rows(problems: list[Problem]) -> list[Row]:
+    return sorted(
+        (p.line, p.column, p.severity, p.code, " ".join(p.message.split())) for p in problems
+    )
+
+
+@pytest.mark.parametrize("lessons", [3, 1000], ids=["3 lessons", "1000 lessons"])
+def test_code_server_shows_mfls_checks_problems_first(
+    lessons: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    node = require_executable("node")
+    chromium = require_executable("chromium")
+    code_server = require_path(
+        HARNESS / "node_modules" / ".bin" / "code-server",
+        "code-server (npm ci in editors/code-server)",
+    )
+    require_path(HARNESS / "node_modules" / "playwright-core", "playwright-core")
+    vsix = require_path(EDITORS / "vscode" / "mfls.vsix", "the extension package (npm run package)")
+
+    tmp_path = tmp_path_factory.mktemp("vscold")  # short: chromium's socket path is bounded
+    root, files = unpacked_course(tmp_path, lessons)
+    expected = checked(root)
+    opened = opened_lessons(files)
+    env = isolated_env(tmp_path / "home", {INDEX_DELAY_ENV: INDEX_DELAY})
+    user_data, extensions = tmp_path / "user-data", tmp_path / "extensions"
+    common = [
+        *(str(code_server), "--user-data-dir", str(user_data)),
+        *("--extensions-dir", str(extensions)),
+    ]
+    installed = run_bounded(
+        [*common, "--install-extension", str(vsix)], env=env, cwd=tmp_path, timeout=120
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    settings = {
+        # The server of this checkout, started by the extension.
+        "mfls.server.path": sys.executable,
+        "mfls.server.args": ["-m", "mfls", "serve"],
+        "workbench.startupEditor": "none",
+        "workbench.tips.enabled": False,
+        "security.workspace.trust.enabled": False,
+        "telemetry.telemetryLevel": "off",
+        "extensions.autoUpdate": False,
+        "extensions.autoCheckUpdates": False,
+        "update.mode": "none",
+        "problems.autoReveal": False,
+    }
+    (user_data / "User").mkdir(parents=True, exist_ok=True)
+    (user_data / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    serve = [
+        *common,
+        *("--bind-addr", f"127.0.0.1:{port}", "--auth", "none"),
+        *("--disable-telemetry", "--disable-update-check", "--disable-workspace-trust"),
+        str(root),
+    ]
+    results, shots = tmp_path / "results.json", tmp_path / "screenshots"
+    shots.mkdir()
+    with background(serve, env=env, cwd=tmp_path, log=tmp_path / "code-server.log") as server:
+        if not wait_until(lambda: server.poll() is not None or _healthy(url), 60):
+            pytest.fail("code-server did not answer /healthz within 60 s")
+        driver_env = dict(env)
+        driver_env.update(
+            {
+                "MFLS_NODE_MODULES": str(HARNESS / "node_modules"),
+                "MFLS_URL": url,
+                "MFLS_COURSE": str(root),
+                "MFLS_OPEN": json.dumps([str(path.relative_to(root)) for path in opened]),
+                "MFLS_EXPECTED_COUNTS": json.dumps(
+                    {path.name: len(expected.get(path, [])) for path in opened}
+                ),
+                "MFLS_RESULTS": str(results),
+                "MFLS_SHOTS": str(shots),
+                "MFLS_WAIT_MS": str(WAIT_MS),
+                "MFLS_CHROMIUM": chromium,
+            }
+        )
+        finished = run_bounded([node, str(DRIVER)], env=driver_env, cwd=tmp_path, timeout=180)
+    if not results.exists():
+        pytest.fail(f"the driver wrote no results:\n{finished.stdout}\n{finished.stderr}")
+    data = json.loads(results.read_text(encoding="utf-8"))
+    print("\n".join(data["log"]))
+    assert not data["errors"], f"{data['errors']} (screenshots and logs in {tmp_path})"
+    for path in opened:
+        want = as_rows(expected.get(path, []))
+        sets = [shown_problems(rows) for rows in data["shown"].get(path.name, [])]
+        if not want:
+            assert not sets, f"{path.name}: problems shown where mfls check has none: {sets}"
+            continue
+        assert sets, f"{path.name}: no problems shown (screenshots in {shots})"
+        assert sets[0] == want, f"{path.name}: the first problems shown ({tmp_path})"
+        for later in sets[1:]:
+            assert later == want, f"{path.name}: a later set shown ({tmp_path})"
