@@ -63,17 +63,6 @@ local function set_completeopt(bufnr, group)
   })
 end
 
-local function mfls_client(bufnr)
-  local list = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr, name = "mfls" })
-    or vim.lsp.buf_get_clients(bufnr)
-  for _, client in pairs(list) do
-    if client.name == "mfls" then
-      return client
-    end
-  end
-  return nil
-end
-
 --- What a message says when the server offers nothing at the cursor.
 function M.no_match_message(line_to_cursor)
   local typed = string.match(line_to_cursor, "{{%s*([^{}]*)$")
@@ -128,7 +117,7 @@ end
 --- Asks the server what it offers at the cursor and, when it is nothing and the author is
 --- still there, says so. Neovim's omnifunc shows no sign of an empty answer.
 local function report_no_match(bufnr)
-  local client = mfls_client(bufnr)
+  local client = require("mfls.clients").attached(bufnr)
   if client == nil then
     return
   end

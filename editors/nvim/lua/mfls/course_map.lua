@@ -7,33 +7,14 @@
 -- appended), by default `open` on macOS and `xdg-open` elsewhere.
 local M = {}
 
+local clients = require("mfls.clients")
+
 local function mfls_client(bufnr)
-  local list = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr, name = "mfls" })
-    or vim.lsp.buf_get_clients(bufnr)
-  for _, client in pairs(list) do
-    if client.name == "mfls" then
-      return client
-    end
-  end
-  local all = vim.lsp.get_clients and vim.lsp.get_clients({ name = "mfls" })
-    or vim.lsp.get_active_clients()
-  for _, client in pairs(all) do
-    if client.name == "mfls" then
-      return client
-    end
-  end
-  return nil
+  return clients.attached(bufnr) or clients.any()
 end
 
 local function attached(bufnr)
-  local list = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr, name = "mfls" })
-    or vim.lsp.buf_get_clients(bufnr)
-  for _, client in pairs(list) do
-    if client.name == "mfls" then
-      return true
-    end
-  end
-  return false
+  return clients.attached(bufnr) ~= nil
 end
 
 -- The lesson buffer entered last among those mfls is attached to: the commands ask about
