@@ -4,15 +4,14 @@ the first of them preselected; anywhere else it gets no list."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from e2e_session import capabilities, uri_of, wait_until, write_files
+import pytest_asyncio
+from e2e_session import capabilities, session, uri_of, write_files
 from lsprotocol import types as t
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -50,46 +49,15 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest_lsp.fixture(
-    scope="module", config=ClientServerConfig(server_command=[sys.executable, "-m", "mfls"])
-)
-async def client(lsp_client: LanguageClient, course: Path) -> AsyncIterator[None]:
-    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
-    def register(params: t.RegistrationParams) -> None:
-        return None
-
-    @lsp_client.feature(t.CLIENT_UNREGISTER_CAPABILITY)
-    def unregister(params: t.UnregistrationParams) -> None:
-        return None
-
-    @lsp_client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
-    def refresh_lenses(params: None) -> None:
-        return None
-
-    result = await lsp_client.initialize_session(
-        t.InitializeParams(
-            capabilities=capabilities("visual-studio-code"),
-            workspace_folders=[t.WorkspaceFolder(uri=uri_of(course), name="course")],
-        )
-    )
-    completion = result.capabilities.completion_provider
-    assert completion is not None and " " in (completion.trigger_characters or [])
-    await wait_until(
-        lambda: any(
-            isinstance(v, t.WorkDoneProgressEnd)
-            for reports in lsp_client.progress_reports.values()
-            for v in reports
-        )
-    )
-    lsp_client.text_document_did_open(
-        t.DidOpenTextDocumentParams(
-            text_document=t.TextDocumentItem(
-                uri=uri_of(course / "01.md"), language_id="markdown", version=1, text=LESSON
-            )
-        )
-    )
-    yield
-    await lsp_client.shutdown_session()
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def client(course: Path) -> AsyncIterator[LanguageClient]:
+    async with session(capabilities("visual-studio-code"), [course]) as started:
+        assert started.result is not None
+        completion = started.result.capabilities.completion_provider
+        assert completion is not None and " " in (completion.trigger_characters or [])
+        await started.indexed()
+        started.open(course / "01.md", LESSON)
+        yield started.client
 
 
 async def after_space(client: LanguageClient, course: Path, line: int) -> t.CompletionList | None:
