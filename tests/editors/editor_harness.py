@@ -177,6 +177,49 @@ def run_bounded(
     return Finished(process.returncode, out.decode(errors="replace"), err.decode(errors="replace"))
 
 
+QUIET_WORKBENCH: dict[str, object] = {
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": False,
+    "security.workspace.trust.enabled": False,
+    "telemetry.telemetryLevel": "off",
+    "extensions.autoUpdate": False,
+    "extensions.autoCheckUpdates": False,
+    "update.mode": "none",
+}
+"""What every code-server test sets: no welcome page, tip, trust prompt, telemetry or
+update check between the test and the editor."""
+
+
+@dataclass(frozen=True)
+class CodeServerProfile:
+    args: list[str]  # code-server with this profile's user data and extensions
+    user_data: Path
+    extensions: Path
+
+
+def code_server_profile(
+    code_server: str,
+    work: Path,
+    packages: Sequence[Path],
+    settings: Mapping[str, object],
+    env: Mapping[str, str],
+) -> CodeServerProfile:
+    """A fresh code-server profile under `work`: `packages` installed, `settings` (with
+    `QUIET_WORKBENCH`) in its settings.json."""
+    user_data, extensions = work / "user-data", work / "extensions"
+    args = [code_server, "--user-data-dir", str(user_data), "--extensions-dir", str(extensions)]
+    for package in packages:
+        installed = run_bounded(
+            [*args, "--install-extension", str(package)], env=env, cwd=work, timeout=120
+        )
+        assert installed.returncode == 0, installed.stdout + installed.stderr
+    (user_data / "User").mkdir(parents=True, exist_ok=True)
+    (user_data / "User" / "settings.json").write_text(
+        json.dumps({**QUIET_WORKBENCH, **settings}), encoding="utf-8"
+    )
+    return CodeServerProfile(args, user_data, extensions)
+
+
 @contextmanager
 def background(
     command: Sequence[str], *, env: Mapping[str, str], cwd: Path, log: Path

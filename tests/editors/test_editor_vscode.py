@@ -17,6 +17,7 @@ from editor_harness import (
     EDITORS,
     Check,
     background,
+    code_server_profile,
     copy_course,
     isolated_env,
     missing,
@@ -139,26 +140,9 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
     assert made.returncode == 0, made.stdout + made.stderr
     stub_python = str(venv / "bin" / "python")
 
-    user_data, extensions = work / "user-data", work / "extensions"
-    common = [
-        *(str(code_server), "--user-data-dir", str(user_data)),
-        *("--extensions-dir", str(extensions)),
-    ]
-    for package in (vsix, _stub_python_extension(node, work)):
-        installed = run_bounded(
-            [*common, "--install-extension", str(package)], env=env, cwd=work, timeout=120
-        )
-        assert installed.returncode == 0, installed.stdout + installed.stderr
     settings = {
         "mfls.trace.server": "messages",
         "stubPython.interpreter": stub_python,
-        "workbench.startupEditor": "none",
-        "workbench.tips.enabled": False,
-        "security.workspace.trust.enabled": False,
-        "telemetry.telemetryLevel": "off",
-        "extensions.autoUpdate": False,
-        "extensions.autoCheckUpdates": False,
-        "update.mode": "none",
         "files.autoSave": "off",
         # The settings are typed into settings.json: no brackets or quotes typed for us.
         "editor.autoClosingBrackets": "never",
@@ -166,8 +150,10 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
         "editor.autoIndent": "none",
         "editor.autoSurround": "never",
     }
-    (user_data / "User").mkdir(parents=True, exist_ok=True)
-    (user_data / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    profile = code_server_profile(
+        str(code_server), work, [vsix, _stub_python_extension(node, work)], settings, env
+    )
+    user_data, extensions, common = profile.user_data, profile.extensions, profile.args
 
     port = _free_port()
     url = f"http://127.0.0.1:{port}"

@@ -15,6 +15,7 @@ import pytest
 from editor_harness import (
     EDITORS,
     background,
+    code_server_profile,
     isolated_env,
     require_executable,
     require_path,
@@ -75,30 +76,14 @@ def test_code_server_shows_mfls_checks_problems_first(
     expected = checked(root)
     opened = opened_lessons(files)
     env = isolated_env(tmp_path / "home", {INDEX_DELAY_ENV: INDEX_DELAY})
-    user_data, extensions = tmp_path / "user-data", tmp_path / "extensions"
-    common = [
-        *(str(code_server), "--user-data-dir", str(user_data)),
-        *("--extensions-dir", str(extensions)),
-    ]
-    installed = run_bounded(
-        [*common, "--install-extension", str(vsix)], env=env, cwd=tmp_path, timeout=120
-    )
-    assert installed.returncode == 0, installed.stdout + installed.stderr
     settings = {
         # The server of this checkout, started by the extension.
         "mfls.server.path": sys.executable,
         "mfls.server.args": ["-m", "mfls", "serve"],
-        "workbench.startupEditor": "none",
-        "workbench.tips.enabled": False,
-        "security.workspace.trust.enabled": False,
-        "telemetry.telemetryLevel": "off",
-        "extensions.autoUpdate": False,
-        "extensions.autoCheckUpdates": False,
-        "update.mode": "none",
         "problems.autoReveal": False,
     }
-    (user_data / "User").mkdir(parents=True, exist_ok=True)
-    (user_data / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    profile = code_server_profile(str(code_server), tmp_path, [vsix], settings, env)
+    common = profile.args
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     serve = [

@@ -4,7 +4,6 @@ with the packaged mfls extension: the commands "MarkdownFlow: Show Course Map" a
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +13,7 @@ from editor_harness import (
     EDITORS,
     Check,
     background,
+    code_server_profile,
     copy_course,
     isolated_env,
     read_checks,
@@ -43,30 +43,14 @@ def map_checks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[
     work = tmp_path_factory.mktemp("vscode-map")
     course = copy_course(work)
     env = isolated_env(work / "home")
-    user_data, extensions = work / "user-data", work / "extensions"
-    common = [
-        *(str(code_server), "--user-data-dir", str(user_data)),
-        *("--extensions-dir", str(extensions)),
-    ]
-    installed = run_bounded(
-        [*common, "--install-extension", str(vsix)], env=env, cwd=work, timeout=120
-    )
-    assert installed.returncode == 0, installed.stdout + installed.stderr
     settings = {
         "mfls.server.path": sys.executable,
         "mfls.server.args": ["-m", "mfls", "serve"],
         "mfls.trace.server": "messages",
-        "workbench.startupEditor": "none",
-        "workbench.tips.enabled": False,
-        "security.workspace.trust.enabled": False,
-        "telemetry.telemetryLevel": "off",
-        "extensions.autoUpdate": False,
-        "extensions.autoCheckUpdates": False,
-        "update.mode": "none",
         "files.autoSave": "off",
     }
-    (user_data / "User").mkdir(parents=True, exist_ok=True)
-    (user_data / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    profile = code_server_profile(str(code_server), work, [vsix], settings, env)
+    user_data, common = profile.user_data, profile.args
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     serve = [
