@@ -65,9 +65,20 @@ async function main() {
   });
   let watching = true;
   let page;
+  let tabLabels;
+  let noLessonEdited;
   try {
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.setDefaultTimeout(waitMs);
+    tabLabels = () => page.$$eval(".tab", (items) => items.map((item) => item.getAttribute("aria-label") || ""));
+    // The problems shown are only the server's answer for the lessons as they are on disk if
+    // the driver typed nothing into them: an edited (dirty) tab is the driver's error.
+    noLessonEdited = async (when) => {
+      const dirty = await page.$$eval(".tab.dirty", (items) => items.map((item) => item.getAttribute("aria-label") || ""));
+      if (dirty.length > 0) {
+        throw new Error(`a lesson was edited by the driver while ${when}: ${dirty.join("; ")}`);
+      }
+    };
     const started = Date.now();
     // The first lesson opens with the workbench (its `payload` query), before the server indexes.
     const first = `vscode-remote://${new URL(process.env.MFLS_URL).host}${path.join(course, opened[0])}`;
@@ -92,10 +103,19 @@ async function main() {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
-    // The Problems panel, filtered on the opened lessons (a large course lists many files).
+    // The first lesson's editor opens after the workbench and takes the focus when it does:
+    // typing before then can land in the lesson. Wait for its tab, then filter the Problems
+    // panel on the opened lessons (a large course lists many files), and make sure the text
+    // went to the filter.
+    await until(() => tabLabels().then((labels) => labels.some((label) => label.includes(names[0]))), `the tab of ${names[0]}`);
     await page.keyboard.press("Control+Shift+M");
     const filter = page.getByPlaceholder(/^Filter \(e\.g\./).first();
-    await filter.fill(names.join(", "));
+    const wanted = names.join(", ");
+    await until(async () => {
+      await filter.fill(wanted);
+      return (await filter.inputValue()) === wanted;
+    }, "the Problems filter to hold the lessons' names");
+    await noLessonEdited("filtering the Problems panel");
     await page.locator(".editor-instance .monaco-editor textarea").first().focus();
     for (const relative of opened.slice(1)) {
       await page.keyboard.press("Control+P");
@@ -106,10 +126,8 @@ async function main() {
       await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ state: "visible" });
       await page.keyboard.press("Enter");
       await input.waitFor({ state: "hidden" });
-      await until(async () => {
-        const tabs = await page.$$eval(".tab", (items) => items.map((item) => item.getAttribute("aria-label") || ""));
-        return tabs.some((label) => label.includes(name));
-      }, `the tab of ${name}`);
+      await until(() => tabLabels().then((labels) => labels.some((label) => label.includes(name))), `the tab of ${name}`);
+      await noLessonEdited(`opening ${name}`);
       results.log.push(`opened ${name} at ${Date.now() - started} ms`);
     }
     // Until every opened lesson shows `expected` problems (from mfls check), then a little longer.
@@ -120,6 +138,7 @@ async function main() {
       "the opened lessons' problems",
     ).catch((error) => results.errors.push(String(error.message || error)));
     await new Promise((resolve) => setTimeout(resolve, 1000));
+    await noLessonEdited("the whole run");
     await page.screenshot({ path: path.join(process.env.MFLS_SHOTS, "problems.png") }).catch(() => undefined);
     watching = false;
     await watcher;
