@@ -108,6 +108,11 @@ async function main() {
     // panel on the opened lessons (a large course lists many files), and make sure the text
     // went to the filter.
     await until(() => tabLabels().then((labels) => labels.some((label) => label.includes(names[0]))), `the tab of ${names[0]}`);
+    await until(
+      () => page.evaluate(() => Boolean(document.activeElement && document.activeElement.closest(".editor-instance .monaco-editor"))),
+      `the focus in ${names[0]}`,
+      10_000,
+    ).catch(() => results.log.push(`${names[0]} never took the focus`));
     await page.keyboard.press("Control+Shift+M");
     const filter = page.getByPlaceholder(/^Filter \(e\.g\./).first();
     const wanted = names.join(", ");
