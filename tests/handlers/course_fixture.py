@@ -1,0 +1,493 @@
+"""Courses written as one text, and a client that runs the server on them in process.
+
+A fixture holds every file of a course, each after a header line `//- PATH` (a fixture
+without a header is one lesson, `01.md`)::
+
+    //- mfcourse.toml
+    name = "Demo"
+    lessons = ["01.md"]
+    //- 01.md
+    ?[{{ topic }} Python | JavaScript]
+
+    Use {{ to$0pic }} and {{ topc }}.
+    %%                        ^^^^ near-miss: Did you mean
+
+- `$0` is the cursor (at most one in a fixture); it is taken out of the text.
+- A line whose first non-blank characters are `%%` followed by carets, or carets
+  followed by `%%`, is an annotation: an expected diagnostic on the nearest text line
+  above it, and never part of the text the server sees. `%%` starts no marker,
+  interaction or Markdown construct, so no course line is read as an annotation by
+  accident; a caret is a column (in code points, of the line as written, `$0` included)
+  of that text line. After the carets: the diagnostic's code, optionally `: ` and the
+  start of its message::
+
+      Use {{ topc }} here.
+      %%  ^^^^^^^^^^ near-miss
+      {{ x }} at the start of a line
+      ^^^^^^^ %% unbound-reference: {{ x }} is never asked
+
+  `^^^^+` means the range goes on past the end of this line (its end is not compared);
+  a lone `|` is an empty range at its column.
+- `//- PATH closed`: the file is written to the course folder but not opened.
+
+`CourseClient` writes the files under a folder (pytest's `tmp_path`), starts a
+`SyncServer` with a real client's captured capabilities, initializes it with that folder,
+answers what the server asks, and opens every `.md` file that is not `closed`. It speaks
+only JSON-RPC, as an editor does. `check_diagnostics` compares the server's diagnostics
+with the annotations and fails with both rendered as annotated text.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import textwrap
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lsprotocol.converters import get_converter
+from pytest_lsp import client_capabilities
+
+from mfls.lsp.sync import SyncServer
+from mfls.workspace.uris import path_to_uri
+
+HEADER = "//- "
+CURSOR = "$0"
+DEFAULT_FILE = "01.md"
+_ANNOTATION = re.compile(
+    r"^[ ]*(?:%%[ ]*(?P<a>\^+\+?|\|)|(?P<b>\^+\+?|\|)[ ]*%%)(?:[ ]+(?P<rest>.*))?$"
+)
+# Long enough for any debounce or refresh the server sets; how far `settle` lets time run.
+SETTLE_SECONDS = 2.0
+
+
+@dataclass(frozen=True, order=True)
+class Annotation:
+    """A diagnostic: `line` and columns in code points of the text the server sees;
+    `end` None: the range ends on a later line. `message`: the start of its message."""
+
+    path: str
+    line: int
+    start: int
+    end: int | None
+    code: str
+    message: str = ""
+
+    def render(self) -> str:
+        width = 0 if self.end is None else self.end - self.start
+        marks = "|" if width == 0 and self.end is not None else "^" * max(width, 1)
+        if self.end is None:
+            marks += "+"
+        text = f"{self.code}: {self.message}" if self.message else self.code
+        if self.start >= 2:
+            return "%%" + " " * (self.start - 2) + marks + " " + text
+        return " " * self.start + marks + " %% " + text
+
+
+@dataclass(frozen=True)
+class Cursor:
+    path: str
+    line: int
+    column: int  # code points
+
+
+@dataclass
+class Fixture:
+    files: dict[str, str]  # as the server sees them: no cursor, no annotation
+    annotations: list[Annotation] = field(default_factory=list)
+    cursor: Cursor | None = None
+    closed: set[str] = field(default_factory=set)
+
+
+def parse(fixture: str) -> Fixture:
+    """Read a fixture (see the module docstring); its common indentation is removed."""
+    text = textwrap.dedent(fixture).lstrip("\n")
+    if not text.startswith(HEADER):
+        text = f"{HEADER}{DEFAULT_FILE}\n{text}"
+    parsed = Fixture(files={})
+    sections = re.split(r"(?m)^//- (.*)\n", text)[1:]
+    for header, body in zip(sections[0::2], sections[1::2], strict=True):
+        path, *options = header.split()
+        if path in parsed.files:
+            raise ValueError(f"{path} appears twice in the fixture")
+        if any(option != "closed" for option in options):
+            raise ValueError(f"unknown option in {header!r}: only `closed` is known")
+        if options:
+            parsed.closed.add(path)
+        parsed.files[path] = _parse_file(path, body, parsed)
+    return parsed
+
+
+def _parse_file(path: str, body: str, into: Fixture) -> str:
+    lines: list[str] = []  # text lines as written (with the cursor)
+    kept = body.splitlines(keepends=True)
+    for number, line in enumerate(kept):
+        found = _ANNOTATION.match(line.rstrip("\r\n"))
+        if found is None:
+            lines.append(line)
+            continue
+        if not lines:
+            raise ValueError(f"{path}, line {number + 1}: an annotation above every text line")
+        into.annotations.append(_annotation(path, len(lines) - 1, lines[-1], found))
+    text = "".join(lines)
+    at = text.find(CURSOR)
+    if at >= 0:
+        if into.cursor is not None or CURSOR in text[at + len(CURSOR) :]:
+            raise ValueError(f"more than one cursor {CURSOR!r} in the fixture")
+        line = text.count("\n", 0, at)
+        into.cursor = Cursor(path, line, at - (text.rfind("\n", 0, at) + 1))
+        text = text[:at] + text[at + len(CURSOR) :]
+        into.annotations[:] = [_without_cursor(a, into.cursor) for a in into.annotations]
+    return text
+
+
+def _annotation(path: str, line: int, text_line: str, found: re.Match[str]) -> Annotation:
+    marks = found.group("a") or found.group("b")
+    start = found.start("a") if found.group("a") else found.start("b")
+    code, _, message = (found.group("rest") or "").partition(": ")
+    if not code:
+        raise ValueError(f"{path}: an annotation without a code under {text_line!r}")
+    content = text_line.rstrip("\r\n")
+    width = 0 if marks == "|" else len(marks.rstrip("+"))
+    end = None if marks.endswith("+") else start + width
+    if start + width > len(content):
+        raise ValueError(f"{path}: the annotation {code!r} runs past its line {content!r}")
+    return Annotation(path, line, start, end, code.strip(), message.strip())
+
+
+def _without_cursor(annotation: Annotation, cursor: Cursor) -> Annotation:
+    """Columns of the text as written, moved to the text without the cursor."""
+    if annotation.path != cursor.path or annotation.line != cursor.line:
+        return annotation
+
+    def moved(column: int) -> int:
+        return column - len(CURSOR) if column > cursor.column else column
+
+    end = None if annotation.end is None else moved(annotation.end)
+    return Annotation(
+        annotation.path,
+        annotation.line,
+        moved(annotation.start),
+        end,
+        annotation.code,
+        annotation.message,
+    )
+
+
+def render(
+    files: Mapping[str, str], annotations: Iterable[Annotation], paths: Iterable[str] = ()
+) -> str:
+    """The files with `annotations` under their lines, each after its header: the files
+    some annotation is on, and `paths`."""
+    by_file: dict[str, list[Annotation]] = {path: [] for path in paths}
+    for annotation in sorted(annotations):
+        by_file.setdefault(annotation.path, []).append(annotation)
+    out: list[str] = []
+    for path in sorted(by_file):
+        out.append(HEADER + path)
+        marks = by_file[path]
+        lines = files.get(path, "").splitlines() or [""]
+        for number, line in enumerate(lines):
+            out.append(line)
+            out += [a.render() for a in marks if a.line == number]
+        out += [a.render() for a in marks if a.line >= len(lines)]
+    return "\n".join(out) + "\n"
+
+
+def vscode_capabilities(pull: bool | None = None, client: str = "visual-studio-code") -> Any:
+    """A real client's captured capabilities as JSON; `pull` adds or removes pulled
+    diagnostics."""
+    caps: dict[str, Any] = get_converter().unstructure(client_capabilities(client))
+    document = caps.setdefault("textDocument", {})
+    if pull is True:
+        document["diagnostic"] = {"relatedDocumentSupport": True}
+    elif pull is False:
+        document.pop("diagnostic", None)
+    return caps
+
+
+class CourseClient:
+    """The server in process on a fixture's course (see the module docstring)."""
+
+    def __init__(
+        self,
+        root: Path,
+        fixture: str | Fixture,
+        *,
+        capabilities: Any = None,
+        settings: Mapping[str, Any] | None = None,
+        initialization_options: Any = None,
+        locale: str | None = None,
+    ) -> None:
+        self.fixture = parse(fixture) if isinstance(fixture, str) else fixture
+        self.root = root
+        self.settings = dict(settings or {})
+        self.server = SyncServer()
+        self.received: list[dict[str, Any]] = []
+        self._id = 0
+        for path, text in self.fixture.files.items():
+            target = root / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(text.encode("utf-8"))
+        params: dict[str, Any] = {
+            "capabilities": vscode_capabilities() if capabilities is None else capabilities,
+            "workspaceFolders": [{"uri": path_to_uri(str(root)), "name": root.name}],
+        }
+        if initialization_options is not None:
+            params["initializationOptions"] = initialization_options
+        if locale is not None:
+            params["locale"] = locale
+        self.initialized = self.call("initialize", params)
+        self.notify("initialized", {})
+        self.versions: dict[str, int] = {}
+        for path, text in self.fixture.files.items():
+            if path.endswith(".md") and path not in self.fixture.closed:
+                self.open(path, text)
+
+    # Paths, positions and the cursor.
+
+    def uri(self, path: str) -> str:
+        return path_to_uri(str(self.root / path))
+
+    def path_of(self, uri: str) -> str:
+        return Path(uri.removeprefix("file://")).relative_to(self.root).as_posix()
+
+    @property
+    def encoding(self) -> str:
+        return str(self.initialized["capabilities"].get("positionEncoding", "utf-16"))
+
+    def position(self, path: str, line: int, column: int) -> dict[str, int]:
+        """The LSP position of a code point column of `path`'s text."""
+        text = self.text(path).splitlines()[line] if self.text(path) else ""
+        return {"line": line, "character": _units(text[:column], self.encoding)}
+
+    def column(self, path: str, position: Mapping[str, int]) -> int:
+        """The code point column of an LSP position of `path`'s text."""
+        lines = self.text(path).splitlines()
+        text = lines[position["line"]] if position["line"] < len(lines) else ""
+        units = 0
+        for column, char in enumerate(text):
+            if units >= position["character"]:
+                return column
+            units += _units(char, self.encoding)
+        return len(text)
+
+    def relative(self, text: str) -> str:
+        """`text` with the course folder's URI and path written `file:///course` and
+        `/course`, as a snapshot keeps them."""
+        return text.replace(path_to_uri(str(self.root)), "file:///course").replace(
+            str(self.root), "/course"
+        )
+
+    def text(self, path: str) -> str:
+        return self.fixture.files[path]
+
+    @property
+    def cursor(self) -> Cursor:
+        assert self.fixture.cursor is not None, "the fixture has no $0"
+        return self.fixture.cursor
+
+    def at(self) -> dict[str, Any]:
+        """`TextDocumentPositionParams` at the cursor."""
+        cursor = self.cursor
+        return {
+            "textDocument": {"uri": self.uri(cursor.path)},
+            "position": self.position(cursor.path, cursor.line, cursor.column),
+        }
+
+    # Messages.
+
+    def take(self, texts: list[str]) -> list[dict[str, Any]]:
+        """Record what the server sent, answer its requests and record what that makes
+        it send."""
+        messages = [json.loads(text) for text in texts]
+        self.received += messages
+        for ask in [m for m in messages if "method" in m and "id" in m]:
+            answer = {"jsonrpc": "2.0", "id": ask["id"], "result": self._answer(ask)}
+            messages += self.take(self.server.handle(json.dumps(answer)))
+        return messages
+
+    def _answer(self, ask: dict[str, Any]) -> Any:
+        if ask["method"] == "workspace/configuration":
+            return [self.settings for _ in ask["params"]["items"]]
+        return None
+
+    def request(self, method: str, params: Any = None) -> list[dict[str, Any]]:
+        self._id += 1
+        message = {"jsonrpc": "2.0", "id": self._id, "method": method}
+        if params is not None:
+            message["params"] = params
+        return self.take(self.server.handle(json.dumps(message)))
+
+    def answer(self, method: str, params: Any = None) -> dict[str, Any]:
+        """The response to a request (its `result` or its `error`)."""
+        sent = self.request(method, params)
+        (response,) = [m for m in sent if m.get("id") == self._id and "method" not in m]
+        return response
+
+    def call(self, method: str, params: Any = None) -> Any:
+        """The result of a request, which must not fail."""
+        response = self.answer(method, params)
+        assert "error" not in response, response
+        return response["result"]
+
+    def notify(self, method: str, params: Any = None) -> list[dict[str, Any]]:
+        message = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = params
+        return self.take(self.server.handle(json.dumps(message)))
+
+    def settle(self, seconds: float = SETTLE_SECONDS) -> list[dict[str, Any]]:
+        """Let the server's timers run (debounces, refreshes) until none is due within
+        `seconds`; what it sent meanwhile."""
+        sent: list[dict[str, Any]] = []
+        waited = 0.0
+        while (delay := self.server.next_timer()) is not None and waited + delay <= seconds:
+            waited += delay
+            sent += self.take(self.server.advance(delay))
+        return sent
+
+    def open(self, path: str, text: str | None = None) -> str:
+        uri = self.uri(path)
+        self.versions[path] = 1
+        item = {
+            "uri": uri,
+            "languageId": "markdown",
+            "version": 1,
+            "text": self.text(path) if text is None else text,
+        }
+        self.notify("textDocument/didOpen", {"textDocument": item})
+        return uri
+
+    def change(self, path: str, line: int, start: int, end: int, text: str) -> None:
+        """Replace code point columns `start`..`end` of `line` of an open document (the
+        fixture's text is kept as it is: positions after the change are the caller's)."""
+        self.versions[path] += 1
+        change = {
+            "range": {
+                "start": self.position(path, line, start),
+                "end": self.position(path, line, end),
+            },
+            "text": text,
+        }
+        self.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": self.uri(path), "version": self.versions[path]},
+                "contentChanges": [change],
+            },
+        )
+
+    # Diagnostics.
+
+    @property
+    def pulls(self) -> bool:
+        return self.initialized["capabilities"].get("diagnosticProvider") is not None
+
+    def published(self) -> dict[str, dict[str, Any]]:
+        """The last `publishDiagnostics` params per path."""
+        return {
+            self.path_of(m["params"]["uri"]): m["params"]
+            for m in self.received
+            if m.get("method") == "textDocument/publishDiagnostics"
+        }
+
+    def diagnostics(self, paths: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
+        """The diagnostics of `paths` as the client gets them: pulled when the server
+        offers pulls, else pushed (its timers run first)."""
+        if self.pulls:
+            reports = {
+                path: self.call(
+                    "textDocument/diagnostic", {"textDocument": {"uri": self.uri(path)}}
+                )
+                for path in paths
+            }
+            assert all(r["kind"] == "full" for r in reports.values()), reports
+            return {path: report["items"] for path, report in reports.items()}
+        self.settle()
+        published = self.published()
+        return {path: published[path]["diagnostics"] for path in paths if path in published}
+
+    def annotations(self, path: str, diagnostics: Iterable[Mapping[str, Any]]) -> list[Annotation]:
+        """Diagnostics as annotations, with their whole messages."""
+        found = []
+        for d in diagnostics:
+            start, end = d["range"]["start"], d["range"]["end"]
+            found.append(
+                Annotation(
+                    path,
+                    start["line"],
+                    self.column(path, start),
+                    self.column(path, end) if end["line"] == start["line"] else None,
+                    str(d.get("code", "")),
+                    d["message"],
+                )
+            )
+        return found
+
+
+def check_diagnostics(
+    root: Path,
+    fixture: str,
+    *,
+    pull: bool = True,
+    client: str = "visual-studio-code",
+    settings: Mapping[str, Any] | None = None,
+) -> CourseClient:
+    """Run the server on `fixture` and check that its diagnostics, of every opened lesson
+    and of the course file, are the annotations: each at its range, with its code, and a
+    message starting with the annotation's. `pull`: the client pulls diagnostics (else
+    the server pushes them). The client is returned for further checks."""
+    course = CourseClient(
+        root, fixture, capabilities=vscode_capabilities(pull, client), settings=settings
+    )
+    assert course.pulls == pull, "the server chose the other diagnostics model"
+    fixture_ = course.fixture
+    paths = [p for p in fixture_.files if p.endswith(".md") and p not in fixture_.closed]
+    paths += [p for p in fixture_.files if p.endswith(".toml")]
+    actual = [
+        annotation
+        for path, items in course.diagnostics(paths).items()
+        for annotation in course.annotations(path, items)
+    ]
+    expected = fixture_.annotations
+    shown = [_as_expected(a, expected) for a in actual]
+    if sorted(shown) != sorted(expected):
+        both = {a.path for a in [*expected, *shown]}
+        want, got = render(fixture_.files, expected, both), render(fixture_.files, shown, both)
+        diff = difflib.unified_diff(
+            want.splitlines(), got.splitlines(), "annotations", "server", lineterm=""
+        )
+        raise AssertionError(
+            "the server's diagnostics are not the annotations:\n"
+            + "\n".join(diff)
+            + "\n\nThe server's diagnostics, as annotations:\n"
+            + render(fixture_.files, actual)
+        )
+    return course
+
+
+def _as_expected(actual: Annotation, expected: list[Annotation]) -> Annotation:
+    """`actual` with its message cut to the expected annotation's it matches, so that
+    only what the annotations say is compared."""
+    for want in expected:
+        same = (want.path, want.line, want.start, want.code) == (
+            actual.path,
+            actual.line,
+            actual.start,
+            actual.code,
+        )
+        if same and want.end == actual.end and actual.message.startswith(want.message):
+            return want
+    return actual
+
+
+def _units(text: str, encoding: str) -> int:
+    if encoding == "utf-8":
+        return len(text.encode("utf-8"))
+    if encoding == "utf-32":
+        return len(text)
+    return len(text.encode("utf-16-le")) // 2
