@@ -435,15 +435,16 @@ def check_diagnostics(
     *,
     pull: bool = True,
     client: str = "visual-studio-code",
+    capabilities: Any = None,
     settings: Mapping[str, Any] | None = None,
 ) -> CourseClient:
     """Run the server on `fixture` and check that its diagnostics, of every opened lesson
     and of the course file, are the annotations: each at its range, with its code, and a
     message starting with the annotation's. `pull`: the client pulls diagnostics (else
-    the server pushes them). The client is returned for further checks."""
-    course = CourseClient(
-        root, fixture, capabilities=vscode_capabilities(pull, client), settings=settings
-    )
+    the server pushes them); `capabilities`, when given, replace `client`'s. The client
+    is returned for further checks."""
+    caps = vscode_capabilities(pull, client) if capabilities is None else capabilities
+    course = CourseClient(root, fixture, capabilities=caps, settings=settings)
     assert course.pulls == pull, "the server chose the other diagnostics model"
     fixture_ = course.fixture
     paths = [p for p in fixture_.files if p.endswith(".md") and p not in fixture_.closed]

@@ -70,7 +70,7 @@ def render_hover(hover: Mapping[str, Any] | None) -> str:
 def render_completion(result: Mapping[str, Any] | list[Any] | None) -> str:
     """A completion list as the client shows it, in its order (sort text, then label),
     one item a line: label, kind, detail, the edit's range and text (`snippet` when it
-    is a snippet), then whether the list is incomplete."""
+    is a snippet, `preselect` when preselected); first whether the list is incomplete."""
     if result is None:
         return "no completion"
     items = result if isinstance(result, list) else result["items"]
@@ -79,6 +79,7 @@ def render_completion(result: Mapping[str, Any] | list[Any] | None) -> str:
     for item in sorted(items, key=lambda i: (i.get("sortText") or i["label"], i["label"])):
         kind = CompletionItemKind(item["kind"]).name if "kind" in item else "-"
         snippet = " snippet" if item.get("insertTextFormat") == 2 else ""
+        snippet += " preselect" if item.get("preselect") else ""
         edit = item.get("textEdit")
         if edit is None:
             change = f"insert {item.get('insertText', item['label'])!r}"
