@@ -30,7 +30,8 @@ without a header is one lesson, `01.md`)::
   a lone `|` is an empty range at its column.
 - `//- PATH closed`: the file is written to the course folder but not opened.
 
-`CourseClient` writes the files under a folder (pytest's `tmp_path`), starts a
+`CourseClient` writes the files in a folder `course` (its name is the course's when the
+course file gives none) under a directory (pytest's `tmp_path`), starts a
 `SyncServer` with a real client's captured capabilities, initializes it with that folder,
 answers what the server asks, and opens every `.md` file that is not `closed`. It speaks
 only JSON-RPC, as an editor does. `check_diagnostics` compares the server's diagnostics
@@ -221,20 +222,21 @@ class CourseClient:
         settings: Mapping[str, Any] | None = None,
         initialization_options: Any = None,
         locale: str | None = None,
+        folder: str = "course",
     ) -> None:
         self.fixture = parse(fixture) if isinstance(fixture, str) else fixture
-        self.root = root
+        self.root = root / folder
         self.settings = dict(settings or {})
         self.server = SyncServer()
         self.received: list[dict[str, Any]] = []
         self._id = 0
         for path, text in self.fixture.files.items():
-            target = root / path
+            target = self.root / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(text.encode("utf-8"))
         params: dict[str, Any] = {
             "capabilities": vscode_capabilities() if capabilities is None else capabilities,
-            "workspaceFolders": [{"uri": path_to_uri(str(root)), "name": root.name}],
+            "workspaceFolders": [{"uri": path_to_uri(str(self.root)), "name": folder}],
         }
         if initialization_options is not None:
             params["initializationOptions"] = initialization_options
@@ -437,6 +439,8 @@ def check_diagnostics(
     client: str = "visual-studio-code",
     capabilities: Any = None,
     settings: Mapping[str, Any] | None = None,
+    initialization_options: Any = None,
+    locale: str | None = None,
 ) -> CourseClient:
     """Run the server on `fixture` and check that its diagnostics, of every opened lesson
     and of the course file, are the annotations: each at its range, with its code, and a
@@ -444,7 +448,14 @@ def check_diagnostics(
     the server pushes them); `capabilities`, when given, replace `client`'s. The client
     is returned for further checks."""
     caps = vscode_capabilities(pull, client) if capabilities is None else capabilities
-    course = CourseClient(root, fixture, capabilities=caps, settings=settings)
+    course = CourseClient(
+        root,
+        fixture,
+        capabilities=caps,
+        settings=settings,
+        initialization_options=initialization_options,
+        locale=locale,
+    )
     assert course.pulls == pull, "the server chose the other diagnostics model"
     fixture_ = course.fixture
     paths = [p for p in fixture_.files if p.endswith(".md") and p not in fixture_.closed]

@@ -82,7 +82,7 @@ def test_course_keys_and_map_commands(tmp_path: Path) -> None:
 
 
 def test_course_keys_refuses_a_file_outside_the_courses_and_no_argument(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path / "course", COURSE)
+    course = CourseClient(tmp_path, COURSE)
     outside = {"command": "mfls.courseKeys", "arguments": [course.uri("../x.md")]}
     error = course.answer("workspace/executeCommand", outside)["error"]
     assert "not part of any indexed course" in error["message"]
