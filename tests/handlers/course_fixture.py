@@ -45,7 +45,7 @@ import json
 import re
 import textwrap
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -160,38 +160,53 @@ def _annotation(path: str, line: int, text_line: str, found: re.Match[str]) -> A
 
 
 def _without_cursor(annotation: Annotation, cursor: Cursor) -> Annotation:
-    """Columns of the text as written, moved to the text without the cursor."""
+    """Columns of the text as written, moved to the text without the cursor (a caret
+    under `$0` itself stands at the cursor)."""
     if annotation.path != cursor.path or annotation.line != cursor.line:
         return annotation
 
     def moved(column: int) -> int:
-        return column - len(CURSOR) if column > cursor.column else column
+        return (
+            column - len(CURSOR)
+            if column >= cursor.column + len(CURSOR)
+            else min(column, cursor.column)
+        )
 
     end = None if annotation.end is None else moved(annotation.end)
-    return Annotation(
-        annotation.path,
-        annotation.line,
-        moved(annotation.start),
-        end,
-        annotation.code,
-        annotation.message,
-    )
+    return replace(annotation, start=moved(annotation.start), end=end)
+
+
+def _with_cursor(annotation: Annotation, cursor: Cursor | None) -> Annotation:
+    """The inverse of `_without_cursor`: columns of the text as written."""
+    if cursor is None or (annotation.path, annotation.line) != (cursor.path, cursor.line):
+        return annotation
+    start = annotation.start + (len(CURSOR) if annotation.start >= cursor.column else 0)
+    end = annotation.end
+    if end is not None and (end > cursor.column or end == annotation.start):
+        end += len(CURSOR)
+    return replace(annotation, start=start, end=end)
 
 
 def render(
-    files: Mapping[str, str], annotations: Iterable[Annotation], paths: Iterable[str] = ()
+    files: Mapping[str, str],
+    annotations: Iterable[Annotation],
+    paths: Iterable[str] = (),
+    cursor: Cursor | None = None,
 ) -> str:
-    """The files with `annotations` under their lines, each after its header: the files
-    some annotation is on, and `paths`."""
+    """The files with `annotations` under their lines, each after its header, as a
+    fixture writes them (with the cursor, when given): the files some annotation is on,
+    and `paths`."""
     by_file: dict[str, list[Annotation]] = {path: [] for path in paths}
     for annotation in sorted(annotations):
-        by_file.setdefault(annotation.path, []).append(annotation)
+        by_file.setdefault(annotation.path, []).append(_with_cursor(annotation, cursor))
     out: list[str] = []
     for path in sorted(by_file):
         out.append(HEADER + path)
         marks = by_file[path]
         lines = files.get(path, "").splitlines() or [""]
         for number, line in enumerate(lines):
+            if cursor is not None and (path, number) == (cursor.path, cursor.line):
+                line = line[: cursor.column] + CURSOR + line[cursor.column :]
             out.append(line)
             out += [a.render() for a in marks if a.line == number]
         out += [a.render() for a in marks if a.line >= len(lines)]
@@ -469,7 +484,8 @@ def check_diagnostics(
     shown = [_as_expected(a, expected) for a in actual]
     if sorted(shown) != sorted(expected):
         both = {a.path for a in [*expected, *shown]}
-        want, got = render(fixture_.files, expected, both), render(fixture_.files, shown, both)
+        files, cursor = fixture_.files, fixture_.cursor
+        want, got = render(files, expected, both, cursor), render(files, shown, both, cursor)
         diff = difflib.unified_diff(
             want.splitlines(), got.splitlines(), "annotations", "server", lineterm=""
         )
@@ -477,7 +493,7 @@ def check_diagnostics(
             "the server's diagnostics are not the annotations:\n"
             + "\n".join(diff)
             + "\n\nThe server's diagnostics, as annotations:\n"
-            + render(fixture_.files, actual)
+            + render(files, actual, (), cursor)
         )
     return course
 

@@ -90,6 +90,20 @@ def test_rendering_reads_back_as_the_same_annotations() -> None:
     assert sorted(again.annotations) == sorted(more)
 
 
+def test_rendering_with_the_cursor_reads_back_as_the_same_annotations() -> None:
+    """A failure shows the cursor line as written, so its annotations can be copied."""
+    fixture = parse("Use {{ a$0 }} and {{ b }}.\n%%  ^^^^^^^^^ one\n%%              ^^^^^^^ two\n")
+    assert fixture.annotations == [
+        Annotation("01.md", 0, 4, 11, "one"),
+        Annotation("01.md", 0, 14, 21, "two"),  # `$0` taken out before it
+    ]
+    text = render(fixture.files, fixture.annotations, cursor=fixture.cursor)
+    assert text == (
+        "//- 01.md\nUse {{ a$0 }} and {{ b }}.\n%%  ^^^^^^^^^ one\n%%              ^^^^^^^ two\n"
+    )
+    assert parse(text).annotations == fixture.annotations
+
+
 @pytest.mark.parametrize(
     ("fixture", "problem"),
     [
