@@ -28,7 +28,9 @@ without a header is one lesson, `01.md`)::
 
   `^^^^+` means the range goes on past the end of this line (its end is not compared);
   a lone `|` is an empty range at its column.
-- `//- PATH closed`: the file is written to the course folder but not opened.
+- `//- PATH closed`: the file is written to the course folder but not opened. A PATH
+  may hold folders (`//- lessons/01.md`); `CourseClient(..., folders=["a", "b"])`
+  makes those the workspace folders (the course folder itself by default).
 
 `CourseClient` writes the files in a folder `course` (its name is the course's when the
 course file gives none) under a directory (pytest's `tmp_path`), starts a
@@ -77,8 +79,9 @@ class Annotation:
     code: str
     message: str = ""
 
-    def render(self) -> str:
-        width = 0 if self.end is None else self.end - self.start
+    def render(self, line_length: int = 0) -> str:
+        """The annotation line; an open range's carets run to `line_length`."""
+        width = line_length - self.start if self.end is None else self.end - self.start
         marks = "|" if width == 0 and self.end is not None else "^" * max(width, 1)
         if self.end is None:
             marks += "+"
@@ -154,7 +157,7 @@ def _annotation(path: str, line: int, text_line: str, found: re.Match[str]) -> A
     content = text_line.rstrip("\r\n")
     width = 0 if marks == "|" else len(marks.rstrip("+"))
     end = None if marks.endswith("+") else start + width
-    if start + width > len(content):
+    if start + (0 if end is None else width) > len(content):
         raise ValueError(f"{path}: the annotation {code!r} runs past its line {content!r}")
     return Annotation(path, line, start, end, code.strip(), message.strip())
 
@@ -208,7 +211,7 @@ def render(
             if cursor is not None and (path, number) == (cursor.path, cursor.line):
                 line = line[: cursor.column] + CURSOR + line[cursor.column :]
             out.append(line)
-            out += [a.render() for a in marks if a.line == number]
+            out += [a.render(len(line)) for a in marks if a.line == number]
         out += [a.render() for a in marks if a.line >= len(lines)]
     return "\n".join(out) + "\n"
 
@@ -238,6 +241,7 @@ class CourseClient:
         initialization_options: Any = None,
         locale: str | None = None,
         folder: str = "course",
+        folders: Iterable[str] = ("",),
     ) -> None:
         self.fixture = parse(fixture) if isinstance(fixture, str) else fixture
         self.root = root / folder
@@ -251,7 +255,7 @@ class CourseClient:
             target.write_bytes(text.encode("utf-8"))
         params: dict[str, Any] = {
             "capabilities": vscode_capabilities() if capabilities is None else capabilities,
-            "workspaceFolders": [{"uri": path_to_uri(str(self.root)), "name": folder}],
+            "workspaceFolders": [self.folder(name) for name in folders],
         }
         if initialization_options is not None:
             params["initializationOptions"] = initialization_options
@@ -266,8 +270,12 @@ class CourseClient:
 
     # Paths, positions and the cursor.
 
+    def folder(self, path: str) -> dict[str, str]:
+        """A workspace folder: `path` under the course folder ("" for itself)."""
+        return {"uri": self.uri(path), "name": path or self.root.name}
+
     def uri(self, path: str) -> str:
-        return path_to_uri(str(self.root / path))
+        return path_to_uri(str(self.root / path) if path else str(self.root))
 
     def path_of(self, uri: str) -> str:
         return Path(uri.removeprefix("file://")).relative_to(self.root).as_posix()
@@ -278,7 +286,8 @@ class CourseClient:
 
     def position(self, path: str, line: int, column: int) -> dict[str, int]:
         """The LSP position of a code point column of `path`'s text."""
-        text = self.text(path).splitlines()[line] if self.text(path) else ""
+        lines = self.text(path).splitlines()
+        text = lines[line] if line < len(lines) else ""
         return {"line": line, "character": _units(text[:column], self.encoding)}
 
     def column(self, path: str, position: Mapping[str, int]) -> int:
@@ -367,12 +376,12 @@ class CourseClient:
             sent += self.take(self.server.advance(delay))
         return sent
 
-    def open(self, path: str, text: str | None = None) -> str:
+    def open(self, path: str, text: str | None = None, language: str = "markdown") -> str:
         uri = self.uri(path)
         self.versions[path] = 1
         item = {
             "uri": uri,
-            "languageId": "markdown",
+            "languageId": language,
             "version": 1,
             "text": self.text(path) if text is None else text,
         }
@@ -456,6 +465,7 @@ def check_diagnostics(
     settings: Mapping[str, Any] | None = None,
     initialization_options: Any = None,
     locale: str | None = None,
+    folders: Iterable[str] = ("",),
 ) -> CourseClient:
     """Run the server on `fixture` and check that its diagnostics, of every opened lesson
     and of the course file, are the annotations: each at its range, with its code, and a
@@ -470,6 +480,7 @@ def check_diagnostics(
         settings=settings,
         initialization_options=initialization_options,
         locale=locale,
+        folders=folders,
     )
     assert course.pulls == pull, "the server chose the other diagnostics model"
     fixture_ = course.fixture

@@ -81,7 +81,7 @@ def test_rendering_reads_back_as_the_same_annotations() -> None:
     assert text.splitlines()[:6] == [
         "//- 01.md",
         "?[{{ topic }} Python | JavaScript]",
-        " ^+ %% wide",
+        " " + "^" * 33 + "+ %% wide",  # an open range: to the end of its line
         "%%^^^^^^^^^^^ binding",
         "",
         "| %% blank",
