@@ -166,33 +166,6 @@ def test_version_and_tcp(tmp_path: Path) -> None:
     assert server.stdout.read() == b"", "TCP mode writes nothing to stdout"
 
 
-async def test_definition_answers_locations_without_link_support(tmp_path: Path) -> None:
-    write_files(tmp_path, {"a.md": "?[{{ q }} A | B]\n\nUse {{ q }}.\n"})
-    caps = capabilities("visual-studio-code")
-    assert caps.text_document is not None and caps.text_document.definition is not None
-    caps.text_document.definition.link_support = False
-    async with session(caps, [tmp_path]) as s:
-        await s.indexed()
-        uri = s.open(tmp_path / "a.md")
-        doc = t.TextDocumentIdentifier(uri=uri)
-        at = t.Position(line=2, character=8)
-        found = await s.client.text_document_definition_async(
-            t.DefinitionParams(text_document=doc, position=at)
-        )
-        assert found is not None
-        (location,) = found
-        assert isinstance(location, t.Location)
-        assert location.uri == uri
-        assert location.range == t.Range(
-            start=t.Position(line=0, character=5), end=t.Position(line=0, character=6)
-        )
-        # Declaration has its own capability, still with link support.
-        (link,) = await s.client.text_document_declaration_async(
-            t.DeclarationParams(text_document=doc, position=at)
-        )
-        assert isinstance(link, t.LocationLink)
-
-
 def raw_send(s: Session, message: dict[str, Any]) -> None:
     """Bytes on the wire, past the client's typed serialization."""
     body = json.dumps(message).encode()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from course_fixture import CourseClient
+from course_fixture import CourseClient, vscode_capabilities
 from expect import expect, render_completion, render_hover
 
 KEY = "What would you like to learn?"
@@ -235,3 +235,19 @@ def _tokens(data: list[int], legend: dict[str, list[str]]) -> list[str]:
         names = [m for bit, m in enumerate(legend["tokenModifiers"]) if modifiers >> bit & 1]
         out.append(" ".join([f"{line}:{char}", str(length), legend["tokenTypes"][kind], *names]))
     return out
+
+
+def test_definition_answers_locations_without_link_support(tmp_path: Path) -> None:
+    """Moved from tests/e2e/test_e2e_server.py."""
+    caps = vscode_capabilities()
+    caps["textDocument"]["definition"]["linkSupport"] = False
+    course = CourseClient(tmp_path, "?[{{ q }} A | B]\n\nUse {{ $0q }}.\n", capabilities=caps)
+    assert course.call("textDocument/definition", course.at()) == [
+        {
+            "uri": course.uri("01.md"),
+            "range": {"start": {"line": 0, "character": 5}, "end": {"line": 0, "character": 6}},
+        }
+    ]
+    # Declaration has its own capability, still with link support.
+    (link,) = course.call("textDocument/declaration", course.at())
+    assert link["targetUri"] == course.uri("01.md")
