@@ -467,11 +467,11 @@ def check_diagnostics(
     locale: str | None = None,
     folders: Iterable[str] = ("",),
 ) -> CourseClient:
-    """Run the server on `fixture` and check that its diagnostics, of every opened lesson
-    and of the course file, are the annotations: each at its range, with its code, and a
-    message starting with the annotation's. `pull`: the client pulls diagnostics (else
-    the server pushes them); `capabilities`, when given, replace `client`'s. The client
-    is returned for further checks."""
+    """Run the server on `fixture` and check that its diagnostics, of every file not
+    `closed` (the lessons opened, the course files), are the annotations: each at its
+    range, with its code, and a message starting with the annotation's. `pull`: the
+    client pulls diagnostics (else the server pushes them); `capabilities`, when given,
+    replace `client`'s. The client is returned for further checks."""
     caps = vscode_capabilities(pull, client) if capabilities is None else capabilities
     course = CourseClient(
         root,
@@ -484,8 +484,7 @@ def check_diagnostics(
     )
     assert course.pulls == pull, "the server chose the other diagnostics model"
     fixture_ = course.fixture
-    paths = [p for p in fixture_.files if p.endswith(".md") and p not in fixture_.closed]
-    paths += [p for p in fixture_.files if p.endswith(".toml")]
+    paths = [p for p in fixture_.files if p not in fixture_.closed]
     actual = [
         annotation
         for path, items in course.diagnostics(paths).items()
