@@ -127,7 +127,7 @@ def parse(fixture: str) -> Fixture:
 
 def _parse_file(path: str, body: str, into: Fixture) -> str:
     lines: list[str] = []  # text lines as written (with the cursor)
-    kept = body.splitlines(keepends=True)
+    kept = lines_of(body, keepends=True)
     for number, line in enumerate(kept):
         found = _ANNOTATION.match(line.rstrip("\r\n"))
         if found is None:
@@ -206,7 +206,7 @@ def render(
     for path in sorted(by_file):
         out.append(HEADER + path)
         marks = by_file[path]
-        lines = files.get(path, "").splitlines() or [""]
+        lines = lines_of(files.get(path, "")) or [""]
         for number, line in enumerate(lines):
             if cursor is not None and (path, number) == (cursor.path, cursor.line):
                 line = line[: cursor.column] + CURSOR + line[cursor.column :]
@@ -247,6 +247,7 @@ class CourseClient:
         self.root = root / folder
         self.settings = dict(settings or {})
         self.server = SyncServer()
+        self.buffers: dict[str, str] = {}  # texts opened other than the fixture's
         self.received: list[dict[str, Any]] = []
         self._id = 0
         for path, text in self.fixture.files.items():
@@ -286,13 +287,13 @@ class CourseClient:
 
     def position(self, path: str, line: int, column: int) -> dict[str, int]:
         """The LSP position of a code point column of `path`'s text."""
-        lines = self.text(path).splitlines()
+        lines = lines_of(self.text(path))
         text = lines[line] if line < len(lines) else ""
         return {"line": line, "character": _units(text[:column], self.encoding)}
 
     def column(self, path: str, position: Mapping[str, int]) -> int:
         """The code point column of an LSP position of `path`'s text."""
-        lines = self.text(path).splitlines()
+        lines = lines_of(self.text(path))
         text = lines[position["line"]] if position["line"] < len(lines) else ""
         units = 0
         for column, char in enumerate(text):
@@ -309,7 +310,47 @@ class CourseClient:
         )
 
     def text(self, path: str) -> str:
-        return self.fixture.files[path]
+        """The text the client holds: the buffer opened, else the fixture's file."""
+        return self.buffers.get(path, self.fixture.files[path])
+
+    def position_at(self, path: str, offset: int) -> dict[str, int]:
+        """The LSP position of a code point offset of `path`'s text."""
+        lines = lines_of(self.text(path)[:offset], keepends=True)
+        if not lines:
+            return self.position(path, 0, 0)
+        if lines[-1].endswith(("\n", "\r")):
+            return self.position(path, len(lines), 0)
+        return self.position(path, len(lines) - 1, len(lines[-1]))
+
+    def offset_of(self, path: str, position: Mapping[str, int]) -> int:
+        """The code point offset of an LSP position of `path`'s text."""
+        lines = lines_of(self.text(path), keepends=True)
+        return sum(len(x) for x in lines[: position["line"]]) + self.column(path, position)
+
+    def applied(self, edit: Mapping[str, Any]) -> dict[str, str]:
+        """Path -> its text after a `WorkspaceEdit` (`documentChanges` or `changes`; a
+        snippet edit applied as its snippet's text)."""
+        per_path: dict[str, list[Mapping[str, Any]]] = {}
+        for change in edit.get("documentChanges") or []:
+            uri = change["textDocument"]["uri"]
+            per_path.setdefault(self.path_of(uri), []).extend(change["edits"])
+        for uri, edits in (edit.get("changes") or {}).items():
+            per_path.setdefault(self.path_of(uri), []).extend(edits)
+        texts = {}
+        for path, edits in per_path.items():
+            text = self.text(path)
+            spans = [
+                (
+                    self.offset_of(path, e["range"]["start"]),
+                    self.offset_of(path, e["range"]["end"]),
+                    e["snippet"]["value"] if "snippet" in e else e["newText"],
+                )
+                for e in edits
+            ]
+            for start, end, new in sorted(spans, reverse=True):
+                text = text[:start] + new + text[end:]
+            texts[path] = text
+        return texts
 
     @property
     def cursor(self) -> Cursor:
@@ -376,14 +417,18 @@ class CourseClient:
             sent += self.take(self.server.advance(delay))
         return sent
 
-    def open(self, path: str, text: str | None = None, language: str = "markdown") -> str:
+    def open(
+        self, path: str, text: str | None = None, language: str = "markdown", version: int = 1
+    ) -> str:
         uri = self.uri(path)
-        self.versions[path] = 1
+        self.versions[path] = version
+        if text is not None:
+            self.buffers[path] = text
         item = {
             "uri": uri,
             "languageId": language,
-            "version": 1,
-            "text": self.text(path) if text is None else text,
+            "version": version,
+            "text": self.text(path),
         }
         self.notify("textDocument/didOpen", {"textDocument": item})
         return uri
@@ -521,6 +566,15 @@ def _as_expected(actual: Annotation, expected: list[Annotation]) -> Annotation:
         if same and want.end == actual.end and actual.message.startswith(want.message):
             return want
     return actual
+
+
+def lines_of(text: str, keepends: bool = False) -> list[str]:
+    """The lines of `text`, ended by LF, CRLF or CR (as LSP and mfls end them)."""
+    parts = re.split(r"(\r\n|\r|\n)", text)
+    lines = [a + b for a, b in zip(parts[0::2], [*parts[1::2], ""], strict=True)]
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines if keepends else [line.rstrip("\r\n") for line in lines]
 
 
 def _units(text: str, encoding: str) -> int:
