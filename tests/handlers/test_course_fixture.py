@@ -3,7 +3,9 @@ expect.py): what they read, and that a mismatch fails with a readable diff."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from course_fixture import (
@@ -212,3 +214,12 @@ def test_renderings() -> None:
     assert render_completion(completion) == (
         "incomplete: true\na | Snippet | d | insert 'a' snippet\nb | Variable | - | 1:2-1:9 'b }}'"
     )
+
+
+def test_the_example_in_docs_testing_md_passes(tmp_path: Path) -> None:
+    """docs/testing.md shows how to write such a test: its example runs here."""
+    docs = Path(__file__).resolve().parents[2] / "docs" / "testing.md"
+    (example, *_) = re.findall(r"```python\n(.*?)```", docs.read_text(encoding="utf-8"), re.S)
+    scope: dict[str, Any] = {"Path": Path}
+    exec(compile(example, __file__, "exec"), scope)
+    scope["test_a_near_miss_and_its_hover"](tmp_path)
