@@ -1,12 +1,16 @@
 """An AI-Shifu course folder (the course tool's layout), in process: structure order,
-structure.json's problems published on it, a deleted lesson's entry, file renames, and
-completion and rename within the course. Moved from tests/e2e/test_e2e_course_folder.py."""
+structure.json's problems published on it, a deleted lesson's entry, file renames,
+completion and rename within the course, and what changed since the last pull. Moved
+from tests/e2e/test_e2e_course_folder.py."""
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
+from typing import Any
 
-from course_fixture import CourseClient, check_diagnostics
+from course_fixture import CourseClient, Fixture, check_diagnostics
 
 CHANGED, CREATED, DELETED = 2, 1, 3
 
@@ -167,3 +171,76 @@ def test_completion_and_rename_follow_the_course_folder(tmp_path: Path) -> None:
         "lessons/lesson-02.md": ["{{ aim }}"],
         "course-prompt.md": ["{{ aim }}"],
     }
+
+
+def unpacked_folder() -> Fixture:
+    """A course folder as `mfls unpack --layout course-creator` lays it out (so
+    `.shifu-sync.json` holds the hashes of the lessons as written); only lesson-01 is
+    opened."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
+    from exports_kit import dumps, export, item, node
+
+    from mfls.exports.ai_shifu import Export, read_export
+    from mfls.exports.course_creator import unpack_course_creator
+
+    items = [
+        item("c", "Chapter"),
+        item("a", "Ask", "?[%{{ goal }}...Your goal]\n", parent="c"),
+        item("b", "Use", "Aim for {{ goal }}\r\nand more\n", parent="c"),
+        item("d", "Last", "Bye\n", parent="c"),
+    ]
+    source = dumps(export(items, [node("c", [node("a"), node("b"), node("d")])]))
+    loaded = read_export(source)
+    assert isinstance(loaded, Export)
+    files = {
+        name: data.decode("utf-8")
+        for name, data in unpack_course_creator(loaded, source, "x.json").files.items()
+    }
+    return Fixture(files=files, closed=set(files) - {"lessons/lesson-01.md"})
+
+
+def test_changed_since_last_pull_in_the_course_status(tmp_path: Path) -> None:
+    """Moved from tests/e2e/test_e2e_course_folder.py."""
+    course = CourseClient(tmp_path, unpacked_folder())
+    first = course.uri("lessons/lesson-01.md")
+
+    def since() -> tuple[dict[str, Any], dict[str, Any]]:
+        asked = {"arguments": [first]}
+        info = course.call("workspace/executeCommand", {"command": "mfls.courseInfo", **asked})
+        keys = course.call("workspace/executeCommand", {"command": "mfls.courseKeys", **asked})
+        return info["sinceLastPull"], keys["sinceLastPull"]
+
+    # As the tool computes the hash, lesson-02 (written with \r\n, read in text mode as
+    # \n) already differs from what pull recorded; the others match.
+    info, keys = since()
+    assert info == keys
+    assert [c["file"] for c in info["changed"]] == ["lessons/lesson-02.md"]
+    assert info["gone"] == []
+
+    # An edit in the editor counts before it is saved.
+    course.versions["lessons/lesson-01.md"] += 1
+    course.notify(
+        "textDocument/didChange",
+        {
+            "textDocument": {"uri": first, "version": course.versions["lessons/lesson-01.md"]},
+            "contentChanges": [{"text": "?[%{{ goal }}...Goal]\n"}],
+        },
+    )
+    info, _ = since()
+    assert [c["file"] for c in info["changed"]] == [
+        "lessons/lesson-01.md",
+        "lessons/lesson-02.md",
+    ]
+
+    # Renamed on disk (the structure follows): the recorded name is gone, and the answer
+    # says what the course tool will do with it.
+    old, new = "lessons/lesson-03.md", "lessons/last.md"
+    (course.root / old).rename(course.root / new)
+    listed = json.loads((course.root / "structure.json").read_text())
+    listed["chapters"][0]["lessons"][2]["file"] = "last.md"
+    (course.root / "structure.json").write_text(json.dumps(listed, indent=2) + "\n")
+    watched(course, (old, DELETED), (new, CREATED), ("structure.json", CHANGED))
+    info, _ = since()
+    assert info["gone"] == [{"file": "lessons/lesson-03.md", "name": "Last"}]
+    assert "`status` counts it up to date" in info["goneFate"]
+    assert "`import --course-dir` recreates every lesson" in info["goneFate"]
