@@ -1,5 +1,6 @@
 """Rename, prepareRename and code actions, in process: the edits applied as an editor
-applies them. Moved from tests/rename/test_rename_lsp.py.
+applies them, and the rename record written once they are applied. Moved from
+tests/rename/test_rename_lsp.py and tests/rename/test_rename_records_lsp.py.
 
 The course (`course/`) and another one (`other/`) with a key of the same text; `L1` has
 CRLF line endings and emoji before a reference (UTF-16, UTF-8 and UTF-32 columns differ).
@@ -7,11 +8,15 @@ CRLF line endings and emoji before a reference (UTF-16, UTF-8 and UTF-32 columns
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from course_fixture import CourseClient, Fixture, vscode_capabilities
+
+from mfls import __version__
 
 TOML = 'host = "ai-shifu"\ntarget = "current"\nsystem-keys = ["course_title"]\n'
 L1 = (
@@ -339,3 +344,68 @@ def test_source_actions_for_the_document_and_the_course(tmp_path: Path) -> None:
         )
     }
     assert actions(course, "course/l1.md", None, only=["quickfix"]) == []
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def test_the_record_is_written_once_the_client_applied_the_edit_everywhere(
+    tmp_path: Path,
+) -> None:
+    """Moved from tests/rename/test_rename_records_lsp.py."""
+    course = CourseClient(
+        tmp_path,
+        """
+        //- mfcourse.toml
+        name = "Editor course"
+        //- l1.md
+        ?[{{ $0topic }} Python | Go]
+
+        You chose {{ topic }}.
+        //- lessons/l2.md closed
+        More on {{ topic }}.
+        """,
+    )
+    l1, l2 = course.text("l1.md"), course.text("lessons/l2.md")
+    location = course.root / ".mfls" / "renames.jsonl"
+    edit = course.call("textDocument/rename", {**course.at(), "newName": " subject "})
+    texts = course.applied(edit)
+    assert set(texts) == {"l1.md", "lessons/l2.md"}
+    course.settle()
+    assert not location.exists(), "a proposed edit is not a rename yet"
+
+    # The editor applies the edit: the open buffer changes, the closed file is saved.
+    course.notify(
+        "textDocument/didChange",
+        {
+            "textDocument": {"uri": course.uri("l1.md"), "version": 2},
+            "contentChanges": [{"text": texts["l1.md"]}],
+        },
+    )
+    course.settle()
+    assert not location.exists(), "one document of two is not the whole rename"
+    (course.root / "lessons/l2.md").write_text(texts["lessons/l2.md"], "utf-8")
+    changed = [{"uri": course.uri("lessons/l2.md"), "type": 2}]
+    course.notify("workspace/didChangeWatchedFiles", {"changes": changed})
+    course.settle()
+    assert location.exists()
+    course.notify("textDocument/didSave", {"textDocument": {"uri": course.uri("l1.md")}})
+    course.settle()
+    lines = location.read_text("utf-8").splitlines()
+    assert len(lines) == 1, "one rename, one record"
+    record = json.loads(lines[0])
+    assert record["schema"] == "mfls-rename-record" and record["version"] == 1
+    assert record["action"] == "rename" and record["applied"] == "observed"
+    assert (record["old_key"], record["new_key"]) == ("topic", "subject")
+    assert record["course"] == {"root": str(course.root), "name": "Editor course"}
+    assert record["tool"] == {"name": "mfls server", "version": __version__}
+    assert str(record["time"]).endswith("Z") and len(str(record["id"])) == 36
+    assert sorted(record["files"], key=lambda f: f["path"]) == [
+        {"path": "l1.md", "sha256_before": sha(l1), "sha256_after": sha(texts["l1.md"])},
+        {
+            "path": "lessons/l2.md",
+            "sha256_before": sha(l2),
+            "sha256_after": sha(texts["lessons/l2.md"]),
+        },
+    ]
