@@ -10,7 +10,7 @@ without a header is one lesson, `01.md`)::
     ?[{{ topic }} Python | JavaScript]
 
     Use {{ to$0pic }} and {{ topc }}.
-    %%                        ^^^^ near-miss: Did you mean
+    %%                    ^^^^^^^^^^ near-miss: Not bound in this course
 
 - `$0` is the cursor (at most one in a fixture); it is taken out of the text.
 - A line whose first non-blank characters are `%%` followed by carets, or carets
@@ -24,7 +24,7 @@ without a header is one lesson, `01.md`)::
       Use {{ topc }} here.
       %%  ^^^^^^^^^^ near-miss
       {{ x }} at the start of a line
-      ^^^^^^^ %% unbound-reference: {{ x }} is never asked
+      ^^^^^^^ %% unbound-reference: No lesson asks “x”
 
   `^^^^+` means the range goes on past the end of this line (its end is not compared);
   a lone `|` is an empty range at its column.
@@ -93,6 +93,8 @@ class Annotation:
 
 @dataclass(frozen=True)
 class Cursor:
+    """Where `$0` was, in the text the server sees."""
+
     path: str
     line: int
     column: int  # code points
@@ -100,6 +102,8 @@ class Cursor:
 
 @dataclass
 class Fixture:
+    """A parsed fixture; `closed`: the files not opened."""
+
     files: dict[str, str]  # as the server sees them: no cursor, no annotation
     annotations: list[Annotation] = field(default_factory=list)
     cursor: Cursor | None = None
@@ -265,9 +269,9 @@ class CourseClient:
         self.initialized = self.call("initialize", params)
         self.notify("initialized", {})
         self.versions: dict[str, int] = {}
-        for path, text in self.fixture.files.items():
+        for path in self.fixture.files:
             if path.endswith(".md") and path not in self.fixture.closed:
-                self.open(path, text)
+                self.open(path)
 
     # Paths, positions and the cursor.
 
