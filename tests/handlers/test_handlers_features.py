@@ -206,7 +206,8 @@ def test_requests_on_unknown_documents_answer_empty(tmp_path: Path) -> None:
     nowhere = {"textDocument": {"uri": "file:///no/such/doc.md"}}
     at = {**nowhere, "position": {"line": 0, "character": 0}}
     for method in ("textDocument/hover", "textDocument/completion", "textDocument/definition"):
-        assert course.answer(method, at) == {"jsonrpc": "2.0", "id": course._id, "result": None}
+        response = course.answer(method, at)
+        assert ("result", None) in response.items() and "error" not in response, method
 
 
 def _span(range_: dict[str, Any]) -> str:
