@@ -1,4 +1,5 @@
-"""The server as a process: progress while indexing, settings, logs, TCP, survival."""
+"""The server as a process: progress while indexing, TCP, survival. Its settings are
+tested in process, in tests/handlers/test_handlers_settings.py."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_session import SERVER, Session, capabilities, session, uri_of, wait_until, write_files
+from e2e_session import SERVER, Session, capabilities, session, uri_of, write_files
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcInvalidParams
 
@@ -45,43 +46,6 @@ async def test_initial_indexing_reports_progress_and_requests_are_answered(
         assert reports[-1].percentage == 100
         found = await s.client.workspace_symbol_async(t.WorkspaceSymbolParams(query="k449"))
         assert [x.name for x in found or []] == ["k449"]
-
-
-async def test_settings_from_initialization_options_then_configuration(tmp_path: Path) -> None:
-    write_files(tmp_path, {"a.md": "Use {{ x }}.\n"})
-    async with session(
-        capabilities("visual-studio-code"),
-        [tmp_path],
-        initialization_options={"mfls": {"logLevel": "info"}},
-        configuration={"mfls": {"logLevel": "warning"}},
-    ) as s:
-        await s.indexed()
-        # initializationOptions (info) applied during initialize: its start-up line arrived.
-        assert any("push diagnostics" in m.message for m in s.client.log_messages)
-        # workspace/configuration (warning) then wins: no info line for the indexing.
-        assert not any("documents in" in m.message for m in s.client.log_messages)
-
-        s.client.set_configuration({"mfls": {"logLevel": "debug", "diagnosticDelay": 0}})
-        s.client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings=None))
-        await asyncio.sleep(0.3)
-        s.client.workspace_did_change_watched_files(
-            t.DidChangeWatchedFilesParams(
-                changes=[t.FileEvent(uri=uri_of(tmp_path / "a.md"), type=t.FileChangeType.Changed)]
-            )
-        )
-        await wait_until(lambda: any("documents in" in m.message for m in s.client.log_messages))
-
-
-async def test_bad_settings_are_reported_and_ignored(tmp_path: Path) -> None:
-    async with session(
-        capabilities("emacs"),
-        [tmp_path],
-        initialization_options={"logLevel": "loud", "diagnosticDelay": -5},
-    ) as s:
-        await s.indexed()
-        messages = " ".join(m.message for m in s.client.log_messages)
-        assert "mfls.logLevel" in messages
-        assert "mfls.diagnosticDelay" in messages
 
 
 async def test_broken_requests_do_not_kill_the_server(tmp_path: Path) -> None:
@@ -164,33 +128,6 @@ def test_version_and_tcp(tmp_path: Path) -> None:
         server.wait(timeout=10)
     assert server.stdout is not None
     assert server.stdout.read() == b"", "TCP mode writes nothing to stdout"
-
-
-async def test_definition_answers_locations_without_link_support(tmp_path: Path) -> None:
-    write_files(tmp_path, {"a.md": "?[{{ q }} A | B]\n\nUse {{ q }}.\n"})
-    caps = capabilities("visual-studio-code")
-    assert caps.text_document is not None and caps.text_document.definition is not None
-    caps.text_document.definition.link_support = False
-    async with session(caps, [tmp_path]) as s:
-        await s.indexed()
-        uri = s.open(tmp_path / "a.md")
-        doc = t.TextDocumentIdentifier(uri=uri)
-        at = t.Position(line=2, character=8)
-        found = await s.client.text_document_definition_async(
-            t.DefinitionParams(text_document=doc, position=at)
-        )
-        assert found is not None
-        (location,) = found
-        assert isinstance(location, t.Location)
-        assert location.uri == uri
-        assert location.range == t.Range(
-            start=t.Position(line=0, character=5), end=t.Position(line=0, character=6)
-        )
-        # Declaration has its own capability, still with link support.
-        (link,) = await s.client.text_document_declaration_async(
-            t.DeclarationParams(text_document=doc, position=at)
-        )
-        assert isinstance(link, t.LocationLink)
 
 
 def raw_send(s: Session, message: dict[str, Any]) -> None:

@@ -1,0 +1,59 @@
+"""AI-Shifu lesson structure, in process: document symbols list the prompt blocks,
+folding ranges cover them, semantic tokens mark fixed output. Moved from
+tests/e2e/test_e2e_lesson_structure.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from course_fixture import CourseClient
+
+SHIFU = """
+    //- mfcourse.toml
+    host = "ai-shifu"
+    //- 01.md
+    # Welcome
+
+    ?[{{ goal }} Learn | Teach]
+    ---
+    !===
+    Hello {{ goal }}!
+    !===
+    ---
+    ## Prompt
+
+    Talk about {{ goal }}.
+    """
+MODULE = 2
+
+
+def test_symbols_folding_and_tokens_show_the_blocks(tmp_path: Path) -> None:
+    course = CourseClient(tmp_path, SHIFU)
+    assert course.initialized["capabilities"]["foldingRangeProvider"]
+    document = {"textDocument": {"uri": course.uri("01.md")}}
+
+    blocks = course.call("textDocument/documentSymbol", document)
+    assert [s["name"] for s in blocks] == ["Block 1", "Block 2 (fixed output)", "Block 3"]
+    assert {s["kind"] for s in blocks} == {MODULE}
+    assert [c["name"] for c in blocks[0].get("children", [])] == ["Welcome"]
+    fixed = blocks[1]["range"]
+    assert (fixed["start"]["line"], fixed["end"]["line"]) == (4, 6)
+
+    folds = course.call("textDocument/foldingRange", document)
+    assert {(f["startLine"], f["endLine"]) for f in folds} >= {(0, 2), (4, 6), (8, 10)}
+
+    legend = course.initialized["capabilities"]["semanticTokensProvider"]["legend"]
+    data = course.call("textDocument/semanticTokens/full", document)["data"]
+    decoded = []
+    line = char = 0
+    for i in range(0, len(data), 5):
+        delta_line, delta_char, length, kind, modifiers = data[i : i + 5]
+        line += delta_line
+        char = char + delta_char if delta_line == 0 else delta_char
+        decoded.append((line, char, length, legend["tokenTypes"][kind], modifiers))
+    fixed_bit = 1 << legend["tokenModifiers"].index("fixed")
+    assert (4, 0, 4, "string", 0) in decoded  # the opening !===
+    assert (5, 0, 6, "string", 0) in decoded  # "Hello "
+    (marker,) = [d for d in decoded if d[:2] == (5, 6)]
+    assert marker[3] == "variable" and marker[4] & fixed_bit
+    assert not any(d[4] & fixed_bit for d in decoded if d[0] in (2, 10))
