@@ -39,6 +39,7 @@ from mfls.features.refusal import Refusal
 from mfls.lsp import from_proto, to_proto
 from mfls.lsp.logs import LOGGER_NAME
 from mfls.lsp.server import MflsServer
+from mfls.lsp.snapshot import Snapshot
 from mfls.syntax.keys import check_new_key
 from mfls.text.edits import apply_changes
 from mfls.text.line_index import Encoding, LineIndex
@@ -59,28 +60,29 @@ NOT_INDEXED = Refusal("This document is not part of any indexed course yet.")
 
 
 def prepare_rename(
-    ls: MflsServer, params: t.PrepareRenameParams
+    snap: Snapshot, params: t.PrepareRenameParams
 ) -> t.PrepareRenamePlaceholder | Refusal:
-    at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
+    at = snap.cursor(params.text_document.uri, params.position)
     if at is None:
         return NOT_INDEXED
-    target = rn.prepare_rename(ls.courses.snapshot, at.uri, at.offset)
+    target = rn.prepare_rename(snap.workspace, at.uri, at.offset)
     if isinstance(target, Refusal):
         return target
-    return to_proto.rename_placeholder(ls.convert, at.index, target)
+    return to_proto.rename_placeholder(snap.convert, at.index, target)
 
 
 def rename(ls: MflsServer, params: t.RenameParams) -> t.WorkspaceEdit | Refusal | None:
     """The rename of the key under the cursor, computed from each closed document's
     current bytes (`Workspace.edit_basis`), one edit per file; refused, like
     `mfls rename`, when a course member cannot be used or a rename journal is pending."""
-    at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
+    snap = ls.snapshot()
+    at = snap.cursor(params.text_document.uri, params.position)
     if at is None:
         return NOT_INDEXED
-    target = rn.prepare_rename(ls.courses.snapshot, at.uri, at.offset)
+    target = rn.prepare_rename(snap.workspace, at.uri, at.offset)
     if isinstance(target, Refusal):
         return target
-    course = ls.courses.snapshot.courses[target.course_id]
+    course = snap.workspace.courses[target.course_id]
     if course.root is not None:
         pending = journal.pending_journal(course.root)
         if pending is not None:
@@ -99,17 +101,17 @@ def rename(ls: MflsServer, params: t.RenameParams) -> t.WorkspaceEdit | Refusal 
     if not change.documents:
         return None
     log.info("rename: %d markers in %d documents", change.markers, len(change.documents))
-    edit = ls.edits().edit(change)
+    edit = snap.edits().edit(change)
     if isinstance(edit, Refusal):
         return edit
     new_key = check_new_key(params.new_name)[0] or params.new_name
     if fresh.root is not None:
         waiting = _pending(fresh, change, target.key, new_key)
-        ls.pending_renames = ls.pending_renames.added(waiting)
+        ls.state.pending_renames = ls.state.pending_renames.added(waiting)
     ls.after_answer(
         ls.show_message,
         t.MessageType.Warning,
-        rn.stored_answers_warning(target.key, new_key, ls.language),
+        rn.stored_answers_warning(target.key, new_key, snap.language),
     )
     return edit
 
@@ -159,14 +161,15 @@ def without_aliases(change: rn.WorkspaceChange, aliases: frozenset[str]) -> rn.W
 
 
 def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction] | Refusal | None:
-    span = from_proto.span(ls.texts, ls.caps.encoding, params.text_document.uri, params.range)
+    snap = ls.snapshot()
+    span = snap.span(params.text_document.uri, params.range)
     if span is None:
         return None
     only = params.context.only
     course_wide = bool(only) and any(
         _kind_wanted(kind, only) for kind in (ca.CONVERT_LEGACY_COURSE, ca.PAD_MARKERS_COURSE)
     )
-    snapshot = ls.courses.snapshot
+    snapshot = snap.workspace
     course = snapshot.course_for(span.uri)
     targets: Mapping[str, Sequence[str]] = {}
     if course is not None and bool(only) and _kind_wanted(ca.MERGE, only):
@@ -179,7 +182,7 @@ def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction
         end=span.end,
         course_wide=course_wide,
         merge_targets=targets,
-        language=ls.language,
+        language=snap.language,
     )
     found = actions(snapshot)
     closed = _closed_documents(found)
@@ -195,7 +198,7 @@ def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction
                 unusable_refusal(course, basis.unusable, "").message,
             )
             found = [a for a in found if not _closed_documents([a])]
-    builder = ls.edits()
+    builder = snap.edits()
     result: list[t.CodeAction] = []
     for action in found:
         if not _kind_wanted(action.kind, only):
@@ -206,7 +209,7 @@ def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction
             edit = builder.edit(without_aliases(action.change, aliases))
         if isinstance(edit, Refusal):
             return edit
-        fixed = _fixed(span.index, ls.caps.encoding, params.context.diagnostics, action)
+        fixed = _fixed(span.index, snap.caps.encoding, params.context.diagnostics, action)
         result.append(to_proto.code_action(action, edit, fixed))
     return result
 

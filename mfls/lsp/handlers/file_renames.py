@@ -39,16 +39,17 @@ def will_rename_files(ls: MflsServer, params: t.RenameFilesParams) -> t.Workspac
         if old is not None and new is not None:
             renames.append((os.path.abspath(old), os.path.abspath(new)))
     changes: dict[str, list[t.TextEdit]] = {}
+    snap = ls.snapshot()
 
     def add(path: str, text: str, edits: list[TextEdit]) -> None:
         if edits:
             index = LineIndex(text)
-            changes[ls.texts.client_uri(path_to_uri(path))] = [
-                t.TextEdit(range=ls.convert.range(index, start, end), new_text=new_text)
+            changes[snap.client_uri(path_to_uri(path))] = [
+                t.TextEdit(range=snap.convert.range(index, start, end), new_text=new_text)
                 for start, end, new_text in edits
             ]
 
-    for course in ls.courses.snapshot.courses.values():
+    for course in snap.workspace.courses.values():
         root = course.root
         if root is None or not any(inside(old, root) for old, _ in renames):
             continue
