@@ -7,9 +7,13 @@ Each route has a mode (`Mode`): what its handler is given and may do.
   cannot change the server, and answers from one moment's texts.
 - MUTATE: `handler(server, params)`: lifecycle, document sync, settings, folders; they
   change the `ServerState` (`server.state`).
-- DISK: `handler(server, params)`: what reads or writes files besides the index (rename
-  and code actions re-read closed documents and rename journals, document links and file
-  renames read course files, watched files re-index).
+- DISK: `handler(snapshot, files, params)`: what reads files besides the index (rename and
+  code actions re-read closed documents and the rename journal, document links and file
+  renames read course files), through `files` (`mfls.lsp.files.Files`). It runs on the
+  worker thread (inline in the synchronous mode), behind the indexing queued before it,
+  and changes nothing: it may return an `Outcome` (`mfls.lsp.effects`), whose effects the
+  dispatcher applies on the event loop. An open buffer that changed while it ran makes
+  its answer stale (ContentModified).
 
 `create_server()` builds an `MflsServer` and registers every route of `ROUTES` in one
 loop (`install`). A route with `when` depends on the client: it is installed by the same
@@ -34,6 +38,7 @@ empty answer when None).
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import functools
 import inspect
@@ -78,13 +83,13 @@ def unchanged(params: Any) -> Any:
 class Mode(enum.Enum):
     READ = "read"  # handler(snapshot, params)
     MUTATE = "mutate"  # handler(server, params): changes the server's state
-    DISK = "disk"  # handler(server, params): reads or writes files
+    DISK = "disk"  # handler(snapshot, files, params), on the worker
 
 
 @dataclass(frozen=True)
 class Route:
     method: str
-    handler: Callable[..., Any]  # (snapshot | server, params) -> answer | Refusal, or a coroutine
+    handler: Callable[..., Any]  # see `Mode`: -> answer | Refusal (| Outcome), or a coroutine
     mode: Mode
     options: Any = None
     empty: Callable[[Any], Any] = nothing  # the answer to a fault, from the params
@@ -142,7 +147,7 @@ ROUTES: tuple[Route, ...] = (
     Route(t.TEXT_DOCUMENT_DID_OPEN, documents.did_open, MUTATE),
     Route(t.TEXT_DOCUMENT_DID_CHANGE, documents.did_change, MUTATE),
     Route(t.TEXT_DOCUMENT_DID_CLOSE, documents.did_close, MUTATE),
-    Route(t.WORKSPACE_DID_CHANGE_WATCHED_FILES, documents.did_change_watched_files, DISK),
+    Route(t.WORKSPACE_DID_CHANGE_WATCHED_FILES, documents.did_change_watched_files, MUTATE),
     # assistance
     Route(
         t.TEXT_DOCUMENT_COMPLETION,
@@ -261,7 +266,7 @@ def answering(server: MflsServer, route: Route) -> Callable[..., Any]:
     (module notes)."""
     handler = bound(server, route)
     method = route.method
-    if inspect.iscoroutinefunction(route.handler):
+    if inspect.iscoroutinefunction(handler):
 
         async def run_async(params: Any = None) -> Any:
             try:
@@ -313,18 +318,52 @@ def answering(server: MflsServer, route: Route) -> Callable[..., Any]:
 
 def bound(server: MflsServer, route: Route) -> Callable[[Any], Any]:
     """`route.handler` as a function of the params: a READ handler gets a snapshot of the
-    server's state taken at the call, the others the server."""
+    server's state taken at the call, a DISK handler that and the server's files (and
+    runs on the worker: a coroutine, unless the server is inline), a MUTATE handler the
+    server."""
     handler = route.handler
-    if route.mode is not Mode.READ:
+    if route.mode is Mode.MUTATE:
         return functools.partial(handler, server)
     if inspect.iscoroutinefunction(handler):
-        raise TypeError(f"{route.method}: a READ handler answers at once, it never waits")
+        raise TypeError(f"{route.method}: a {route.mode.name} handler is a plain function")
     state = server.state
+    if route.mode is Mode.READ:
 
-    def read(params: Any) -> Any:
-        return handler(state.snapshot(), params)
+        def read(params: Any) -> Any:
+            return handler(state.snapshot(), params)
 
-    return read
+        return read
+    files = server.files
+    if server.inline:
+
+        def on_disk(params: Any) -> Any:
+            answer, later = server.applied(handler(state.snapshot(), files, params))
+            for message in later:
+                server.after_answer(server.show_message, message.kind, message.text)
+            return answer
+
+        return on_disk
+
+    async def on_worker(params: Any) -> Any:
+        snap = state.snapshot(shared_indexes=False)
+        result = await server.on_worker(functools.partial(handler, snap, files, params))
+        changed = [u for u, buffer in snap.buffers.items() if state.buffers.get(u) is not buffer]
+        if changed and result is not None and not isinstance(result, Refusal):
+            return Refusal(f"{changed[0]} changed while the answer was computed", stale=True)
+        answer, later = server.applied(result)
+        task = asyncio.current_task()
+        for message in later:
+            if task is None:
+                server.show_message(message.kind, message.text)
+            else:  # the task's answer is sent by a done callback added before this one
+                task.add_done_callback(functools.partial(_show, server, message.kind, message.text))
+        return answer
+
+    return on_worker
+
+
+def _show(server: MflsServer, kind: t.MessageType, text: str, task: Any) -> None:
+    server.show_message(kind, text)
 
 
 def _gate(server: MflsServer, route: Route, params: Any) -> Generator[Any, Any, bool]:

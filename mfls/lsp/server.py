@@ -28,13 +28,14 @@ from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 
 from mfls import __version__, disk
-from mfls.disk import journal
 from mfls.features import diagnostics
 from mfls.features import rename_record as rr
 from mfls.lsp import to_proto
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.course_gate import CourseGate
 from mfls.lsp.diagnostic_memo import DiagnosticMemo, reported_documents, structure_uri
+from mfls.lsp.effects import MessageAfterAnswer, Outcome, WatchRename
+from mfls.lsp.files import DiskFiles
 from mfls.lsp.logs import LOGGER_NAME, apply_levels
 from mfls.lsp.protocol import MflsProtocol
 from mfls.lsp.publisher import Publisher
@@ -74,9 +75,12 @@ class MflsServer(LanguageServer):
             protocol_cls=MflsProtocol,
             converter_factory=lambda: wire,
         )
+        workspace = Workspace(jobs=1 if inline else default_jobs())
+        self.files = DiskFiles(workspace)
+        """What DISK handlers read of the file system (`mfls.lsp.files`)."""
         self.state = ServerState(
-            Workspace(jobs=1 if inline else default_jobs()),
-            DiagnosticMemo(read_course_file),
+            workspace,
+            DiagnosticMemo(self.files.course_file_text),
             json_ready=to_proto.sends_json_ready(wire),
         )
         """The only mutable state of the front end (`mfls.lsp.state`)."""
@@ -95,6 +99,7 @@ class MflsServer(LanguageServer):
         self._watch_registration: str | None = None
         self._watchers: list[t.FileSystemWatcher] = []
         self._shown: set[str] = set()
+        self._journals: list[str] = []  # the messages of pending rename journals
 
     @property
     def courses(self) -> Workspace:
@@ -124,6 +129,31 @@ class MflsServer(LanguageServer):
 
     def snapshot(self) -> Snapshot:
         return self.state.snapshot()
+
+    @property
+    def inline(self) -> bool:
+        """Built for the synchronous mode: no worker thread (`mfls.lsp.sync`)."""
+        return self._worker is None
+
+    async def on_worker(self, work: Callable[[], Any]) -> Any:
+        """`work()` on the worker thread (after the indexing queued before it)."""
+        if self._worker is None:
+            return work()
+        assert self.loop is not None
+        return await self.loop.run_in_executor(self._worker, work)
+
+    def applied(self, result: Any) -> tuple[Any, list[MessageAfterAnswer]]:
+        """A DISK handler's answer, its effects applied but the messages to send after
+        the answer, which are returned."""
+        if not isinstance(result, Outcome):
+            return result, []
+        later: list[MessageAfterAnswer] = []
+        for effect in result.effects:
+            if isinstance(effect, WatchRename):
+                self.state.pending_renames = self.state.pending_renames.added(effect.pending)
+            else:
+                later.append(effect)
+        return result.answer, later
 
     def from_thread(self, callback: Callable[..., Any], *args: Any) -> None:
         """Run `callback(*args)` on the event loop, from any thread."""
@@ -205,16 +235,14 @@ class MflsServer(LanguageServer):
             )
             self.from_thread(self.work_done_progress.report, token, report)
 
-        def work() -> None:
+        def work() -> list[str]:
             job(progress)
+            return self.pending_journals()
 
         began = time.perf_counter()
+        journals = self._journals
         try:
-            if self._worker is None:
-                work()
-            else:
-                assert self.loop is not None
-                await self.loop.run_in_executor(self._worker, work)
+            journals = await self.on_worker(work)
             snapshot = self.courses.snapshot
             log.info(
                 "%s: %d documents in %d courses, %.2f s",
@@ -229,7 +257,8 @@ class MflsServer(LanguageServer):
             if token is not None:
                 self.work_done_progress.end(token, t.WorkDoneProgressEnd(message="indexed"))
         self.settle_heap()
-        self.report_course_problems()
+        self._journals = journals
+        self.report_course_problems(journals)
         self.diagnostics_changed()
         await self.update_watchers()
 
@@ -301,10 +330,16 @@ class MflsServer(LanguageServer):
         except Exception:
             log.warning("the client refused file watching; relying on what it sends")
 
-    def report_course_problems(self) -> None:
+    def pending_journals(self) -> list[str]:
+        """The message of each pending rename journal of an indexed course (an
+        interrupted `mfls rename`, with how to finish or undo it). Read on the worker."""
+        courses = self.courses.snapshot.courses.values()
+        roots = sorted({c.root for c in courses if c.root is not None})
+        return [m for m in map(self.files.pending_journal, roots) if m is not None]
+
+    def report_course_problems(self, journals: Iterable[str] = ()) -> None:
         """Show each course file problem (a course over a limit as an error), and each
-        pending rename journal (an interrupted `mfls rename`, with how to finish or undo
-        it), once, while it lasts."""
+        pending rename journal's message (`pending_journals`), once, while it lasts."""
         courses = self.courses.snapshot.courses.values()
         said = diagnostics.config_problem_message
         current: set[str] = set()
@@ -315,10 +350,7 @@ class MflsServer(LanguageServer):
                 current.add(text)
                 if problem.over_limit:
                     errors.add(text)
-        for root in sorted({c.root for c in courses if c.root is not None}):
-            pending = journal.pending_journal(root)
-            if pending is not None:
-                current.add(pending.message())
+        current.update(journals)
         for text in sorted(current - self._shown):
             kind = t.MessageType.Error if text in errors else t.MessageType.Warning
             self.show_message(kind, f"mfls: {text}")
@@ -350,15 +382,15 @@ class MflsServer(LanguageServer):
         now = rr.utc_time(datetime.datetime.now(datetime.timezone.utc))
         state = self.state
         state.pending_renames, done = state.pending_renames.observed(self._indexed_text, now)
-        for record in done:
-            location = rr.records_path(record.course_root)
-            problems = disk.append_line(location, rr.record_line(record), record.course_root)
-            if problems:
-                log.warning("rename not recorded: %s: %s", problems[0].shown, problems[0].reason)
-            else:
-                log.info(
-                    "rename of %r to %r recorded in %s", record.old_key, record.new_key, location
-                )
+        if not done:
+            return
+        try:
+            if self._worker is not None:
+                self._worker.submit(_append_records, done)
+                return
+        except RuntimeError:  # the worker has stopped (shutdown): append here
+            pass
+        _append_records(done)
 
     def _schedule_lens_refresh(self) -> None:
         """One `workspace/codeLens/refresh` after the changes pause: a lens counts reads
@@ -462,10 +494,12 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-def read_course_file(path: str, root: str | None) -> str:
-    """The text of a course file for placing its diagnostics ("" when unreadable).
-
-    The one read of the file system in the front end, through the disk gateway (which
-    never blocks on a FIFO or device); bytes that are not UTF-8 show as U+FFFD."""
-    data, _ = disk.read_bytes(path, root)
-    return "" if data is None else data.decode("utf-8", errors="replace")
+def _append_records(records: Iterable[rr.RenameRecord]) -> None:
+    """Append each record to its course's `.mfls/renames.jsonl` (on the worker)."""
+    for record in records:
+        location = rr.records_path(record.course_root)
+        problems = disk.append_line(location, rr.record_line(record), record.course_root)
+        if problems:
+            log.warning("rename not recorded: %s: %s", problems[0].shown, problems[0].reason)
+        else:
+            log.info("rename of %r to %r recorded in %s", record.old_key, record.new_key, location)

@@ -67,8 +67,10 @@ class ServerState:
         chosen = self.settings.locale
         return language_of(self.client_locale) if chosen == AUTO else chosen
 
-    def snapshot(self) -> Snapshot:
-        """What a request sees of the state now, frozen (`mfls.lsp.snapshot`)."""
+    def snapshot(self, shared_indexes: bool = True) -> Snapshot:
+        """What a request sees of the state now, frozen (`mfls.lsp.snapshot`); without
+        `shared_indexes` it keeps its closed documents' line indexes to itself (a
+        snapshot used on the worker thread)."""
         return Snapshot.of(
             self.workspace.snapshot,
             self._buffers,
@@ -77,5 +79,5 @@ class ServerState:
             self.language,
             json_ready=self.json_ready,
             diagnostics_memo=self._diagnostics_memo,
-            indexes=self._indexes,
+            indexes=self._indexes if shared_indexes else None,
         )

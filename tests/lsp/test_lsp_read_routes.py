@@ -18,7 +18,8 @@ from mfls.lsp import routes
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.diagnostic_memo import DiagnosticMemo
 from mfls.lsp.documents import OpenBuffer
-from mfls.lsp.server import MflsServer, read_course_file
+from mfls.lsp.files import DiskFiles
+from mfls.lsp.server import MflsServer
 from mfls.lsp.state import ServerState
 from mfls.text.line_index import LineIndex
 
@@ -105,14 +106,17 @@ READ_ROUTES = [route for route in routes.ROUTES if route.mode is routes.Mode.REA
 def test_the_read_routes_are_the_ones_the_design_names() -> None:
     assert {route.method for route in READ_ROUTES} == READ_METHODS
     mutating = {route.method for route in routes.ROUTES if route.mode is routes.Mode.MUTATE}
-    assert t.TEXT_DOCUMENT_DID_CHANGE in mutating and t.INITIALIZE in mutating
+    assert {
+        t.TEXT_DOCUMENT_DID_CHANGE,
+        t.INITIALIZE,
+        t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+    } <= mutating
     disk = {route.method for route in routes.ROUTES if route.mode is routes.Mode.DISK}
     assert disk == {
         t.TEXT_DOCUMENT_RENAME,
         t.TEXT_DOCUMENT_CODE_ACTION,
         t.TEXT_DOCUMENT_DOCUMENT_LINK,
         t.WORKSPACE_WILL_RENAME_FILES,
-        t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
     }
 
 
@@ -143,7 +147,7 @@ def recorded_no_disk(touched: list[str]) -> Iterator[None]:
 def server_and_params() -> tuple[MflsServer, dict[str, Any]]:
     kit = course_kit.course("01.md", LESSON_1, "02.md", LESSON_2, config=COURSE)
     server = routes.create_server(inline=True)
-    state = ServerState(kit.workspace, DiagnosticMemo(read_course_file))
+    state = ServerState(kit.workspace, DiagnosticMemo(DiskFiles(kit.workspace).course_file_text))
     state.caps = Capabilities.read(client_capabilities("visual-studio-code"))
     assert state.caps.lazy_completion_documentation
     one, two = kit.uri("01.md"), kit.uri("02.md")

@@ -160,6 +160,7 @@ async def test_an_async_fault_is_the_empty_answer_too(caplog: pytest.LogCaptureF
 def test_a_refusal_is_returned_as_it_is() -> None:
     refusal = Refusal("not here")
     run = answering(
-        create_server(), Route("textDocument/rename", lambda ls, params: refusal, Mode.DISK)
+        create_server(),
+        Route("textDocument/prepareRename", lambda snap, params: refusal, Mode.READ),
     )
     assert run(None) is refusal

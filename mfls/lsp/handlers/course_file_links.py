@@ -8,24 +8,26 @@ from lsprotocol import types as t
 from mfls.features import document_links
 from mfls.lsp import to_proto
 from mfls.lsp.documents import is_course_file
-from mfls.lsp.server import MflsServer, read_course_file
+from mfls.lsp.files import Files
+from mfls.lsp.snapshot import Snapshot
 from mfls.text.line_index import LineIndex
 from mfls.workspace.uris import canonical_uri, uri_to_path
 
 DOCUMENT_LINK_OPTIONS = t.DocumentLinkOptions(resolve_provider=False)
 
 
-def links(ls: MflsServer, params: t.DocumentLinkParams) -> list[t.DocumentLink] | None:
+def links(
+    snap: Snapshot, files: Files, params: t.DocumentLinkParams
+) -> list[t.DocumentLink] | None:
     uri = canonical_uri(params.text_document.uri)
     if not is_course_file(uri):
         return None
     path = uri_to_path(uri)
     if path is None:
         return None
-    snap = ls.snapshot()
     course = document_links.course_of_file(snap.workspace, uri)
     if course is None:
         return None
-    text = read_course_file(path, course.root)
+    text = files.course_file_text(path, course.root)
     found = document_links.course_file_links(snap.workspace, uri, text)
     return to_proto.document_links(LineIndex(text), snap.convert, found)

@@ -30,15 +30,15 @@ from collections.abc import Mapping, Sequence
 from lsprotocol import types as t
 
 from mfls import __version__
-from mfls.disk import DiskProblem, journal, printable
 from mfls.features import code_actions as ca
 from mfls.features import course_rename as cr
 from mfls.features import rename as rn
 from mfls.features import rename_record as rr
 from mfls.features.refusal import Refusal
 from mfls.lsp import from_proto, to_proto
+from mfls.lsp.effects import MessageAfterAnswer, Outcome, WatchRename
+from mfls.lsp.files import Files
 from mfls.lsp.logs import LOGGER_NAME
-from mfls.lsp.server import MflsServer
 from mfls.lsp.snapshot import Snapshot
 from mfls.syntax.keys import check_new_key
 from mfls.text.edits import apply_changes
@@ -71,11 +71,12 @@ def prepare_rename(
     return to_proto.rename_placeholder(snap.convert, at.index, target)
 
 
-def rename(ls: MflsServer, params: t.RenameParams) -> t.WorkspaceEdit | Refusal | None:
+def rename(snap: Snapshot, files: Files, params: t.RenameParams) -> Outcome | Refusal | None:
     """The rename of the key under the cursor, computed from each closed document's
     current bytes (`Workspace.edit_basis`), one edit per file; refused, like
-    `mfls rename`, when a course member cannot be used or a rename journal is pending."""
-    snap = ls.snapshot()
+    `mfls rename`, when a course member cannot be used or a rename journal is pending.
+    The rename is watched until applied (`MflsServer.observe_renames`), and the warning
+    about stored answers follows the answer."""
     at = snap.cursor(params.text_document.uri, params.position)
     if at is None:
         return NOT_INDEXED
@@ -84,13 +85,14 @@ def rename(ls: MflsServer, params: t.RenameParams) -> t.WorkspaceEdit | Refusal 
         return target
     course = snap.workspace.courses[target.course_id]
     if course.root is not None:
-        pending = journal.pending_journal(course.root)
+        pending = files.pending_journal(course.root)
         if pending is not None:
-            return Refusal(pending.message(), old_key=target.key)
+            return Refusal(pending, old_key=target.key)
     uris = [o.uri for o in course.occurrences(target.key)]
-    basis = ls.courses.edit_basis(course.id, uris)
+    basis = files.edit_basis(course.id, uris)
     if basis.unusable:
-        return unusable_refusal(course, basis.unusable, target.key)
+        listed = files.unusable_members(course.root or "", basis.unusable)
+        return cr.unusable_members_refusal(target.key, listed)
     fresh = basis.snapshot.courses.get(course.id)
     if fresh is None:
         return NOT_INDEXED
@@ -105,15 +107,13 @@ def rename(ls: MflsServer, params: t.RenameParams) -> t.WorkspaceEdit | Refusal 
     if isinstance(edit, Refusal):
         return edit
     new_key = check_new_key(params.new_name)[0] or params.new_name
-    if fresh.root is not None:
-        waiting = _pending(fresh, change, target.key, new_key)
-        ls.state.pending_renames = ls.state.pending_renames.added(waiting)
-    ls.after_answer(
-        ls.show_message,
-        t.MessageType.Warning,
-        rn.stored_answers_warning(target.key, new_key, snap.language),
+    warning = rn.stored_answers_warning(target.key, new_key, snap.language)
+    effects: tuple[WatchRename | MessageAfterAnswer, ...] = (
+        MessageAfterAnswer(t.MessageType.Warning, warning),
     )
-    return edit
+    if fresh.root is not None:
+        effects = (WatchRename(_pending(fresh, change, target.key, new_key)), *effects)
+    return Outcome(edit, effects)
 
 
 def _pending(
@@ -144,13 +144,6 @@ def _pending(
     return rr.PendingRename(record, files)
 
 
-def unusable_refusal(course: CourseSnapshot, problems: Sequence[DiskProblem], key: str) -> Refusal:
-    """The refusal `mfls rename` gives for the same unusable members."""
-    root = course.root or ""
-    listed = [f"{printable(cr.relative_name(p.path, root, p.path))} ({p.reason})" for p in problems]
-    return cr.unusable_members_refusal(key, listed)
-
-
 def without_aliases(change: rn.WorkspaceChange, aliases: frozenset[str]) -> rn.WorkspaceChange:
     """`change` without the documents that name a file another document names."""
     if not aliases or not any(d.uri in aliases for d in change.documents):
@@ -160,8 +153,9 @@ def without_aliases(change: rn.WorkspaceChange, aliases: frozenset[str]) -> rn.W
     return dataclasses.replace(change, documents=kept, markers=change.markers - dropped)
 
 
-def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction] | Refusal | None:
-    snap = ls.snapshot()
+def code_action(
+    snap: Snapshot, files: Files, params: t.CodeActionParams
+) -> list[t.CodeAction] | Refusal | None:
     span = snap.span(params.text_document.uri, params.range)
     if span is None:
         return None
@@ -189,13 +183,14 @@ def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction
     aliases: frozenset[str] = frozenset()
     if closed and course is not None:
         # Actions that edit closed documents are computed again from their bytes on disk.
-        basis = ls.courses.edit_basis(course.id, closed)
+        basis = files.edit_basis(course.id, closed)
         aliases = basis.aliases
         found = actions(basis.snapshot)
         if basis.unusable:
+            listed = files.unusable_members(course.root or "", basis.unusable)
             log.warning(
                 "code actions: left out the ones editing other documents: %s",
-                unusable_refusal(course, basis.unusable, "").message,
+                cr.unusable_members_refusal("", listed).message,
             )
             found = [a for a in found if not _closed_documents([a])]
     builder = snap.edits()
