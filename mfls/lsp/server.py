@@ -1,12 +1,13 @@
-"""The language server's state and plumbing: what lives between requests.
+"""The language server's plumbing around its state: what lives between requests.
 
 No MarkdownFlow logic lives here, and no request handler: those are module-level
-functions in `mfls.lsp.handlers`, registered from the table in `mfls.lsp.routes`.
+functions in `mfls.lsp.handlers`, registered from the table in `mfls.lsp.routes`. The
+state handlers see or change is `self.state` (`mfls.lsp.state.ServerState`).
 
-Threads: the event loop owns the protocol and the open buffers; initial indexing and
-disk changes run on one background worker (inline, on the loop, when the server is
-built `inline`: the synchronous mode of `mfls.lsp.sync`, which starts no thread and
-no process). The course workspace serializes its own
+Threads: the event loop owns the protocol and the state; initial indexing, disk changes,
+DISK handlers and the appends of rename records run on one background worker (inline,
+on the loop, when the server is built `inline`: the synchronous mode of `mfls.lsp.sync`,
+which starts no thread and no process). The course workspace serializes its own
 updates and swaps immutable snapshots, so requests keep being answered while the
 worker reads files. Messages to the client from the worker go through
 `loop.call_soon_threadsafe`.
