@@ -44,6 +44,7 @@ class DiskFiles:
 
     def __init__(self, workspace: Workspace) -> None:
         self._workspace = workspace
+        self._disk = workspace.disk
 
     def edit_basis(self, course_id: str, uris: Iterable[str]) -> EditBasis:
         return self._workspace.edit_basis(course_id, uris)
@@ -53,7 +54,9 @@ class DiskFiles:
         return None if pending is None else pending.message()
 
     def course_file_text(self, path: str, root: str | None) -> str:
-        return read_course_file(path, root, self._workspace.disk)
+        """Through the disk gateway (which never blocks on a FIFO or device)."""
+        data, _ = self._disk.read_bytes(path, root)
+        return "" if data is None else data.decode("utf-8", errors="replace")
 
     def unusable_members(self, root: str, problems: Sequence[disk.DiskProblem]) -> list[str]:
         return [
@@ -63,11 +66,3 @@ class DiskFiles:
 
     def inside(self, path: str, root: str) -> bool:
         return disk.inside(path, root)
-
-
-def read_course_file(path: str, root: str | None, gateway: disk.Disk = disk.REAL_DISK) -> str:
-    """The text of a course file for placing its diagnostics or links ("" when
-    unreadable), through the disk gateway (which never blocks on a FIFO or device); bytes
-    that are not UTF-8 show as U+FFFD."""
-    data, _ = gateway.read_bytes(path, root)
-    return "" if data is None else data.decode("utf-8", errors="replace")
