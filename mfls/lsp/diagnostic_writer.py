@@ -77,17 +77,23 @@ class DiagnosticWriter:
         self._places: dict[tuple[Related, ...], tuple[tuple[object, ...], tuple[_Place, ...]]]
         self._places = {}  # related places -> (what they were counted in, the places)
 
-    def texts(self, index: LineIndex, items: Sequence[Diagnostic]) -> list[str]:
+    def texts(
+        self, index: LineIndex, items: Sequence[Diagnostic], convert: Converter | None = None
+    ) -> list[str]:
+        """The texts of `items` of the document indexed by `index`; related places are
+        looked up through `convert` (a snapshot's; the writer's own when None), which
+        converts in the writer's encoding."""
+        convert = self.convert if convert is None else convert
         rest = self._rest
         if len(rest) > _MEMO_SIZE:
             rest.clear()
         if len(self._places) > _MEMO_SIZE:
             self._places.clear()
         targets: dict[str, tuple[LineIndex, str] | None] = {}
-        ranges = index.spans([(item.start, item.end) for item in items], self.convert.encoding)
+        ranges = index.spans([(item.start, item.end) for item in items], convert.encoding)
         found: list[str] = []
         for item, range_ in zip(items, ranges, strict=True):
-            places = self._places_of(item.related, targets) if item.related else ()
+            places = self._places_of(convert, item.related, targets) if item.related else ()
             key = (item.code, item.severity, item.message, item.tags, places)
             tail = rest.get(key)
             if tail is None:
@@ -96,11 +102,14 @@ class DiagnosticWriter:
         return found
 
     def _places_of(
-        self, related: tuple[Related, ...], targets: dict[str, tuple[LineIndex, str] | None]
+        self,
+        convert: Converter,
+        related: tuple[Related, ...],
+        targets: dict[str, tuple[LineIndex, str] | None],
     ) -> tuple[_Place, ...]:
         """The related places that can be shown: (client URI, range, message) each."""
-        texts = self.convert.texts
-        encoding = self.convert.encoding
+        texts = convert.texts
+        encoding = convert.encoding
         basis: list[tuple[LineIndex, str] | None] = []
         for uri, _, _, _ in related:
             if uri in targets:

@@ -1,12 +1,13 @@
 """Texts the server converts positions in: open buffers first, then the course index.
 
 Every text gets one `LineIndex`, kept while the text is current; an open buffer's index
-is updated edit by edit rather than rebuilt.
+is updated edit by edit rather than rebuilt. An `OpenBuffer` is a value: an edit replaces
+it, so a `Snapshot` (`mfls.lsp.snapshot`) taken before keeps converting in its old text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from mfls.lsp.filetypes import LANGUAGE_IDS
@@ -29,7 +30,7 @@ def is_course_file(uri: str) -> bool:
     return uri.rsplit("/", 1)[-1] in (COURSE_FILE, STRUCTURE)
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class OpenBuffer:
     client_uri: str  # the URI exactly as the client spelled it
     version: int
@@ -37,12 +38,21 @@ class OpenBuffer:
 
 
 class Texts:
-    """Open buffers, plus a cache of indexes for texts read from the course index."""
+    """Open buffers, plus a cache of indexes for texts read from the course index.
 
-    def __init__(self, lookup: Callable[[str], str | None]) -> None:
+    `open` and `cache` may be given: a snapshot's texts are the buffers of that moment
+    (a mapping nobody changes) and the server's cache, which any snapshot may share,
+    since an index is reused only for the very text it was built from."""
+
+    def __init__(
+        self,
+        lookup: Callable[[str], str | None],
+        open: Mapping[str, OpenBuffer] | None = None,
+        cache: dict[str, LineIndex] | None = None,
+    ) -> None:
         self._lookup = lookup
-        self.open: dict[str, OpenBuffer] = {}
-        self._cache: dict[str, LineIndex] = {}
+        self.open: Mapping[str, OpenBuffer] = {} if open is None else open
+        self._cache: dict[str, LineIndex] = {} if cache is None else cache
 
     def index(self, uri: str) -> LineIndex | None:
         buffer = self.open.get(uri)

@@ -1,4 +1,19 @@
-"""The front end as a table: LSP method -> handler and options, and the one failure policy.
+"""The front end as a table: LSP method -> handler, mode and options, and the one failure
+policy.
+
+Each route has a mode (`Mode`): what its handler is given and may do.
+- READ: `handler(snapshot, params)`. It gets a `Snapshot` (`mfls.lsp.snapshot`), built
+  once per request when the handler runs (after the course gate), and nothing else: it
+  cannot change the server, and answers from one moment's texts.
+- MUTATE: `handler(server, params)`: lifecycle, document sync, settings, folders; they
+  change the `ServerState` (`server.state`).
+- DISK: `handler(snapshot, files, params)`: what reads files besides the index (rename and
+  code actions re-read closed documents and the rename journal, document links and file
+  renames read course files), through `files` (`mfls.lsp.files.Files`). It runs on the
+  worker thread (inline in the synchronous mode), behind the indexing queued before it,
+  and changes nothing: it may return an `Outcome` (`mfls.lsp.effects`), whose effects the
+  dispatcher applies on the event loop. An open buffer that changed while it ran makes
+  its answer stale (ContentModified).
 
 `create_server()` builds an `MflsServer` and registers every route of `ROUTES` in one
 loop (`install`). A route with `when` depends on the client: it is installed by the same
@@ -23,6 +38,8 @@ empty answer when None).
 
 from __future__ import annotations
 
+import asyncio
+import enum
 import functools
 import inspect
 import logging
@@ -39,6 +56,7 @@ from mfls.lsp.handlers import (
     assistance,
     authoring,
     commands,
+    course_file_links,
     course_map,
     diagnostics,
     documents,
@@ -62,10 +80,17 @@ def unchanged(params: Any) -> Any:
     return params
 
 
+class Mode(enum.Enum):
+    READ = "read"  # handler(snapshot, params)
+    MUTATE = "mutate"  # handler(server, params): changes the server's state
+    DISK = "disk"  # handler(snapshot, files, params), on the worker
+
+
 @dataclass(frozen=True)
 class Route:
     method: str
-    handler: Callable[..., Any]  # (server, params) -> answer | Refusal, or a coroutine
+    handler: Callable[..., Any]  # see `Mode`: -> answer | Refusal (| Outcome), or a coroutine
+    mode: Mode
     options: Any = None
     empty: Callable[[Any], Any] = nothing  # the answer to a fault, from the params
     when: Callable[[Capabilities], bool] | None = None  # None: offered to every client
@@ -100,37 +125,43 @@ def command(name: str, handler: Callable[..., Any]) -> Route:
     """A `workspace/executeCommand` command about a document's course: the handler gets
     the command's arguments (a list) and its name is offered in
     `executeCommandProvider.commands`."""
-    return Route(name, handler, command=True, course=command_document, late=still_indexing)
+    return Route(
+        name, handler, Mode.READ, command=True, course=command_document, late=still_indexing
+    )
 
 
 def _pull_client(caps: Capabilities) -> bool:
     return caps.pull_diagnostics
 
 
+READ, MUTATE, DISK = Mode.READ, Mode.MUTATE, Mode.DISK
+
 ROUTES: tuple[Route, ...] = (
     # lifecycle
-    Route(t.INITIALIZE, lifecycle.initialize),
-    Route(t.INITIALIZED, lifecycle.initialized),
-    Route(t.WORKSPACE_DID_CHANGE_CONFIGURATION, lifecycle.did_change_configuration),
-    Route(t.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, lifecycle.did_change_workspace_folders),
-    Route(t.SHUTDOWN, lifecycle.shutdown),
+    Route(t.INITIALIZE, lifecycle.initialize, MUTATE),
+    Route(t.INITIALIZED, lifecycle.initialized, MUTATE),
+    Route(t.WORKSPACE_DID_CHANGE_CONFIGURATION, lifecycle.did_change_configuration, MUTATE),
+    Route(t.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, lifecycle.did_change_workspace_folders, MUTATE),
+    Route(t.SHUTDOWN, lifecycle.shutdown, MUTATE),
     # documents
-    Route(t.TEXT_DOCUMENT_DID_OPEN, documents.did_open),
-    Route(t.TEXT_DOCUMENT_DID_CHANGE, documents.did_change),
-    Route(t.TEXT_DOCUMENT_DID_CLOSE, documents.did_close),
-    Route(t.WORKSPACE_DID_CHANGE_WATCHED_FILES, documents.did_change_watched_files),
+    Route(t.TEXT_DOCUMENT_DID_OPEN, documents.did_open, MUTATE),
+    Route(t.TEXT_DOCUMENT_DID_CHANGE, documents.did_change, MUTATE),
+    Route(t.TEXT_DOCUMENT_DID_CLOSE, documents.did_close, MUTATE),
+    Route(t.WORKSPACE_DID_CHANGE_WATCHED_FILES, documents.did_change_watched_files, MUTATE),
     # assistance
     Route(
         t.TEXT_DOCUMENT_COMPLETION,
         assistance.complete,
+        READ,
         assistance.COMPLETION_OPTIONS,
         course=document,
     ),
-    Route(t.COMPLETION_ITEM_RESOLVE, assistance.resolve_completion, empty=unchanged),
-    Route(t.TEXT_DOCUMENT_HOVER, assistance.on_hover, course=document),
+    Route(t.COMPLETION_ITEM_RESOLVE, assistance.resolve_completion, READ, empty=unchanged),
+    Route(t.TEXT_DOCUMENT_HOVER, assistance.on_hover, READ, course=document),
     Route(
         t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
         assistance.tokens_full,
+        READ,
         assistance.TOKENS_LEGEND,
         empty=assistance.no_tokens,
         course=document,
@@ -138,43 +169,48 @@ ROUTES: tuple[Route, ...] = (
     Route(
         t.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE,
         assistance.tokens_range,
+        READ,
         assistance.TOKENS_LEGEND,
         empty=assistance.no_tokens,
         course=document,
     ),
     # navigation
-    Route(t.TEXT_DOCUMENT_DEFINITION, navigation.definition, course=document),
-    Route(t.TEXT_DOCUMENT_DECLARATION, navigation.declaration, course=document),
-    Route(t.TEXT_DOCUMENT_REFERENCES, navigation.references, course=document),
-    Route(t.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlights),
-    Route(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL, navigation.document_symbols),
-    Route(t.TEXT_DOCUMENT_FOLDING_RANGE, navigation.folding_ranges),
-    Route(t.WORKSPACE_SYMBOL, navigation.workspace_symbols, course=every_course),
+    Route(t.TEXT_DOCUMENT_DEFINITION, navigation.definition, READ, course=document),
+    Route(t.TEXT_DOCUMENT_DECLARATION, navigation.declaration, READ, course=document),
+    Route(t.TEXT_DOCUMENT_REFERENCES, navigation.references, READ, course=document),
+    Route(t.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlights, READ),
+    Route(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL, navigation.document_symbols, READ),
+    Route(t.TEXT_DOCUMENT_FOLDING_RANGE, navigation.folding_ranges, READ),
+    Route(t.WORKSPACE_SYMBOL, navigation.workspace_symbols, READ, course=every_course),
     # authoring
     Route(
         t.TEXT_DOCUMENT_CODE_LENS,
         authoring.code_lenses,
+        READ,
         authoring.CODE_LENS_OPTIONS,
         course=document,
     ),
     Route(
         t.TEXT_DOCUMENT_DOCUMENT_LINK,
-        authoring.links,
-        authoring.DOCUMENT_LINK_OPTIONS,
+        course_file_links.links,
+        DISK,
+        course_file_links.DOCUMENT_LINK_OPTIONS,
         course=document,
     ),
     # editing
-    Route(t.TEXT_DOCUMENT_PREPARE_RENAME, editing.prepare_rename, course=document),
-    Route(t.TEXT_DOCUMENT_RENAME, editing.rename, course=document),
+    Route(t.TEXT_DOCUMENT_PREPARE_RENAME, editing.prepare_rename, READ, course=document),
+    Route(t.TEXT_DOCUMENT_RENAME, editing.rename, DISK, course=document),
     Route(
         t.TEXT_DOCUMENT_CODE_ACTION,
         editing.code_action,
+        DISK,
         editing.CODE_ACTION_OPTIONS,
         course=document,
     ),
     Route(
         t.WORKSPACE_WILL_RENAME_FILES,
         file_renames.will_rename_files,
+        DISK,
         file_renames.WILL_RENAME_OPTIONS,
         course=every_course,  # the renamed files may lie in any course, folders too
     ),
@@ -182,6 +218,7 @@ ROUTES: tuple[Route, ...] = (
     Route(
         t.TEXT_DOCUMENT_DIAGNOSTIC,
         diagnostics.document_diagnostic,
+        READ,
         diagnostics.OPTIONS,
         empty=diagnostics.no_report,
         when=_pull_client,
@@ -191,6 +228,7 @@ ROUTES: tuple[Route, ...] = (
     Route(
         t.WORKSPACE_DIAGNOSTIC,
         diagnostics.workspace_diagnostic,
+        READ,
         empty=diagnostics.no_workspace_report,
         when=_pull_client,
         course=every_course,
@@ -223,9 +261,10 @@ def install(server: MflsServer, routes: Sequence[Route], caps: Capabilities | No
 
 
 def answering(server: MflsServer, route: Route) -> Callable[..., Any]:
-    """`route.handler` bound to `server`, under the failure policy and, for a route with
-    `course`, behind the course gate (module notes)."""
-    handler = route.handler
+    """`route.handler` bound to `server` (to a snapshot of its state, for a READ route),
+    under the failure policy and, for a route with `course`, behind the course gate
+    (module notes)."""
+    handler = bound(server, route)
     method = route.method
     if inspect.iscoroutinefunction(handler):
 
@@ -233,7 +272,7 @@ def answering(server: MflsServer, route: Route) -> Callable[..., Any]:
             try:
                 if route.course is not None and not await _course_ready(server, route, params):
                     return _late(route, params)
-                return await handler(server, params)
+                return await handler(params)
             except Exception:
                 log.exception("%s failed", method)
                 return route.empty(params)
@@ -244,7 +283,7 @@ def answering(server: MflsServer, route: Route) -> Callable[..., Any]:
 
         def run_command(*arguments: Any) -> Any:
             try:
-                return handler(server, list(arguments))
+                return handler(list(arguments))
             except Exception:
                 log.exception("command %s failed", method)
                 return route.empty(arguments)
@@ -261,7 +300,7 @@ def answering(server: MflsServer, route: Route) -> Callable[..., Any]:
 
     def run(params: Any = None) -> Any:
         try:
-            return handler(server, params)
+            return handler(params)
         except Exception:
             log.exception("%s failed", method)
             return route.empty(params)
@@ -275,6 +314,56 @@ def answering(server: MflsServer, route: Route) -> Callable[..., Any]:
         return run(params)
 
     return gated
+
+
+def bound(server: MflsServer, route: Route) -> Callable[[Any], Any]:
+    """`route.handler` as a function of the params: a READ handler gets a snapshot of the
+    server's state taken at the call, a DISK handler that and the server's files (and
+    runs on the worker: a coroutine, unless the server is inline), a MUTATE handler the
+    server."""
+    handler = route.handler
+    if route.mode is Mode.MUTATE:
+        return functools.partial(handler, server)
+    if inspect.iscoroutinefunction(handler):
+        raise TypeError(f"{route.method}: a {route.mode.name} handler is a plain function")
+    state = server.state
+    if route.mode is Mode.READ:
+
+        def read(params: Any) -> Any:
+            return handler(state.snapshot(), params)
+
+        return read
+    files = server.files
+    if server.inline:
+
+        def on_disk(params: Any) -> Any:
+            answer, later = server.applied(handler(state.snapshot(), files, params))
+            for message in later:
+                server.after_answer(server.show_message, message.kind, message.text)
+            return answer
+
+        return on_disk
+
+    async def on_worker(params: Any) -> Any:
+        snap = state.snapshot(shared_indexes=False)
+        result = await server.on_worker(functools.partial(handler, snap, files, params))
+        changed = [u for u, buffer in snap.buffers.items() if state.buffers.get(u) is not buffer]
+        if changed and result is not None and not isinstance(result, Refusal):
+            return Refusal(f"{changed[0]} changed while the answer was computed", stale=True)
+        answer, later = server.applied(result)
+        task = asyncio.current_task()
+        for message in later:
+            if task is None:
+                server.show_message(message.kind, message.text)
+            else:  # the task's answer is sent by a done callback added before this one
+                task.add_done_callback(functools.partial(_show, server, message.kind, message.text))
+        return answer
+
+    return on_worker
+
+
+def _show(server: MflsServer, kind: t.MessageType, text: str, task: Any) -> None:
+    server.show_message(kind, text)
 
 
 def _gate(server: MflsServer, route: Route, params: Any) -> Generator[Any, Any, bool]:

@@ -1,12 +1,13 @@
-"""The language server's state and plumbing: what lives between requests.
+"""The language server's plumbing around its state: what lives between requests.
 
 No MarkdownFlow logic lives here, and no request handler: those are module-level
-functions in `mfls.lsp.handlers`, registered from the table in `mfls.lsp.routes`.
+functions in `mfls.lsp.handlers`, registered from the table in `mfls.lsp.routes`. The
+state handlers see or change is `self.state` (`mfls.lsp.state.ServerState`).
 
-Threads: the event loop owns the protocol and the open buffers; initial indexing and
-disk changes run on one background worker (inline, on the loop, when the server is
-built `inline`: the synchronous mode of `mfls.lsp.sync`, which starts no thread and
-no process). The course workspace serializes its own
+Threads: the event loop owns the protocol and the state; initial indexing, disk changes,
+DISK handlers and the appends of rename records run on one background worker (inline,
+on the loop, when the server is built `inline`: the synchronous mode of `mfls.lsp.sync`,
+which starts no thread and no process). The course workspace serializes its own
 updates and swaps immutable snapshots, so requests keep being answered while the
 worker reads files. Messages to the client from the worker go through
 `loop.call_soon_threadsafe`.
@@ -28,23 +29,23 @@ from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 
 from mfls import __version__, disk
-from mfls.disk import journal
 from mfls.features import diagnostics
 from mfls.features import rename_record as rr
-from mfls.features.messages import AUTO, language_of
 from mfls.lsp import to_proto
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.course_gate import CourseGate
-from mfls.lsp.documents import Texts, is_course_file
+from mfls.lsp.diagnostic_memo import DiagnosticMemo, reported_documents, structure_uri
+from mfls.lsp.effects import MessageAfterAnswer, Outcome, WatchRename
+from mfls.lsp.files import DiskFiles
 from mfls.lsp.logs import LOGGER_NAME, apply_levels
 from mfls.lsp.protocol import MflsProtocol
 from mfls.lsp.publisher import Publisher
 from mfls.lsp.settings import Settings, merge_settings
-from mfls.text.line_index import LineIndex
+from mfls.lsp.snapshot import Snapshot
+from mfls.lsp.state import ServerState
 from mfls.workspace.globs import exact_name
-from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
 from mfls.workspace.parallel import default_jobs
-from mfls.workspace.uris import path_to_uri, uri_to_path
+from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
 
 log = logging.getLogger(LOGGER_NAME)
@@ -75,17 +76,17 @@ class MflsServer(LanguageServer):
             protocol_cls=MflsProtocol,
             converter_factory=lambda: wire,
         )
-        self.json_ready = to_proto.sends_json_ready(wire)
-        self.caps = Capabilities()  # replaced once, by `initialize`
-        self.settings = Settings()
-        self.client_locale: str | None = None  # `locale` of `initialize`
-        self.courses = Workspace(jobs=1 if inline else default_jobs())
+        workspace = Workspace(jobs=1 if inline else default_jobs())
+        self.files = DiskFiles(workspace)
+        """What DISK handlers read of the file system (`mfls.lsp.files`)."""
+        self.state = ServerState(
+            workspace,
+            DiagnosticMemo(self.files.course_file_text),
+            json_ready=to_proto.sends_json_ready(wire),
+        )
+        """The only mutable state of the front end (`mfls.lsp.state`)."""
         self.gate = CourseGate()
         """Whether a document's course is indexed yet (`mfls.lsp.course_gate`)."""
-        self.texts = Texts(self._indexed_text)
-        self.convert = to_proto.Converter(self.texts)
-        self._writer = to_proto.DiagnosticWriter(self.convert)
-        self.folders: list[str] = []
         self.offer: Callable[[Capabilities], None] = lambda caps: None
         """Registers the routes that depend on the client (set by `routes.create_server`)."""
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -96,24 +97,64 @@ class MflsServer(LanguageServer):
         self.publisher = Publisher(_PublishSource(self), _LoopClock(self), self.send_diagnostics)
         """Pushes diagnostics to a client that does not pull them."""
         self._lens_refresh: asyncio.TimerHandle | None = None
-        self._diagnostics_memo: tuple[
-            WorkspaceSnapshot | None, str | None, dict[str, list[str]]
-        ] = (
-            None,
-            None,
-            {},
-        )
         self._watch_registration: str | None = None
         self._watchers: list[t.FileSystemWatcher] = []
         self._shown: set[str] = set()
-        self.pending_renames = rr.PendingRenames()
-        """The editor's renames not yet seen applied (`editing.rename` adds them)."""
+        self._journals: list[str] = []  # the messages of pending rename journals
+
+    @property
+    def courses(self) -> Workspace:
+        return self.state.workspace
+
+    @property
+    def caps(self) -> Capabilities:
+        return self.state.caps
+
+    @property
+    def settings(self) -> Settings:
+        return self.state.settings
+
+    @settings.setter
+    def settings(self, settings: Settings) -> None:
+        self.state.settings = settings
+
+    @property
+    def language(self) -> str:
+        return self.state.language
 
     # ----- plumbing -------------------------------------------------------------
 
     def _indexed_text(self, uri: str) -> str | None:
         found = self.courses.snapshot.entry(uri)
         return None if found is None else found[1].text
+
+    def snapshot(self) -> Snapshot:
+        return self.state.snapshot()
+
+    @property
+    def inline(self) -> bool:
+        """Built for the synchronous mode: no worker thread (`mfls.lsp.sync`)."""
+        return self._worker is None
+
+    async def on_worker(self, work: Callable[[], Any]) -> Any:
+        """`work()` on the worker thread (after the indexing queued before it)."""
+        if self._worker is None:
+            return work()
+        assert self.loop is not None
+        return await self.loop.run_in_executor(self._worker, work)
+
+    def applied(self, result: Any) -> tuple[Any, list[MessageAfterAnswer]]:
+        """A DISK handler's answer, its effects applied but the messages to send after
+        the answer, which are returned."""
+        if not isinstance(result, Outcome):
+            return result, []
+        later: list[MessageAfterAnswer] = []
+        for effect in result.effects:
+            if isinstance(effect, WatchRename):
+                self.state.pending_renames = self.state.pending_renames.added(effect.pending)
+            else:
+                later.append(effect)
+        return result.answer, later
 
     def from_thread(self, callback: Callable[..., Any], *args: Any) -> None:
         """Run `callback(*args)` on the event loop, from any thread."""
@@ -140,17 +181,11 @@ class MflsServer(LanguageServer):
         self.from_thread(self.window_show_message, t.ShowMessageParams(type=kind, message=text))
 
     def apply_settings(self, value: Any) -> None:
-        settings, problems = merge_settings(self.settings, value)
-        self.settings = settings
+        settings, problems = merge_settings(self.state.settings, value)
+        self.state.settings = settings
         apply_levels(settings.log_level, settings.trace)
         for problem in problems:
             log.warning("ignored setting %s", problem)
-
-    @property
-    def language(self) -> str:
-        """The language of messages: the `locale` setting, else the client's locale."""
-        chosen = self.settings.locale
-        return language_of(self.client_locale) if chosen == AUTO else chosen
 
     async def ask_client(self, request: Callable[[Any], Any], params: Any) -> Any:
         """A request to the client that gives up (raising) after CLIENT_TIMEOUT."""
@@ -169,10 +204,6 @@ class MflsServer(LanguageServer):
     def stop_worker(self) -> None:
         if self._worker is not None:
             self._worker.shutdown(wait=False, cancel_futures=True)
-
-    def edits(self) -> to_proto.EditBuilder:
-        """A builder of workspace edits for this client."""
-        return to_proto.EditBuilder(self.texts, self.caps, json_ready=self.json_ready)
 
     # ----- the course workspace -----------------------------------------------
 
@@ -205,16 +236,14 @@ class MflsServer(LanguageServer):
             )
             self.from_thread(self.work_done_progress.report, token, report)
 
-        def work() -> None:
+        def work() -> list[str]:
             job(progress)
+            return self.pending_journals()
 
         began = time.perf_counter()
+        journals = self._journals
         try:
-            if self._worker is None:
-                work()
-            else:
-                assert self.loop is not None
-                await self.loop.run_in_executor(self._worker, work)
+            journals = await self.on_worker(work)
             snapshot = self.courses.snapshot
             log.info(
                 "%s: %d documents in %d courses, %.2f s",
@@ -229,7 +258,8 @@ class MflsServer(LanguageServer):
             if token is not None:
                 self.work_done_progress.end(token, t.WorkDoneProgressEnd(message="indexed"))
         self.settle_heap()
-        self.report_course_problems()
+        self._journals = journals
+        self.report_course_problems(journals)
         self.diagnostics_changed()
         await self.update_watchers()
 
@@ -301,10 +331,16 @@ class MflsServer(LanguageServer):
         except Exception:
             log.warning("the client refused file watching; relying on what it sends")
 
-    def report_course_problems(self) -> None:
+    def pending_journals(self) -> list[str]:
+        """The message of each pending rename journal of an indexed course (an
+        interrupted `mfls rename`, with how to finish or undo it). Read on the worker."""
+        courses = self.courses.snapshot.courses.values()
+        roots = sorted({c.root for c in courses if c.root is not None})
+        return [m for m in map(self.files.pending_journal, roots) if m is not None]
+
+    def report_course_problems(self, journals: Iterable[str] = ()) -> None:
         """Show each course file problem (a course over a limit as an error), and each
-        pending rename journal (an interrupted `mfls rename`, with how to finish or undo
-        it), once, while it lasts."""
+        pending rename journal's message (`pending_journals`), once, while it lasts."""
         courses = self.courses.snapshot.courses.values()
         said = diagnostics.config_problem_message
         current: set[str] = set()
@@ -315,86 +351,13 @@ class MflsServer(LanguageServer):
                 current.add(text)
                 if problem.over_limit:
                     errors.add(text)
-        for root in sorted({c.root for c in courses if c.root is not None}):
-            pending = journal.pending_journal(root)
-            if pending is not None:
-                current.add(pending.message())
+        current.update(journals)
         for text in sorted(current - self._shown):
             kind = t.MessageType.Error if text in errors else t.MessageType.Warning
             self.show_message(kind, f"mfls: {text}")
         self._shown = current
 
     # ----- diagnostics ----------------------------------------------------------
-
-    @property
-    def diagnostic_writer(self) -> to_proto.DiagnosticWriter:
-        """The writer of diagnostics for the current converter (`initialize` replaces it)."""
-        if self._writer.convert is not self.convert:
-            self._writer = to_proto.DiagnosticWriter(self.convert)
-        return self._writer
-
-    def diagnostics_of(self, uri: str) -> list[str]:
-        """The diagnostics of `uri` as JSON texts (`to_proto.DiagnosticWriter`), made once
-        per snapshot and language (a workspace pull asks for every document every few
-        seconds)."""
-        snapshot, language = self.courses.snapshot, self.language
-        if self._diagnostics_memo[0] is not snapshot or self._diagnostics_memo[1] != language:
-            self._diagnostics_memo = (snapshot, language, {})
-        memo = self._diagnostics_memo[2]
-        found = memo.get(uri)
-        if found is None:
-            found = memo[uri] = self._diagnostics_in(snapshot, uri)
-        return found
-
-    def _diagnostics_in(self, snapshot: WorkspaceSnapshot, uri: str) -> list[str]:
-        if is_course_file(uri):
-            return self._course_file_diagnostics(snapshot, uri)
-        items = diagnostics.document_diagnostics(snapshot, uri, self.language)
-        if not items:
-            return []
-        index = self.texts.index(uri)
-        if index is None:
-            return []
-        return self.diagnostic_writer.texts(index, items)
-
-    def reported_documents(self, course_ids: Iterable[str] | None = None) -> list[str]:
-        """Every lesson and reference of the courses (all when None), in course order, then
-        each course file that has problems."""
-        courses = self.courses.snapshot.courses
-        chosen = sorted(courses if course_ids is None else set(course_ids) & set(courses))
-        uris: list[str] = []
-        files: list[str] = []
-        for course_id in chosen:
-            course = courses[course_id]
-            uris.extend(sorted(course.docs, key=lambda uri: course.docs[uri].order))
-            file = to_proto.course_file_uri(course)
-            if file is not None and course.problems:
-                files.append(file)
-            structure = _structure_uri(course)
-            if structure is not None and structure[1]:
-                files.append(structure[0])
-        return uris + files
-
-    def _course_file_diagnostics(self, snapshot: WorkspaceSnapshot, uri: str) -> list[str]:
-        structure_course = diagnostics.course_of_structure_file(snapshot, uri)
-        if structure_course is not None:
-            language = self.language
-            items = diagnostics.structure_file_diagnostics(snapshot, structure_course, language)
-            path = uri_to_path(uri)
-            if not items or path is None:
-                return []
-            root = snapshot.courses[structure_course].root
-            return self.diagnostic_writer.texts(LineIndex(read_course_file(path, root)), items)
-        for course in snapshot.courses.values():
-            if to_proto.course_file_uri(course) != uri:
-                continue
-            items = diagnostics.course_file_diagnostics(snapshot, course.id, self.language)
-            path = uri_to_path(uri)
-            if not items or path is None:
-                return []
-            index = LineIndex(read_course_file(path, course.root))
-            return self.diagnostic_writer.texts(index, items)
-        return []
 
     def diagnostics_changed(self, uri: str | None = None) -> None:
         """Something changed (in `uri`, or anywhere when None).
@@ -404,7 +367,7 @@ class MflsServer(LanguageServer):
         open document, the edited one first: course diagnostics cross files.
         Renames waiting to be seen applied are looked at again (`observe_renames`).
         """
-        if self.pending_renames.waiting:
+        if self.state.pending_renames.waiting:
             self.from_thread(self.observe_renames)
         if self.caps.code_lens_refresh:
             self.from_thread(self._schedule_lens_refresh)
@@ -418,16 +381,17 @@ class MflsServer(LanguageServer):
         """Append the record of each rename whose documents now all hold their new text
         (in an open buffer, or on disk as the watcher reported it)."""
         now = rr.utc_time(datetime.datetime.now(datetime.timezone.utc))
-        self.pending_renames, done = self.pending_renames.observed(self._indexed_text, now)
-        for record in done:
-            location = rr.records_path(record.course_root)
-            problems = disk.append_line(location, rr.record_line(record), record.course_root)
-            if problems:
-                log.warning("rename not recorded: %s: %s", problems[0].shown, problems[0].reason)
-            else:
-                log.info(
-                    "rename of %r to %r recorded in %s", record.old_key, record.new_key, location
-                )
+        state = self.state
+        state.pending_renames, done = state.pending_renames.observed(self._indexed_text, now)
+        if not done:
+            return
+        try:
+            if self._worker is not None:
+                self._worker.submit(_append_records, done)
+                return
+        except RuntimeError:  # the worker has stopped (shutdown): append here
+            pass
+        _append_records(done)
 
     def _schedule_lens_refresh(self) -> None:
         """One `workspace/codeLens/refresh` after the changes pause: a lens counts reads
@@ -452,9 +416,13 @@ class MflsServer(LanguageServer):
     def clear_published(self, uri: str) -> None:
         self.publisher.clear(uri)
 
+    def _client_uri(self, uri: str) -> str:
+        buffer = self.state.buffers.get(uri)
+        return buffer.client_uri if buffer is not None else uri
+
     def send_diagnostics(self, uri: str, items: list[str], version: int | None) -> None:
         self.protocol.send_json_text(
-            to_proto.publish_diagnostics_text(self.texts.client_uri(uri), items, version)
+            to_proto.publish_diagnostics_text(self._client_uri(uri), items, version)
         )
 
 
@@ -483,24 +451,24 @@ class _PublishSource:
         return self._server.settings.diagnostic_delay
 
     def open_documents(self) -> Iterable[str]:
-        return list(self._server.texts.open)
+        return list(self._server.state.buffers)
 
     def version(self, uri: str) -> int | None:
-        buffer = self._server.texts.open.get(uri)
+        buffer = self._server.state.buffers.get(uri)
         return None if buffer is None else buffer.version
 
     def ready(self, uri: str) -> bool:
         return self._server.gate.ready(self._server.courses.snapshot, uri)
 
     def diagnostics(self, uri: str) -> list[str]:
-        return self._server.diagnostics_of(uri)
+        return self._server.snapshot().diagnostics(uri)
 
     def course_files(self) -> Iterable[tuple[str, bool]]:
         for course in self._server.courses.snapshot.courses.values():
             uri = to_proto.course_file_uri(course)
             if uri is not None:
                 yield uri, bool(course.problems)
-            structure = _structure_uri(course)  # an AI-Shifu course folder's
+            structure = structure_uri(course)  # an AI-Shifu course folder's
             if structure is not None:
                 yield structure
 
@@ -511,7 +479,7 @@ class _PublishSource:
             return []
         course_of = self._server.courses.snapshot.course_of
         changed = None if everything else [course_of[u] for u in edited if u in course_of]
-        return self._server.reported_documents(changed)
+        return reported_documents(self._server.courses.snapshot, changed)
 
     def keeps_closed(self, uri: str) -> bool:
         return (
@@ -527,19 +495,12 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-def _structure_uri(course: CourseSnapshot) -> tuple[str, bool] | None:
-    """The URI of the `structure.json` of an AI-Shifu course folder, and whether it has
-    problems."""
-    layout = course.config.layout
-    if layout is None or layout.structure is None:
-        return None
-    return path_to_uri(layout.structure), bool(layout.problems)
-
-
-def read_course_file(path: str, root: str | None) -> str:
-    """The text of a course file for placing its diagnostics ("" when unreadable).
-
-    The one read of the file system in the front end, through the disk gateway (which
-    never blocks on a FIFO or device); bytes that are not UTF-8 show as U+FFFD."""
-    data, _ = disk.read_bytes(path, root)
-    return "" if data is None else data.decode("utf-8", errors="replace")
+def _append_records(records: Iterable[rr.RenameRecord]) -> None:
+    """Append each record to its course's `.mfls/renames.jsonl` (on the worker)."""
+    for record in records:
+        location = rr.records_path(record.course_root)
+        problems = disk.append_line(location, rr.record_line(record), record.course_root)
+        if problems:
+            log.warning("rename not recorded: %s: %s", problems[0].shown, problems[0].reason)
+        else:
+            log.info("rename of %r to %r recorded in %s", record.old_key, record.new_key, location)

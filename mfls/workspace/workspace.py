@@ -187,6 +187,11 @@ class Workspace:
     # -- the disk, through the gateway ------------------------------------------------
 
     @property
+    def disk(self) -> Disk:
+        """The gateway every read of this workspace goes through."""
+        return self._disk
+
+    @property
     def disk_problems(self) -> tuple[DiskProblem, ...]:
         """The files and folders skipped as things stand: by the walks of the last
         indexing (or re-listing) and by the latest read of each file."""

@@ -85,6 +85,12 @@ def _plant(root: Path, module: str, source: str) -> None:
         ("mfls.text._planted", "mfls.syntax", "layers"),
         # A protocol type below the front end.
         ("mfls.workspace._planted", "lsprotocol", "protocol-only-in-lsp"),
+        # A READ or DISK handler reaching past its snapshot and files.
+        ("mfls.lsp.handlers.navigation", "mfls.lsp.server", "handlers-get-a-snapshot"),
+        ("mfls.lsp.handlers.editing", "mfls.disk", "handlers-get-a-snapshot"),
+        # The snapshot reaching the mutable state, through a module it imports.
+        ("mfls.lsp.documents", "mfls.lsp.state", "snapshot-imports-nothing-mutable"),
+        ("mfls.lsp.diagnostic_memo", "mfls.disk", "snapshot-does-no-io"),
     ],
 )
 def test_a_planted_import_breaks_the_contract(

@@ -313,7 +313,7 @@ def profile(size: int, edits: int) -> None:
         server.courses.set_folders([name])
         server.courses.index_all()
         uri = path_to_uri(str(path))
-        server.texts.open[uri] = OpenBuffer(uri, 1, LineIndex(text))
+        server.state.set_buffer(uri, OpenBuffer(uri, 1, LineIndex(text)))
         server.courses.open(uri, text, 1)
         server.publish(uri)
         column = len(EDITED)

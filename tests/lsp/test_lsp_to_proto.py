@@ -15,7 +15,7 @@ from mfls.features.refusal import Refusal
 from mfls.lsp import to_proto
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.documents import OpenBuffer, Texts
-from mfls.lsp.routes import Route, answering, create_server
+from mfls.lsp.routes import Mode, Route, answering, create_server
 from mfls.text.edits import TextChange
 from mfls.text.line_index import Encoding, LineIndex
 
@@ -139,7 +139,9 @@ def test_a_fault_is_the_empty_answer_and_one_log_line_with_its_traceback(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     server = create_server()
-    run = answering(server, Route("textDocument/hover", _boom, empty=lambda params: "empty"))
+    run = answering(
+        server, Route("textDocument/hover", _boom, Mode.READ, empty=lambda params: "empty")
+    )
     with caplog.at_level(logging.DEBUG, logger="mfls"):
         assert run("params") == "empty"
     [record] = [r for r in caplog.records if r.name == "mfls"]
@@ -149,7 +151,7 @@ def test_a_fault_is_the_empty_answer_and_one_log_line_with_its_traceback(
 
 async def test_an_async_fault_is_the_empty_answer_too(caplog: pytest.LogCaptureFixture) -> None:
     server = create_server()
-    run = answering(server, Route("workspace/symbol", _async_boom))
+    run = answering(server, Route("workspace/didChangeConfiguration", _async_boom, Mode.MUTATE))
     with caplog.at_level(logging.DEBUG, logger="mfls"):
         assert await run("params") is None
     assert len([r for r in caplog.records if r.exc_info is not None]) == 1
@@ -157,5 +159,8 @@ async def test_an_async_fault_is_the_empty_answer_too(caplog: pytest.LogCaptureF
 
 def test_a_refusal_is_returned_as_it_is() -> None:
     refusal = Refusal("not here")
-    run = answering(create_server(), Route("textDocument/rename", lambda ls, params: refusal))
+    run = answering(
+        create_server(),
+        Route("textDocument/prepareRename", lambda snap, params: refusal, Mode.READ),
+    )
     assert run(None) is refusal

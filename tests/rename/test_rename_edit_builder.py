@@ -36,10 +36,10 @@ def test_json_ready_edits_serialize_like_attrs_edits(make_course: Callable[..., 
     change = rn.rename_key(server.courses.snapshot.courses[str(root)], "q", "🚀 r")
     assert isinstance(change, rn.WorkspaceChange)
     converter = wire_converter()
-    assert sends_json_ready(converter) and server.json_ready
+    assert sends_json_ready(converter) and server.state.json_ready
 
     def builder(json_ready: bool) -> EditBuilder:
-        return EditBuilder(server.texts, caps, json_ready=json_ready)
+        return EditBuilder(server.snapshot().texts, caps, json_ready=json_ready)
 
     fast = builder(True).edit(change)
     slow = builder(False).edit(change)

@@ -8,9 +8,9 @@ from typing import Any
 from lsprotocol import types as t
 
 from mfls.features import completion, hover, semantic_tokens
-from mfls.lsp import from_proto, to_proto
+from mfls.lsp import to_proto
 from mfls.lsp.handlers import authoring
-from mfls.lsp.server import MflsServer
+from mfls.lsp.snapshot import Snapshot
 
 COMPLETION_LIMIT = 100  # items per answer; past it the list is incomplete and re-asked
 
@@ -20,12 +20,12 @@ TOKENS_LEGEND = t.SemanticTokensLegend(
 )
 
 
-def on_hover(ls: MflsServer, params: t.HoverParams) -> t.Hover | None:
-    at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
+def on_hover(snap: Snapshot, params: t.HoverParams) -> t.Hover | None:
+    at = snap.cursor(params.text_document.uri, params.position)
     if at is None:
         return None
-    info = hover.hover(ls.courses.snapshot, at.uri, at.offset, ls.language)
-    return None if info is None else to_proto.hover(ls.convert, at.index, info)
+    info = hover.hover(snap.workspace, at.uri, at.offset, snap.language)
+    return None if info is None else to_proto.hover(snap.convert, at.index, info)
 
 
 # `{` and `[` open a marker and an interaction; a space typed inside an open `{{` asks
@@ -33,28 +33,28 @@ def on_hover(ls: MflsServer, params: t.HoverParams) -> t.Hover | None:
 COMPLETION_OPTIONS = t.CompletionOptions(trigger_characters=["{", "[", " "], resolve_provider=True)
 
 
-def complete(ls: MflsServer, params: t.CompletionParams) -> t.CompletionList | None:
-    at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
+def complete(snap: Snapshot, params: t.CompletionParams) -> t.CompletionList | None:
+    at = snap.cursor(params.text_document.uri, params.position)
     if at is None:
         return None
-    interaction_snippets = authoring.snippet_completion(ls, at)
+    interaction_snippets = authoring.snippet_completion(snap, at)
     if interaction_snippets is not None:
         return interaction_snippets
-    result = completion.complete(ls.courses.snapshot, at.uri, at.offset, limit=COMPLETION_LIMIT)
+    result = completion.complete(snap.workspace, at.uri, at.offset, limit=COMPLETION_LIMIT)
     if result is None:
         return None
-    caps = ls.caps
+    caps = snap.caps
     lazy, details, snippets = (
         caps.lazy_completion_documentation,
         caps.completion_label_details,
         caps.completion_snippets,
     )
     return to_proto.completion_list(
-        ls.convert, at.uri, at.offset, at.index, result, lazy, details, snippets
+        snap.convert, at.uri, at.offset, at.index, result, lazy, details, snippets
     )
 
 
-def resolve_completion(ls: MflsServer, item: t.CompletionItem) -> t.CompletionItem:
+def resolve_completion(snap: Snapshot, item: t.CompletionItem) -> t.CompletionItem:
     """The documentation `complete` left out, found again from the item's `data` in the
     current snapshot (nothing is remembered between the two requests)."""
     data: Any = item.data
@@ -63,19 +63,19 @@ def resolve_completion(ls: MflsServer, item: t.CompletionItem) -> t.CompletionIt
     uri, offset, key = data.get("uri"), data.get("offset"), data.get("key")
     if not (isinstance(uri, str) and isinstance(offset, int) and isinstance(key, str)):
         return item
-    result = completion.complete(ls.courses.snapshot, uri, offset)
+    result = completion.complete(snap.workspace, uri, offset)
     if result is None:
         return item
     documentation = next((i.documentation for i in result.items if i.key == key), None)
     return to_proto.resolve_completion(item, documentation)
 
 
-def tokens_full(ls: MflsServer, params: t.SemanticTokensParams) -> t.SemanticTokens:
-    return _tokens(ls, params.text_document, None)
+def tokens_full(snap: Snapshot, params: t.SemanticTokensParams) -> t.SemanticTokens:
+    return _tokens(snap, params.text_document, None)
 
 
-def tokens_range(ls: MflsServer, params: t.SemanticTokensRangeParams) -> t.SemanticTokens:
-    return _tokens(ls, params.text_document, params.range)
+def tokens_range(snap: Snapshot, params: t.SemanticTokensRangeParams) -> t.SemanticTokens:
+    return _tokens(snap, params.text_document, params.range)
 
 
 def no_tokens(params: Any) -> t.SemanticTokens:
@@ -83,12 +83,12 @@ def no_tokens(params: Any) -> t.SemanticTokens:
 
 
 def _tokens(
-    ls: MflsServer, document: t.TextDocumentIdentifier, range_: t.Range | None
+    snap: Snapshot, document: t.TextDocumentIdentifier, range_: t.Range | None
 ) -> t.SemanticTokens:
-    span = from_proto.span(ls.texts, ls.caps.encoding, document.uri, range_)
+    span = snap.span(document.uri, range_)
     if span is None:
         return no_tokens(None)
     start, end = (None, None) if range_ is None else (span.start, span.end)
-    found = semantic_tokens.tokens(ls.courses.snapshot, span.uri, start, end)
+    found = semantic_tokens.tokens(snap.workspace, span.uri, start, end)
     spans = [(x.start, x.start + x.length, x.type, x.modifiers) for x in found]
-    return t.SemanticTokens(data=to_proto.encode_tokens(ls.convert, span.index, spans))
+    return t.SemanticTokens(data=to_proto.encode_tokens(snap.convert, span.index, spans))

@@ -10,19 +10,19 @@ import mfls
 from mfls.features.course_info import course_info
 from mfls.features.refusal import Refusal
 from mfls.features.sync_status import since_last_pull_json
-from mfls.lsp.server import MflsServer
+from mfls.lsp.snapshot import Snapshot
 from mfls.workspace.uris import canonical_uri, path_to_uri
 
 COURSE_INFO = "mfls.courseInfo"
 
 
-def course_info_command(ls: MflsServer, arguments: list[Any]) -> dict[str, Any] | Refusal:
+def course_info_command(snap: Snapshot, arguments: list[Any]) -> dict[str, Any] | Refusal:
     """`mfls.courseInfo` [uri] -> the course of that document in figures, plus where mfls
     runs from (`server`: the `mfls` package's file, `python`: the interpreter), for editors
     that bundle it."""
     if not arguments or not isinstance(arguments[0], str):
         return Refusal(f"{COURSE_INFO} takes the URI of a document.", malformed=True)
-    found = course_info(ls.courses.snapshot, canonical_uri(arguments[0]))
+    found = course_info(snap.workspace, canonical_uri(arguments[0]))
     if isinstance(found, Refusal):
         return found
     return {

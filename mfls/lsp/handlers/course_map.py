@@ -14,7 +14,7 @@ from mfls.features.course_map import CourseMap, key_table, key_table_markdown, m
 from mfls.features.course_map_html import map_html
 from mfls.features.refusal import Refusal
 from mfls.features.sync_status import since_last_pull_json, sync_status
-from mfls.lsp.server import MflsServer
+from mfls.lsp.snapshot import Snapshot
 
 COURSE_KEYS: Final = "mfls.courseKeys"
 COURSE_MAP: Final = "mfls.courseMap"
@@ -37,20 +37,20 @@ def _uri(arguments: list[Any] | None) -> str | Refusal:
     return first
 
 
-def _map_of(ls: MflsServer, arguments: list[Any] | None) -> CourseMap | Refusal:
+def _map_of(snap: Snapshot, arguments: list[Any] | None) -> CourseMap | Refusal:
     """The map of the course of the document the arguments name."""
     uri = _uri(arguments)
     if isinstance(uri, Refusal):
         return uri
-    return map_of_document(ls.courses.snapshot, uri)
+    return map_of_document(snap.workspace, uri)
 
 
-def course_keys(ls: MflsServer, arguments: list[Any] | None) -> dict[str, Any] | Refusal:
-    found = _map_of(ls, arguments)
+def course_keys(snap: Snapshot, arguments: list[Any] | None) -> dict[str, Any] | Refusal:
+    found = _map_of(snap, arguments)
     if isinstance(found, Refusal):
         return found
     uri = _uri(arguments)
-    course = ls.courses.snapshot.course_for(uri) if isinstance(uri, str) else None
+    course = snap.workspace.course_for(uri) if isinstance(uri, str) else None
     return {
         "course": found.name,
         "root": found.root,
@@ -63,8 +63,8 @@ def course_keys(ls: MflsServer, arguments: list[Any] | None) -> dict[str, Any] |
     }
 
 
-def course_map(ls: MflsServer, arguments: list[Any] | None) -> dict[str, Any] | Refusal:
-    found = _map_of(ls, arguments)
+def course_map(snap: Snapshot, arguments: list[Any] | None) -> dict[str, Any] | Refusal:
+    found = _map_of(snap, arguments)
     if isinstance(found, Refusal):
         return found
     return {

@@ -23,7 +23,7 @@ def did_open(ls: MflsServer, params: t.DidOpenTextDocumentParams) -> None:
     if not is_markdown(doc.uri, doc.language_id):
         return
     uri = canonical_uri(doc.uri)
-    ls.texts.open[uri] = OpenBuffer(doc.uri, doc.version, LineIndex(doc.text))
+    ls.state.set_buffer(uri, OpenBuffer(doc.uri, doc.version, LineIndex(doc.text)))
     ls.courses.open(uri, doc.text, doc.version)
     ls.settle_heap()
     ls.diagnostics_changed(uri)
@@ -31,14 +31,14 @@ def did_open(ls: MflsServer, params: t.DidOpenTextDocumentParams) -> None:
 
 def did_change(ls: MflsServer, params: t.DidChangeTextDocumentParams) -> None:
     uri = canonical_uri(params.text_document.uri)
-    buffer = ls.texts.open.get(uri)
+    buffer = ls.state.buffers.get(uri)
     if buffer is None:
         return
     edits, index = from_proto.content_changes(
         buffer.index, ls.caps.encoding, params.content_changes
     )
-    buffer.index = index
-    buffer.version = params.text_document.version
+    buffer = OpenBuffer(buffer.client_uri, params.text_document.version, index)
+    ls.state.set_buffer(uri, buffer)
     try:
         ls.courses.change(uri, edits, buffer.version)
     except Exception:
@@ -49,9 +49,8 @@ def did_change(ls: MflsServer, params: t.DidChangeTextDocumentParams) -> None:
 
 def did_close(ls: MflsServer, params: t.DidCloseTextDocumentParams) -> None:
     uri = canonical_uri(params.text_document.uri)
-    if ls.texts.open.pop(uri, None) is None:
+    if ls.state.close_buffer(uri) is None:
         return
-    ls.texts.forget(uri)
     ls.courses.close(uri)
     if not ls.caps.pull_diagnostics and not ls.settings.closed_documents:
         ls.clear_published(uri)

@@ -30,15 +30,16 @@ from collections.abc import Mapping, Sequence
 from lsprotocol import types as t
 
 from mfls import __version__
-from mfls.disk import DiskProblem, journal, printable
 from mfls.features import code_actions as ca
 from mfls.features import course_rename as cr
 from mfls.features import rename as rn
 from mfls.features import rename_record as rr
 from mfls.features.refusal import Refusal
 from mfls.lsp import from_proto, to_proto
+from mfls.lsp.effects import MessageAfterAnswer, Outcome, WatchRename
+from mfls.lsp.files import Files
 from mfls.lsp.logs import LOGGER_NAME
-from mfls.lsp.server import MflsServer
+from mfls.lsp.snapshot import Snapshot
 from mfls.syntax.keys import check_new_key
 from mfls.text.edits import apply_changes
 from mfls.text.line_index import Encoding, LineIndex
@@ -59,36 +60,39 @@ NOT_INDEXED = Refusal("This document is not part of any indexed course yet.")
 
 
 def prepare_rename(
-    ls: MflsServer, params: t.PrepareRenameParams
+    snap: Snapshot, params: t.PrepareRenameParams
 ) -> t.PrepareRenamePlaceholder | Refusal:
-    at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
+    at = snap.cursor(params.text_document.uri, params.position)
     if at is None:
         return NOT_INDEXED
-    target = rn.prepare_rename(ls.courses.snapshot, at.uri, at.offset)
+    target = rn.prepare_rename(snap.workspace, at.uri, at.offset)
     if isinstance(target, Refusal):
         return target
-    return to_proto.rename_placeholder(ls.convert, at.index, target)
+    return to_proto.rename_placeholder(snap.convert, at.index, target)
 
 
-def rename(ls: MflsServer, params: t.RenameParams) -> t.WorkspaceEdit | Refusal | None:
+def rename(snap: Snapshot, files: Files, params: t.RenameParams) -> Outcome | Refusal | None:
     """The rename of the key under the cursor, computed from each closed document's
     current bytes (`Workspace.edit_basis`), one edit per file; refused, like
-    `mfls rename`, when a course member cannot be used or a rename journal is pending."""
-    at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
+    `mfls rename`, when a course member cannot be used or a rename journal is pending.
+    The rename is watched until applied (`MflsServer.observe_renames`), and the warning
+    about stored answers follows the answer."""
+    at = snap.cursor(params.text_document.uri, params.position)
     if at is None:
         return NOT_INDEXED
-    target = rn.prepare_rename(ls.courses.snapshot, at.uri, at.offset)
+    target = rn.prepare_rename(snap.workspace, at.uri, at.offset)
     if isinstance(target, Refusal):
         return target
-    course = ls.courses.snapshot.courses[target.course_id]
+    course = snap.workspace.courses[target.course_id]
     if course.root is not None:
-        pending = journal.pending_journal(course.root)
+        pending = files.pending_journal(course.root)
         if pending is not None:
-            return Refusal(pending.message(), old_key=target.key)
+            return Refusal(pending, old_key=target.key)
     uris = [o.uri for o in course.occurrences(target.key)]
-    basis = ls.courses.edit_basis(course.id, uris)
+    basis = files.edit_basis(course.id, uris)
     if basis.unusable:
-        return unusable_refusal(course, basis.unusable, target.key)
+        listed = files.unusable_members(course.root or "", basis.unusable)
+        return cr.unusable_members_refusal(target.key, listed)
     fresh = basis.snapshot.courses.get(course.id)
     if fresh is None:
         return NOT_INDEXED
@@ -99,19 +103,17 @@ def rename(ls: MflsServer, params: t.RenameParams) -> t.WorkspaceEdit | Refusal 
     if not change.documents:
         return None
     log.info("rename: %d markers in %d documents", change.markers, len(change.documents))
-    edit = ls.edits().edit(change)
+    edit = snap.edits().edit(change)
     if isinstance(edit, Refusal):
         return edit
     new_key = check_new_key(params.new_name)[0] or params.new_name
-    if fresh.root is not None:
-        waiting = _pending(fresh, change, target.key, new_key)
-        ls.pending_renames = ls.pending_renames.added(waiting)
-    ls.after_answer(
-        ls.show_message,
-        t.MessageType.Warning,
-        rn.stored_answers_warning(target.key, new_key, ls.language),
+    warning = rn.stored_answers_warning(target.key, new_key, snap.language)
+    effects: tuple[WatchRename | MessageAfterAnswer, ...] = (
+        MessageAfterAnswer(t.MessageType.Warning, warning),
     )
-    return edit
+    if fresh.root is not None:
+        effects = (WatchRename(_pending(fresh, change, target.key, new_key)), *effects)
+    return Outcome(edit, effects)
 
 
 def _pending(
@@ -142,13 +144,6 @@ def _pending(
     return rr.PendingRename(record, files)
 
 
-def unusable_refusal(course: CourseSnapshot, problems: Sequence[DiskProblem], key: str) -> Refusal:
-    """The refusal `mfls rename` gives for the same unusable members."""
-    root = course.root or ""
-    listed = [f"{printable(cr.relative_name(p.path, root, p.path))} ({p.reason})" for p in problems]
-    return cr.unusable_members_refusal(key, listed)
-
-
 def without_aliases(change: rn.WorkspaceChange, aliases: frozenset[str]) -> rn.WorkspaceChange:
     """`change` without the documents that name a file another document names."""
     if not aliases or not any(d.uri in aliases for d in change.documents):
@@ -158,15 +153,17 @@ def without_aliases(change: rn.WorkspaceChange, aliases: frozenset[str]) -> rn.W
     return dataclasses.replace(change, documents=kept, markers=change.markers - dropped)
 
 
-def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction] | Refusal | None:
-    span = from_proto.span(ls.texts, ls.caps.encoding, params.text_document.uri, params.range)
+def code_action(
+    snap: Snapshot, files: Files, params: t.CodeActionParams
+) -> list[t.CodeAction] | Refusal | None:
+    span = snap.span(params.text_document.uri, params.range)
     if span is None:
         return None
     only = params.context.only
     course_wide = bool(only) and any(
         _kind_wanted(kind, only) for kind in (ca.CONVERT_LEGACY_COURSE, ca.PAD_MARKERS_COURSE)
     )
-    snapshot = ls.courses.snapshot
+    snapshot = snap.workspace
     course = snapshot.course_for(span.uri)
     targets: Mapping[str, Sequence[str]] = {}
     if course is not None and bool(only) and _kind_wanted(ca.MERGE, only):
@@ -179,23 +176,24 @@ def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction
         end=span.end,
         course_wide=course_wide,
         merge_targets=targets,
-        language=ls.language,
+        language=snap.language,
     )
     found = actions(snapshot)
     closed = _closed_documents(found)
     aliases: frozenset[str] = frozenset()
     if closed and course is not None:
         # Actions that edit closed documents are computed again from their bytes on disk.
-        basis = ls.courses.edit_basis(course.id, closed)
+        basis = files.edit_basis(course.id, closed)
         aliases = basis.aliases
         found = actions(basis.snapshot)
         if basis.unusable:
+            listed = files.unusable_members(course.root or "", basis.unusable)
             log.warning(
                 "code actions: left out the ones editing other documents: %s",
-                unusable_refusal(course, basis.unusable, "").message,
+                cr.unusable_members_refusal("", listed).message,
             )
             found = [a for a in found if not _closed_documents([a])]
-    builder = ls.edits()
+    builder = snap.edits()
     result: list[t.CodeAction] = []
     for action in found:
         if not _kind_wanted(action.kind, only):
@@ -206,7 +204,7 @@ def code_action(ls: MflsServer, params: t.CodeActionParams) -> list[t.CodeAction
             edit = builder.edit(without_aliases(action.change, aliases))
         if isinstance(edit, Refusal):
             return edit
-        fixed = _fixed(span.index, ls.caps.encoding, params.context.diagnostics, action)
+        fixed = _fixed(span.index, snap.caps.encoding, params.context.diagnostics, action)
         result.append(to_proto.code_action(action, edit, fixed))
     return result
 

@@ -10,9 +10,9 @@ from typing import Final
 
 from lsprotocol import types as t
 
-from mfls.disk import inside
 from mfls.features.file_renames import Rename, TextEdit, course_file_edits, structure_edits
-from mfls.lsp.server import MflsServer, read_course_file
+from mfls.lsp.files import Files
+from mfls.lsp.snapshot import Snapshot
 from mfls.text.line_index import LineIndex
 from mfls.workspace.uris import path_to_uri, uri_to_path
 
@@ -32,7 +32,9 @@ WILL_RENAME_OPTIONS: Final = t.FileOperationRegistrationOptions(
 )
 
 
-def will_rename_files(ls: MflsServer, params: t.RenameFilesParams) -> t.WorkspaceEdit | None:
+def will_rename_files(
+    snap: Snapshot, files: Files, params: t.RenameFilesParams
+) -> t.WorkspaceEdit | None:
     renames: list[Rename] = []
     for change in params.files:
         old, new = uri_to_path(change.old_uri), uri_to_path(change.new_uri)
@@ -43,21 +45,21 @@ def will_rename_files(ls: MflsServer, params: t.RenameFilesParams) -> t.Workspac
     def add(path: str, text: str, edits: list[TextEdit]) -> None:
         if edits:
             index = LineIndex(text)
-            changes[ls.texts.client_uri(path_to_uri(path))] = [
-                t.TextEdit(range=ls.convert.range(index, start, end), new_text=new_text)
+            changes[snap.client_uri(path_to_uri(path))] = [
+                t.TextEdit(range=snap.convert.range(index, start, end), new_text=new_text)
                 for start, end, new_text in edits
             ]
 
-    for course in ls.courses.snapshot.courses.values():
+    for course in snap.workspace.courses.values():
         root = course.root
-        if root is None or not any(inside(old, root) for old, _ in renames):
+        if root is None or not any(files.inside(old, root) for old, _ in renames):
             continue
         layout = course.config.layout
         if layout is not None and layout.structure is not None:
-            text = read_course_file(layout.structure, root)
+            text = files.course_file_text(layout.structure, root)
             add(layout.structure, text, structure_edits(root, text, renames))
         course_file = course.config_path
         if course_file is not None:
-            text = read_course_file(course_file, root)
+            text = files.course_file_text(course_file, root)
             add(course_file, text, course_file_edits(root, text, renames))
     return t.WorkspaceEdit(changes=changes) if changes else None

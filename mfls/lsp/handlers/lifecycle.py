@@ -12,7 +12,7 @@ from typing import Any
 from lsprotocol import types as t
 
 from mfls import __version__
-from mfls.lsp import course_gate, from_proto, to_proto
+from mfls.lsp import course_gate, from_proto
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.logs import LOGGER_NAME, ClientLogHandler
 from mfls.lsp.server import MflsServer
@@ -24,12 +24,11 @@ log = logging.getLogger(LOGGER_NAME)
 def initialize(ls: MflsServer, params: t.InitializeParams) -> None:
     ls.loop = asyncio.get_running_loop()
     logging.getLogger(LOGGER_NAME).addHandler(ClientLogHandler(ls.client_log))
-    ls.caps = Capabilities.read(params.capabilities)
-    ls.convert = to_proto.Converter(ls.texts, ls.caps.encoding)
-    ls.client_locale = params.locale
+    ls.state.caps = Capabilities.read(params.capabilities)
+    ls.state.client_locale = params.locale
     ls.apply_settings(params.initialization_options)
-    ls.folders = from_proto.initial_folders(params)
-    if ls.folders:
+    ls.state.folders = from_proto.initial_folders(params)
+    if ls.state.folders:
         ls.gate.expect()
     ls.offer(ls.caps)
     log.info(
@@ -43,7 +42,7 @@ def initialize(ls: MflsServer, params: t.InitializeParams) -> None:
 async def initialized(ls: MflsServer, params: t.InitializedParams) -> None:
     await pull_configuration(ls)
     await ls.update_watchers()
-    await _index_folders(ls, list(ls.folders))
+    await _index_folders(ls, list(ls.state.folders))
 
 
 async def did_change_configuration(ls: MflsServer, params: t.DidChangeConfigurationParams) -> None:
@@ -59,9 +58,9 @@ async def did_change_workspace_folders(
 ) -> None:
     removed = set(from_proto.folder_paths(f.uri for f in params.event.removed))
     added = from_proto.folder_paths(f.uri for f in params.event.added)
-    folders = [p for p in ls.folders if p not in removed]
+    folders = [p for p in ls.state.folders if p not in removed]
     folders += [p for p in added if p not in folders]
-    ls.folders = folders
+    ls.state.folders = folders
     await _index_folders(ls, folders)
 
 

@@ -6,76 +6,76 @@ from __future__ import annotations
 from lsprotocol import types as t
 
 from mfls.features import folding, navigation, symbols
-from mfls.lsp import from_proto, to_proto
-from mfls.lsp.server import MflsServer
+from mfls.lsp import to_proto
+from mfls.lsp.snapshot import Snapshot
 
 
 def definition(
-    ls: MflsServer, params: t.DefinitionParams
+    snap: Snapshot, params: t.DefinitionParams
 ) -> list[t.LocationLink] | list[t.Location] | None:
-    return _targets(ls, params, ls.caps.definition_links)
+    return _targets(snap, params, snap.caps.definition_links)
 
 
 def declaration(
-    ls: MflsServer, params: t.DeclarationParams
+    snap: Snapshot, params: t.DeclarationParams
 ) -> list[t.LocationLink] | list[t.Location] | None:
-    return _targets(ls, params, ls.caps.declaration_links)
+    return _targets(snap, params, snap.caps.declaration_links)
 
 
 def _targets(
-    ls: MflsServer, params: t.DefinitionParams | t.DeclarationParams, links: bool
+    snap: Snapshot, params: t.DefinitionParams | t.DeclarationParams, links: bool
 ) -> list[t.LocationLink] | list[t.Location] | None:
-    at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
+    at = snap.cursor(params.text_document.uri, params.position)
     if at is None:
         return None
-    targets = navigation.definition(ls.courses.snapshot, at.uri, at.offset)
+    targets = navigation.definition(snap.workspace, at.uri, at.offset)
     if not targets:
         return None
-    return to_proto.definition(ls.convert, at.index, targets, links)
+    return to_proto.definition(snap.convert, at.index, targets, links)
 
 
-def references(ls: MflsServer, params: t.ReferenceParams) -> list[t.Location] | None:
-    at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
+def references(snap: Snapshot, params: t.ReferenceParams) -> list[t.Location] | None:
+    at = snap.cursor(params.text_document.uri, params.position)
     if at is None:
         return None
     found = navigation.references(
-        ls.courses.snapshot, at.uri, at.offset, params.context.include_declaration
+        snap.workspace, at.uri, at.offset, params.context.include_declaration
     )
-    return to_proto.locations(ls.convert, found)
+    return to_proto.locations(snap.convert, found)
 
 
 def highlights(
-    ls: MflsServer, params: t.DocumentHighlightParams
+    snap: Snapshot, params: t.DocumentHighlightParams
 ) -> list[t.DocumentHighlight] | None:
-    at = from_proto.cursor(ls.texts, ls.caps.encoding, params.text_document.uri, params.position)
+    at = snap.cursor(params.text_document.uri, params.position)
     if at is None:
         return None
-    found = navigation.highlights(ls.courses.snapshot, at.uri, at.offset)
-    return to_proto.highlights(ls.convert, at.index, found)
+    found = navigation.highlights(snap.workspace, at.uri, at.offset)
+    return to_proto.highlights(snap.convert, at.index, found)
 
 
 def document_symbols(
-    ls: MflsServer, params: t.DocumentSymbolParams
+    snap: Snapshot, params: t.DocumentSymbolParams
 ) -> list[t.DocumentSymbol] | list[t.SymbolInformation] | None:
-    doc = from_proto.document(ls.texts, params.text_document.uri)
+    doc = snap.document(params.text_document.uri)
     if doc is None:
         return None
-    found = symbols.document_symbols(ls.courses.snapshot, doc.uri)
-    if ls.caps.hierarchical_symbols:
-        return to_proto.document_symbols(ls.convert, doc.index, found)
-    return to_proto.flat_symbols(ls.convert, doc.uri, doc.index, found)
+    found = symbols.document_symbols(snap.workspace, doc.uri)
+    if snap.caps.hierarchical_symbols:
+        return to_proto.document_symbols(snap.convert, doc.index, found)
+    return to_proto.flat_symbols(snap.convert, doc.uri, doc.index, found)
 
 
 def workspace_symbols(
-    ls: MflsServer, params: t.WorkspaceSymbolParams
+    snap: Snapshot, params: t.WorkspaceSymbolParams
 ) -> list[t.SymbolInformation] | None:
-    found = symbols.workspace_symbols(ls.courses.snapshot, params.query)
-    return to_proto.workspace_symbols(ls.convert, found)
+    found = symbols.workspace_symbols(snap.workspace, params.query)
+    return to_proto.workspace_symbols(snap.convert, found)
 
 
-def folding_ranges(ls: MflsServer, params: t.FoldingRangeParams) -> list[t.FoldingRange] | None:
-    doc = from_proto.document(ls.texts, params.text_document.uri)
+def folding_ranges(snap: Snapshot, params: t.FoldingRangeParams) -> list[t.FoldingRange] | None:
+    doc = snap.document(params.text_document.uri)
     if doc is None:
         return None
-    found = folding.folding_ranges(ls.courses.snapshot, doc.uri)
+    found = folding.folding_ranges(snap.workspace, doc.uri)
     return to_proto.folding_ranges(doc.index, found)
