@@ -1,16 +1,17 @@
 // Semantic highlighting: the server's tokens (markers, interactions and their parts) as
-// marks with the class `cm-mfls-<token type>`, asked again after each change is sent.
+// marks with the classes `cm-mfls-<token type>` and `cm-mfls-<modifier>`, asked again after each change is sent.
 import { RangeSetBuilder } from "@codemirror/state";
 import { Decoration, ViewPlugin } from "@codemirror/view";
 import { LSPPlugin } from "@codemirror/lsp-client";
 
 const marks = new Map();
-const markOf = (type) => {
-  if (!marks.has(type)) marks.set(type, Decoration.mark({ class: `cm-mfls-${type}` }));
-  return marks.get(type);
-};
+function markOf(type, modifiers) {
+  const names = [type, ...modifiers].map((name) => `cm-mfls-${name}`).join(" ");
+  if (!marks.has(names)) marks.set(names, Decoration.mark({ class: names }));
+  return marks.get(names);
+}
 
-function decorations(plugin, data, legend) {
+function decorations(plugin, data, { tokenTypes, tokenModifiers }) {
   const doc = plugin.view.state.doc;
   const builder = new RangeSetBuilder();
   let line = 0;
@@ -21,8 +22,9 @@ function decorations(plugin, data, legend) {
     if (line >= doc.lines) break;
     const from = plugin.fromPosition({ line, character });
     const to = Math.min(from + data[i + 2], doc.line(line + 1).to);
-    const type = legend[data[i + 3]];
-    if (type && to > from) builder.add(from, to, markOf(type));
+    const type = tokenTypes[data[i + 3]];
+    const modifiers = tokenModifiers.filter((_, bit) => data[i + 4] & (1 << bit));
+    if (type && to > from) builder.add(from, to, markOf(type, modifiers));
   }
   return builder.finish();
 }
@@ -48,7 +50,7 @@ const highlighter = ViewPlugin.fromClass(class {
     if (!plugin) return;
     const asked = ++this.asked;
     await plugin.client.initializing;
-    const legend = plugin.client.serverCapabilities?.semanticTokensProvider?.legend?.tokenTypes;
+    const legend = plugin.client.serverCapabilities?.semanticTokensProvider?.legend;
     if (!legend) return;
     plugin.client.sync();
     const doc = this.view.state.doc;
