@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
+import { precompile } from "./precompile.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const web = path.resolve(here, "..");
@@ -15,7 +16,11 @@ const out = path.join(web, "dist");
 const python = process.env.PYTHON || "python3";
 // Pyodide 314's Python; the wheels are chosen for it.
 const PYODIDE_PYTHON = "3.14";
-const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
+// Parts of the standard library a language server in a worker never imports (the REPL,
+// debuggers, test runners, XML-RPC and WSGI servers): left out of the page's copy, for the
+// first-load budget of 15 MB.
+const STDLIB_LEFT_OUT = ["_pyrepl/", "unittest/", "wsgiref/", "xmlrpc/", "pdb.py", "doctest.py", "pydoc.py"];
 
 function log(message) {
   console.log(`[build] ${message}`);
@@ -40,10 +45,15 @@ function wheels(target) {
   log("the pure wheel of mfls from this checkout");
   const staging = fs.mkdtempSync(path.join(web, ".wheel-"));
   try {
-    execFileSync(python, ["-m", "build", "--wheel", "--outdir", staging, repo], {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, MFLS_BUILD: "pure" },
-    });
+    try {
+      execFileSync(python, ["-m", "build", "--wheel", "--outdir", staging, repo], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, MFLS_BUILD: "pure" },
+      });
+    } catch (error) {
+      process.stderr.write(`${error.stdout}\n${error.stderr}\n`);
+      throw error;
+    }
     for (const name of fs.readdirSync(staging)) fs.copyFileSync(path.join(staging, name), path.join(target, name));
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
@@ -52,8 +62,18 @@ function wheels(target) {
   const impure = names.filter((name) => !name.endsWith("-py3-none-any.whl"));
   if (impure.length) throw new Error(`not pure wheels: ${impure.join(", ")}`);
   if (!names.some((name) => name.startsWith("mfls-"))) throw new Error("no mfls wheel was built");
-  fs.writeFileSync(path.join(target, "manifest.json"), JSON.stringify({ python: PYODIDE_PYTHON, wheels: names }, null, 1) + "\n");
   return names;
+}
+
+function trimStdlib(source, target) {
+  execFileSync(python, ["-c", [
+    "import sys, zipfile",
+    "source, target, *left = sys.argv[1:]",
+    "with zipfile.ZipFile(source) as src, zipfile.ZipFile(target, 'w') as out:",
+    "    for info in src.infolist():",
+    "        if not any(info.filename == p or info.filename.startswith(p) and p.endswith('/') for p in left):",
+    "            out.writestr(info, src.read(info), compress_type=info.compress_type)",
+  ].join("\n"), source, target, ...STDLIB_LEFT_OUT], { stdio: "inherit" });
 }
 
 async function main() {
@@ -62,6 +82,7 @@ async function main() {
   for (const name of PYODIDE_FILES) {
     fs.copyFileSync(path.join(web, "node_modules/pyodide", name), path.join(out, "pyodide", name));
   }
+  trimStdlib(path.join(web, "node_modules/pyodide/python_stdlib.zip"), path.join(out, "pyodide", "python_stdlib.zip"));
   // The page loads none of Pyodide's own packages: its lock file keeps only its header.
   const lock = JSON.parse(fs.readFileSync(path.join(web, "node_modules/pyodide/pyodide-lock.json"), "utf8"));
   fs.writeFileSync(path.join(out, "pyodide", "pyodide-lock.json"), JSON.stringify({ ...lock, packages: {} }));
@@ -79,8 +100,14 @@ async function main() {
     logLevel: "warning",
   });
   for (const name of ["index.html", "style.css"]) fs.copyFileSync(path.join(web, "src", name), path.join(out, name));
-  const names = wheels(path.join(out, "wheels"));
+  const wheelDir = path.join(out, "wheels");
+  const names = wheels(wheelDir);
   log(`wheels: ${names.join(", ")}`);
+  const archive = "site-packages.zip";
+  const modules = await precompile(wheelDir, names, path.join(wheelDir, archive));
+  log(`${archive}: ${modules} modules byte-compiled by Pyodide's Python`);
+  const manifest = { python: PYODIDE_PYTHON, wheels: names, archive };
+  fs.writeFileSync(path.join(wheelDir, "manifest.json"), JSON.stringify(manifest, null, 1) + "\n");
   let total = 0;
   const walk = (dir) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

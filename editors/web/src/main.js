@@ -37,6 +37,7 @@ const opened = performance.now();
 
 worker.addEventListener("message", (event) => {
   const { ready, failed } = event.data;
+  if (event.data.debug) console.log(`worker ${event.data.debug} (page ${performance.now().toFixed(0)})`);
   if (ready) {
     status.textContent = `${ready.version}, started in ${ready.seconds.toFixed(1)} s`;
     window.mflsStarted = ready;
@@ -50,6 +51,9 @@ worker.postMessage({ course: EXAMPLE_COURSE });
 const client = new LSPClient({
   rootUri: ROOT_URI,
   timeout: 120000,
+  // Changes reach the server as they are typed (diagnostics.js) and the worker runs one
+  // message at a time: a shorter quiet time than the server's 150 ms default.
+  initializationOptions: { mfls: { diagnosticDelay: 50 } },
   workspace: (client) => new CourseWorkspace(client, show),
   extensions: [
     serverCompletion(),

@@ -20,14 +20,31 @@ function send(texts) {
   for (const text of texts) self.postMessage({ lsp: text });
 }
 
-function drain(result) {
+function unwrap(result) {
   const texts = result.toJs();
   result.destroy();
-  send(texts);
+  return texts;
+}
+
+// One message for the server: the clock caught up first, then the message, then the timer.
+function drain(run) {
+  catchUp();
+  send(unwrap(run()));
   schedule();
 }
 
-// The server's timers (the debounce of pushed diagnostics): advance when the earliest falls due.
+// The server's loop keeps its own clock (SteppedLoop): before each message it is moved by
+// the real time since the last, so a timer (the debounce of pushed diagnostics) falls due
+// when it would on a real loop, and a timer is set for the earliest one still waiting.
+let clock = performance.now();
+
+function catchUp() {
+  const now = performance.now();
+  const elapsed = (now - clock) / 1000;
+  clock = now;
+  if (elapsed > 0) send(unwrap(server.advance(elapsed)));
+}
+
 function schedule() {
   if (timer !== null) clearTimeout(timer);
   timer = null;
@@ -35,7 +52,8 @@ function schedule() {
   if (next === undefined || next === null) return;
   timer = setTimeout(() => {
     timer = null;
-    drain(server.advance(next));
+    catchUp();
+    schedule();
   }, next * 1000);
 }
 
@@ -69,15 +87,15 @@ function watched(path, type) {
 
 function handle(pyodide, data) {
   if (data.lsp !== undefined) {
-    drain(server.handle(rooted(data.lsp)));
+    drain(() => server.handle(rooted(data.lsp)));
   } else if (data.write !== undefined) {
     let existed = true;
     try { pyodide.FS.stat(`${ROOT}/${data.write}`); } catch { existed = false; }
     writeFile(pyodide, data.write, data.text);
-    drain(server.handle(watched(data.write, existed ? 2 : 1)));
+    drain(() => server.handle(watched(data.write, existed ? 2 : 1)));
   } else if (data.remove !== undefined) {
     try { pyodide.FS.unlink(`${ROOT}/${data.remove}`); } catch { /* already gone */ }
-    drain(server.handle(watched(data.remove, 3)));
+    drain(() => server.handle(watched(data.remove, 3)));
   }
 }
 
@@ -87,12 +105,12 @@ async function start(course) {
   const loaded = performance.now();
   const manifest = await (await fetch(new URL("wheels/manifest.json", base))).json();
   const site = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
-  await Promise.all(manifest.wheels.map(async (name) => {
-    const bytes = await (await fetch(new URL(`wheels/${name}`, base))).arrayBuffer();
-    pyodide.unpackArchive(bytes, "wheel", { extractDir: site });
-  }));
+  // The wheels byte-compiled into one archive at build time (scripts/precompile.mjs).
+  const bytes = await (await fetch(new URL(`wheels/${manifest.archive}`, base))).arrayBuffer();
+  pyodide.unpackArchive(bytes, "zip", { extractDir: site });
   const unpacked = performance.now();
   for (const [path, text] of Object.entries(course)) writeFile(pyodide, path, text);
+  clock = performance.now();
   server = pyodide.runPython(`
 from mfls.lsp.stepped_loop import SteppedLoop
 from mfls.lsp.sync import SyncServer
