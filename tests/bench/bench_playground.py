@@ -36,7 +36,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def main(rounds: int, keystrokes: int) -> int:
