@@ -195,6 +195,21 @@ def test_the_playground_in_chromium(
     course_map = steps["map"]["text"]
     assert "3 lessons" in course_map and NEW_KEY in course_map and OLD_KEY not in course_map
 
+    # 8. A lesson added through the file list binds the key lesson 2 reads; renamed, it
+    # still does; deleted, the problem is back.
+    files = steps["files"]
+    lessons = [LESSON_1, LESSON_2, LESSON_3]
+    assert files["added"] == {
+        "list": ["mfcourse.toml", *lessons, "lessons/04-editor.md"],
+        "unbound": 0,
+        "text": "# New lesson\n\n?[{{ What is your preferred editor? }} Vim | Emacs | VS Code]\n",
+    }
+    assert files["renamed"] == {
+        "list": ["mfcourse.toml", *lessons, "lessons/05-editor.md"],
+        "unbound": 0,
+    }
+    assert files["deleted"] == {"list": ["mfcourse.toml", *lessons], "unbound": 1}
+
     assert shot.stat().st_size > 10_000
     if os.environ.get("MFLS_UPDATE_SCREENSHOT") == "1":
         shutil.copyfile(shot, SCREENSHOT)

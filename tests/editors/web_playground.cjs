@@ -146,6 +146,42 @@ async function main() {
     await page.waitForFunction(() => (document.getElementById("map-frame").srcdoc || "").includes("Which language will you learn?"), null, { timeout: WAIT });
     const frame = page.frameLocator("#map-frame");
     results.steps.map = { text: await frame.locator("body").innerText({ timeout: WAIT }) };
+
+    // 8. The file list: a lesson added (its interaction binds the key lesson 2 read
+    // unbound), renamed, then deleted (the problem comes back).
+    const answers = [];
+    page.on("dialog", (dialog) => dialog.accept(answers.shift()));
+    const listed = () => page.$$eval("#file-list li", (items) => items.map((li) => li.dataset.path));
+    const unbound = () => page.$$eval("#problems li", (items) => items.filter((li) => li.textContent.includes("unbound-reference")).length);
+    const waitUnbound = (count) => page.waitForFunction(
+      (n) => [...document.querySelectorAll("#problems li")].filter((li) => li.textContent.includes("unbound-reference")).length === n,
+      count,
+      { timeout: WAIT },
+    );
+    const files = {};
+    answers.push("04-editor.md");
+    await page.click("#add-lesson");
+    const added = "lessons/04-editor.md";
+    await page.waitForSelector(`.file-editor[data-path="${added}"]:not([hidden])`);
+    await page.evaluate((p) => {
+      const view = window.mflsPlayground.views.get(p);
+      view.dispatch({
+        changes: { from: view.state.doc.length, insert: "?[{{ What is your preferred editor? }} Vim | Emacs | VS Code]\n" },
+        userEvent: "input.paste",
+      });
+    }, added);
+    await waitUnbound(0);
+    files.added = { list: await listed(), unbound: await unbound(), text: await text(page, added) };
+    answers.push("lessons/05-editor.md");
+    await page.click("#rename-file");
+    await page.waitForSelector(`.file-editor[data-path="lessons/05-editor.md"]:not([hidden])`);
+    await page.waitForTimeout(500);
+    files.renamed = { list: await listed(), unbound: await unbound() };
+    answers.push("");  // the confirm: accepted
+    await page.click("#delete-file");
+    await waitUnbound(1);
+    files.deleted = { list: await listed(), unbound: await unbound() };
+    results.steps.files = files;
   } catch (error) {
     results.errors.push(String(error && error.stack || error));
   } finally {
