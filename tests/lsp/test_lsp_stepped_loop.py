@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_lsp_sync import ON_TOPC, ON_TOPIC, Client, opened, vscode, write_course
@@ -105,3 +106,83 @@ def test_a_wait_with_nothing_to_wait_for_is_an_error() -> None:
     with pytest.raises(RuntimeError, match="wait forever"):
         loop.run_until_complete(never)
     loop.close()
+
+
+# What @codemirror/lsp-client 6.3.0 declares (its `clientCapabilities`, with the
+# playground's extensions merged in), less `textDocument.diagnostic`, which the
+# playground's transport withholds: the client declares pull diagnostics but never pulls.
+CODEMIRROR_CLIENT: dict[str, Any] = {
+    "general": {"markdown": {"parser": "marked"}},
+    "textDocument": {
+        "completion": {
+            "completionItem": {
+                "snippetSupport": True,
+                "documentationFormat": ["markdown", "plaintext"],
+                "insertReplaceSupport": False,
+            },
+            "completionList": {
+                "itemDefaults": ["commitCharacters", "editRange", "insertTextFormat"]
+            },
+            "completionItemKind": {"valueSet": []},
+            "contextSupport": True,
+        },
+        "hover": {"contentFormat": ["markdown", "plaintext"]},
+        "formatting": {},
+        "rename": {},
+        "definition": {},
+        "declaration": {},
+        "references": {},
+        "publishDiagnostics": {"versionSupport": True},
+        "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["quickfix"]}}},
+        "semanticTokens": {
+            "requests": {"full": True},
+            "tokenTypes": [],
+            "tokenModifiers": [],
+            "formats": ["relative"],
+        },
+    },
+    "window": {"showMessage": {}},
+}
+
+
+def test_a_codemirror_client_is_asked_nothing_and_gets_pushed_diagnostics(
+    tmp_path: Path,
+) -> None:
+    """lsp-client answers every server request "method not implemented": with its
+    capabilities mfls sends none, and pushes diagnostics (plain `changes` in edits)."""
+    uri = write_course(tmp_path)
+    client = Client(SyncServer(loop=SteppedLoop()), answer_requests=False)
+    result = client.call(
+        "initialize",
+        {
+            "processId": None,
+            "clientInfo": {"name": "@codemirror/lsp-client"},
+            "rootUri": path_to_uri(str(tmp_path)),
+            "capabilities": CODEMIRROR_CLIENT,
+            "initializationOptions": {"mfls": {"diagnosticDelay": 50}},
+        },
+    )
+    assert "diagnosticProvider" not in result["capabilities"]
+    client.notify("initialized", {})
+    opened(client, uri)
+    client.take(client.server.advance(0.05))
+    assert client.asked == []
+    assert published(client)["01.md"] == (1, ["near-miss"])
+    at = {"textDocument": {"uri": uri}, "position": ON_TOPIC}
+    rename = client.call("textDocument/rename", {**at, "newName": "subject"})
+    assert sorted(u.rsplit("/", 1)[-1] for u in rename["changes"]) == ["01.md", "02.md"]
+    assert client.asked == []
+
+
+def test_with_the_pull_capability_it_declares_mfls_would_wait_to_be_pulled(
+    tmp_path: Path,
+) -> None:
+    """Why the playground's transport withholds `textDocument.diagnostic`."""
+    write_course(tmp_path)
+    client = Client(SyncServer(loop=SteppedLoop()), answer_requests=False)
+    caps = {**CODEMIRROR_CLIENT, "textDocument": {**CODEMIRROR_CLIENT["textDocument"]}}
+    caps["textDocument"]["diagnostic"] = {}
+    result = client.call(
+        "initialize", {"rootUri": path_to_uri(str(tmp_path)), "capabilities": caps}
+    )
+    assert "diagnosticProvider" in result["capabilities"]
