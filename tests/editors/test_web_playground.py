@@ -177,6 +177,8 @@ def test_the_playground_in_chromium(
     assert tooltip.startswith("How many hours per week can you study?")
     assert "Bound in 01-welcome.md:11." in tooltip
     assert "Read once in 1 document of Playground." in tooltip
+    assert steps["hover"]["href"].startswith("file:///course/lessons/01-welcome.md")
+    assert steps["hover"]["followed"] == {"url": site_url, "line": 11}
 
     # 6. F2 renames the key in every lesson, reads and binding alike.
     texts = steps["rename"]["texts"]

@@ -124,6 +124,16 @@ async function main() {
     await page.waitForTimeout(200);
     results.steps.hover = { tooltip: await page.innerText(".cm-tooltip-hover") };
     await page.screenshot({ path: process.env.MFLS_SHOT });
+    // Its link to the binding's place moves the cursor there, in the page.
+    await cursorAt(page, lesson1, "# Welcome", 0);
+    await page.mouse.move(marker.x, marker.y);
+    const link = await page.waitForSelector(".cm-tooltip-hover a[href]", { timeout: WAIT });
+    results.steps.hover.href = await link.getAttribute("href");
+    await link.click();
+    results.steps.hover.followed = await page.evaluate((p) => {
+      const view = window.mflsPlayground.views.get(p);
+      return { url: location.href, line: view.state.doc.lineAt(view.state.selection.main.head).number };
+    }, lesson1);
     await page.mouse.move(5, 5);
 
     // 6. Rename with F2 at the binding of lesson 1, applied to every lesson.

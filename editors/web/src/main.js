@@ -228,6 +228,20 @@ document.getElementById("delete-file").addEventListener("click", () => {
   show(views.keys().next().value);
 });
 
+// A link to a place in the course (a hover's "Bound in 01-welcome.md:11") opens it here.
+document.addEventListener("click", (event) => {
+  const link = event.target instanceof Element && event.target.closest("a[href]");
+  if (!link || !link.href.startsWith(`${ROOT_URI}/`)) return;
+  event.preventDefault();
+  const [uri, fragment = ""] = link.href.split("#");
+  const path = pathOf(uri);
+  if (!views.has(path)) return;
+  const view = show(path);
+  const line = Number((/^L(\d+)/.exec(fragment) || [])[1] || 1);
+  view.dispatch({ selection: { anchor: view.state.doc.line(Math.min(line, view.state.doc.lines)).from }, scrollIntoView: true });
+  view.focus();
+});
+
 for (const [path, text] of Object.entries(EXAMPLE_COURSE)) editorFor(path, text);
 show(Object.keys(EXAMPLE_COURSE).find((path) => path.endsWith(".md")));
 
