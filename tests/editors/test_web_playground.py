@@ -172,6 +172,11 @@ def test_the_playground_in_chromium(
         "column": 5,
     }
 
+    # Shift-F12 there lists the key's binding and reads in every lesson.
+    references = steps["references"]
+    assert references["files"] == ["01-welcome.md", "02-first-program.md", "03-practice.md"]
+    assert [int(line.split(":")[0]) for line in references["lines"]] == [7, 3, 8, 7, 10]
+
     # 5. The hover names the exact key and where it is bound and read.
     tooltip = steps["hover"]["tooltip"]
     assert tooltip.startswith("How many hours per week can you study?")

@@ -117,6 +117,15 @@ async function main() {
       return { current: document.querySelector("#file-list li[aria-current=true]").dataset.path, line: line.text, column: head - line.from };
     }, lesson1);
 
+    // 4b. Shift-F12 there: the references of the key in every lesson, in a panel.
+    await page.keyboard.press("Shift+F12");
+    await page.waitForSelector(".cm-lsp-reference-panel .cm-lsp-reference", { timeout: WAIT });
+    results.steps.references = {
+      files: await page.$$eval(".cm-lsp-reference-panel .cm-lsp-reference-file", (els) => els.map((e) => e.textContent)),
+      lines: await page.$$eval(".cm-lsp-reference-panel .cm-lsp-reference-line", (els) => els.map((e) => e.textContent)),
+    };
+    await page.keyboard.press("Escape");
+
     // 5. Hover on a marker: the exact key and where it is read.
     const marker = await cursorAt(page, lesson1, "How many hours", 4);
     await page.mouse.move(marker.x, marker.y);

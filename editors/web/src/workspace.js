@@ -56,9 +56,13 @@ export class CourseWorkspace extends Workspace {
     this.client.didClose(uri);
   }
 
+  // A jump to another lesson (go to binding, a reference) shows its editor and gives it the focus.
   displayFile(uri) {
     const file = this.getFile(uri);
-    return Promise.resolve(file ? this.show(file.view.dom.dataset.path) : null);
+    if (!file) return Promise.resolve(null);
+    const view = this.show(file.view.dom.dataset.path);
+    view.focus();
+    return Promise.resolve(view);
   }
 }
 
