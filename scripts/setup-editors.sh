@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the real-editor tests (tests/editors) need on a fresh Debian 12 machine, as
 # root: Neovim, Emacs with eglot and markdown-mode, chromium, build tools, the Node packages
-# of editors/vscode and editors/code-server, and the packaged extension (editors/vscode/mfls.vsix).
+# of editors/vscode and editors/code-server, the packaged extension (editors/vscode/mfls.vsix)
+# and the playground's built site (editors/web/dist: npm packages, and wheels from PyPI).
 # Idempotent; root is needed only while Debian packages are missing. Node 20 and npm must
 # already be installed. code-server 4.100.3 pins @vscode/ripgrep 1.15.11, whose cache is seeded.
 # Packaging the extension lays the server into it (editors/vscode/scripts/bundle_server.py):
@@ -81,5 +82,15 @@ log "editors/code-server: npm ci (code-server builds native modules; a few minut
   fi
   node_modules/.bin/code-server --version | head -1
 )
+
+log "editors/web: npm ci, npm run build (the playground: Pyodide, CodeMirror, the wheels)"
+(
+  cd editors/web
+  if stale; then
+    quietly web-npm-ci npm ci --no-audit --no-fund
+  fi
+  quietly web-build npm run build
+)
+test -f editors/web/dist/index.html
 
 log "done in $(( $(date +%s) - started )) s"

@@ -1,0 +1,31 @@
+// The LSP transport @codemirror/lsp-client takes ({send, subscribe, unsubscribe}), over
+// postMessage to the worker that runs mfls.
+
+// @codemirror/lsp-client 6.3 declares pull diagnostics (`textDocument.diagnostic`) but
+// never pulls: without this, a server that honours the declaration (mfls does) would
+// wait to be asked and the editor would show no problems.
+function withoutPullDiagnostics(text) {
+  const message = JSON.parse(text);
+  if (message.method !== "initialize") return text;
+  delete message.params.capabilities?.textDocument?.diagnostic;
+  return JSON.stringify(message);
+}
+
+export function workerTransport(worker) {
+  const handlers = new Set();
+  worker.addEventListener("message", (event) => {
+    if (event.data.lsp === undefined) return;
+    for (const handler of handlers) handler(event.data.lsp);
+  });
+  return {
+    send(message) {
+      worker.postMessage({ lsp: withoutPullDiagnostics(message) });
+    },
+    subscribe(handler) {
+      handlers.add(handler);
+    },
+    unsubscribe(handler) {
+      handlers.delete(handler);
+    },
+  };
+}

@@ -1,0 +1,108 @@
+"""The playground's first load and keystrokes in headless chromium (a script, not a test):
+python3 tests/bench/bench_playground.py [ROUNDS] [KEYSTROKES]
+
+Serves editors/web/dist (built by `npm run build` in editors/web) on localhost and runs
+`bench_playground.cjs`: ROUNDS first loads (default 3), each in a fresh browser context,
+then KEYSTROKES pairs (default 10) of a keystroke that makes a near miss and one that
+undoes it, in a 50 KB lesson added through the page. Prints a table against the budgets of
+issue 24: at most 15 MB transferred, the example course's problems on screen within 6 s,
+a keystroke's diagnostics within 150 ms.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "editors" / "web"
+DRIVER = Path(__file__).with_name("bench_playground.cjs")
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def main(rounds: int, keystrokes: int) -> int:
+    site = WEB / "dist"
+    if not (site / "index.html").exists():
+        sys.exit("no built site: cd editors/web && npm ci && npm run build")
+    handler = functools.partial(_Quiet, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    with tempfile.TemporaryDirectory(prefix="mflsbench") as scratch:
+        results = Path(scratch) / "results.json"
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": scratch,
+            "MFLS_NODE_MODULES": str(WEB / "node_modules"),
+            "MFLS_URL": f"http://127.0.0.1:{server.server_address[1]}/",
+            "MFLS_CHROMIUM": shutil.which("chromium") or "/usr/bin/chromium",
+            "MFLS_ROUNDS": str(rounds),
+            "MFLS_KEYSTROKES": str(keystrokes),
+            "MFLS_RESULTS": str(results),
+            "MFLS_DEBUG": os.environ.get("MFLS_DEBUG", ""),
+        }
+        node = shutil.which("node") or "node"
+        subprocess.run([node, str(DRIVER)], env=env, cwd=scratch, check=False, timeout=900)
+        data = json.loads(results.read_text(encoding="utf-8"))
+    server.shutdown()
+    if data["errors"]:
+        print("\n".join(data["errors"]), file=sys.stderr)
+        return 1
+    loads = data["rounds"]
+    megabytes = [r["bytes"] / 1e6 for r in loads]
+    seconds = [r["problemsSeconds"] for r in loads]
+    started = [r["phases"]["seconds"] for r in loads]
+    pyodide = [r["phases"]["loaded"] for r in loads]
+    typed = [k["ms"] for r in loads for k in r["keystrokes"]]
+    lesson = next((r.get("lessonBytes") for r in loads if r.get("lessonBytes")), 0)
+    rows = [
+        ("first load, bytes transferred", f"{statistics.median(megabytes):.2f} MB", "15 MB"),
+        (
+            "opening to the example's problems on screen",
+            f"median {statistics.median(seconds):.2f} s (min {min(seconds):.2f}, "
+            f"max {max(seconds):.2f})",
+            "6 s",
+        ),
+        (
+            "  of which Pyodide loaded / mfls ready in the worker",
+            f"{statistics.median(pyodide):.2f} s / {statistics.median(started):.2f} s",
+            "",
+        ),
+    ]
+    if typed:
+        rows.append(
+            (
+                f"keystroke to its diagnostics on screen, {lesson / 1000:.0f} KB lesson",
+                f"median {statistics.median(typed):.0f} ms, p95 {percentile(typed, 0.95):.0f} ms "
+                f"({len(typed)} keystrokes)",
+                "150 ms",
+            )
+        )
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure':<{width}} | {'result':<48} | budget")
+    for name, value, budget in rows:
+        print(f"{name:<{width}} | {value:<48} | {budget}")
+    return 0
+
+
+if __name__ == "__main__":
+    arguments = [int(a) for a in sys.argv[1:3]]
+    sys.exit(main(*(arguments + [3, 10][len(arguments) :])))

@@ -1,0 +1,212 @@
+// The playground (editors/web/dist) in headless chromium, used as a person uses it: wait for
+// the example course's problems, open a lesson, take the quick fix, complete `{{ Wh`,
+// go to a binding in another lesson, hover a marker, rename a key with F2. Each step records
+// what is on screen; the pytest side (test_web_playground.py) judges it.
+// Environment: MFLS_NODE_MODULES (with playwright-core), MFLS_URL, MFLS_CHROMIUM,
+// MFLS_RESULTS (a JSON file written at the end), MFLS_SHOT (the screenshot's path).
+const fs = require("fs");
+const path = require("path");
+const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
+
+const WAIT = 60_000;
+const results = { steps: {}, errors: [], console: [], requests: [] };
+
+async function text(page, path) {
+  return page.evaluate((p) => window.mflsPlayground.views.get(p).state.doc.toString(), path);
+}
+
+async function openFile(page, file) {
+  await page.click(`#file-list li[data-path="${file}"]`);
+  await page.waitForSelector(`.file-editor[data-path="${file}"]:not([hidden]) .cm-content`);
+}
+
+// Puts the cursor at the first occurrence of `needle` (plus `offset`) in the visible editor.
+async function cursorAt(page, file, needle, offset = 0) {
+  const at = await page.evaluate(([p, n, o]) => {
+    const view = window.mflsPlayground.views.get(p);
+    const pos = view.state.doc.toString().indexOf(n) + o;
+    view.dispatch({ selection: { anchor: pos }, scrollIntoView: true });
+    view.focus();
+    const box = view.coordsAtPos(pos);
+    return { pos, x: box.left + 2, y: (box.top + box.bottom) / 2 };
+  }, [file, needle, offset]);
+  return at;
+}
+
+async function visibleText(page, file) {
+  return page.innerText(`.file-editor[data-path="${file}"] .cm-content`);
+}
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath: process.env.MFLS_CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
+    page.on("console", (m) => results.console.push(`${m.type()}: ${m.text()}`));
+    page.on("pageerror", (e) => results.errors.push(`page error: ${e.message}`));
+    page.on("request", (r) => results.requests.push(r.url()));
+    const started = Date.now();
+    await page.goto(process.env.MFLS_URL);
+
+    // 1. The example course's problems, in the list and as underlines in the lesson.
+    await page.waitForFunction(() => document.querySelectorAll("#problems li").length >= 2, null, { timeout: WAIT });
+    results.steps.problems = {
+      seconds: (Date.now() - started) / 1000,
+      status: await page.textContent("#status"),
+      list: await page.$$eval("#problems li", (items) => items.map((li) => li.textContent)),
+      files: await page.$$eval("#file-list li", (items) => items.map((li) => li.textContent)),
+    };
+    await page.waitForSelector(".cm-mfls-variable", { timeout: WAIT });
+    results.steps.semantic = await page.$$eval(".file-editor:not([hidden]) [class*=cm-mfls-]", (els) =>
+      els.map((e) => [e.className, e.textContent]));
+    const lesson2 = "lessons/02-first-program.md";
+    await openFile(page, lesson2);
+    await page.waitForSelector(`.file-editor[data-path="${lesson2}"] .cm-lintRange-warning`, { timeout: WAIT });
+    results.steps.underlines = {
+      ranges: await page.$$eval(`.file-editor[data-path="${lesson2}"] .cm-lintRange-warning`, (els) => els.map((e) => e.textContent)),
+      gutter: await page.$$eval(`.file-editor[data-path="${lesson2}"] .cm-lint-marker-warning`, (els) => els.length),
+    };
+
+    // 2. The quick fix of the near miss, from the diagnostic's tooltip.
+    const miss = await cursorAt(page, lesson2, "would you like to lern", 3);
+    await page.mouse.move(miss.x, miss.y);
+    const action = await page.waitForSelector(".cm-tooltip-lint .cm-diagnosticAction", { timeout: WAIT });
+    const fixTitle = await action.textContent();
+    await action.click();
+    await page.waitForFunction(
+      (p) => !window.mflsPlayground.views.get(p).state.doc.toString().includes("lern"),
+      lesson2,
+      { timeout: WAIT },
+    );
+    results.steps.quickFix = { title: fixTitle, line: (await visibleText(page, lesson2)).split("\n").find((l) => l.includes("Start from")) };
+    await page.mouse.move(5, 5);
+
+    // 3. Completion of a course key after `{{ Wh`, the first item accepted with Enter.
+    const lesson3 = "lessons/03-practice.md";
+    await openFile(page, lesson3);
+    await page.evaluate((p) => {
+      const view = window.mflsPlayground.views.get(p);
+      view.dispatch({ selection: { anchor: view.state.doc.length } });
+      view.focus();
+    }, lesson3);
+    await page.keyboard.type("\nRecall {{ Wh", { delay: 40 });
+    // As a person does: the list is up and has stopped changing, then Enter.
+    const list = ".cm-tooltip-autocomplete li[aria-selected=true]";
+    await page.waitForSelector(list, { timeout: WAIT });
+    await page.waitForTimeout(500);
+    await page.waitForSelector(list, { timeout: WAIT });
+    const offered = await page.$$eval(".cm-tooltip-autocomplete li", (items) => items.map((li) => li.textContent));
+    await page.keyboard.press("Enter");
+    await page.waitForTimeout(300);
+    const lastLine = (await text(page, lesson3)).trimEnd().split("\n").pop();
+    results.steps.completion = { offered, lastLine, text: await text(page, lesson3), shown: (await visibleText(page, lesson3)).trimEnd().split("\n").pop() };
+
+    // 4. Go to binding (F12) from a read in lesson 3 to the interaction of lesson 1.
+    await cursorAt(page, lesson3, "{{ How did the first", 5);
+    await cursorAt(page, lesson3, "{{ What would you like to learn? }} to", 5);
+    await page.keyboard.press("F12");
+    const lesson1 = "lessons/01-welcome.md";
+    await page.waitForSelector(`.file-editor[data-path="${lesson1}"]:not([hidden])`, { timeout: WAIT });
+    results.steps.definition = await page.evaluate((p) => {
+      const view = window.mflsPlayground.views.get(p);
+      const head = view.state.selection.main.head;
+      const line = view.state.doc.lineAt(head);
+      return { current: document.querySelector("#file-list li[aria-current=true]").dataset.path, line: line.text, column: head - line.from };
+    }, lesson1);
+
+    // 4b. Shift-F12 there: the references of the key in every lesson, in a panel.
+    await page.keyboard.press("Shift+F12");
+    await page.waitForSelector(".cm-lsp-reference-panel .cm-lsp-reference", { timeout: WAIT });
+    results.steps.references = {
+      files: await page.$$eval(".cm-lsp-reference-panel .cm-lsp-reference-file", (els) => els.map((e) => e.textContent)),
+      lines: await page.$$eval(".cm-lsp-reference-panel .cm-lsp-reference-line", (els) => els.map((e) => e.textContent)),
+    };
+    await page.keyboard.press("Escape");
+
+    // 5. Hover on a marker: the exact key and where it is read.
+    const marker = await cursorAt(page, lesson1, "How many hours", 4);
+    await page.mouse.move(marker.x, marker.y);
+    await page.waitForSelector(".cm-tooltip-hover", { timeout: WAIT });
+    await page.waitForTimeout(200);
+    results.steps.hover = { tooltip: await page.innerText(".cm-tooltip-hover") };
+    await page.screenshot({ path: process.env.MFLS_SHOT });
+    // Its link to the binding's place moves the cursor there, in the page.
+    await cursorAt(page, lesson1, "# Welcome", 0);
+    await page.mouse.move(marker.x, marker.y);
+    const link = await page.waitForSelector(".cm-tooltip-hover a[href]", { timeout: WAIT });
+    results.steps.hover.href = await link.getAttribute("href");
+    await link.click();
+    results.steps.hover.followed = await page.evaluate((p) => {
+      const view = window.mflsPlayground.views.get(p);
+      return { url: location.href, line: view.state.doc.lineAt(view.state.selection.main.head).number };
+    }, lesson1);
+    await page.mouse.move(5, 5);
+
+    // 6. Rename with F2 at the binding of lesson 1, applied to every lesson.
+    await cursorAt(page, lesson1, "What would you like to learn?", 5);
+    await page.keyboard.press("F2");
+    const input = await page.waitForSelector(".cm-lsp-rename-panel input[name=name]", { timeout: WAIT });
+    await input.fill("Which language will you learn?");
+    await input.press("Enter");
+    await page.waitForFunction(
+      (p) => window.mflsPlayground.views.get(p).state.doc.toString().includes("Which language will you learn?"),
+      lesson3,
+      { timeout: WAIT },
+    );
+    const texts = {};
+    for (const file of [lesson1, lesson2, lesson3]) texts[file] = await text(page, file);
+    results.steps.rename = { texts, shown: await visibleText(page, lesson1) };
+
+    // 7. The course map beside the editor.
+    await page.click("#refresh-map");
+    await page.waitForFunction(() => (document.getElementById("map-frame").srcdoc || "").includes("Which language will you learn?"), null, { timeout: WAIT });
+    const frame = page.frameLocator("#map-frame");
+    results.steps.map = { text: await frame.locator("body").innerText({ timeout: WAIT }) };
+
+    // 8. The file list: a lesson added (its interaction binds the key lesson 2 read
+    // unbound), renamed, then deleted (the problem comes back).
+    const answers = [];
+    page.on("dialog", (dialog) => dialog.accept(answers.shift()));
+    const listed = () => page.$$eval("#file-list li", (items) => items.map((li) => li.dataset.path));
+    const unbound = () => page.$$eval("#problems li", (items) => items.filter((li) => li.textContent.includes("unbound-reference")).length);
+    const waitUnbound = (count) => page.waitForFunction(
+      (n) => [...document.querySelectorAll("#problems li")].filter((li) => li.textContent.includes("unbound-reference")).length === n,
+      count,
+      { timeout: WAIT },
+    );
+    const files = {};
+    answers.push("04-editor.md");
+    await page.click("#add-lesson");
+    const added = "lessons/04-editor.md";
+    await page.waitForSelector(`.file-editor[data-path="${added}"]:not([hidden])`);
+    await page.evaluate((p) => {
+      const view = window.mflsPlayground.views.get(p);
+      view.dispatch({
+        changes: { from: view.state.doc.length, insert: "?[{{ What is your preferred editor? }} Vim | Emacs | VS Code]\n" },
+        userEvent: "input.paste",
+      });
+    }, added);
+    await waitUnbound(0);
+    files.added = { list: await listed(), unbound: await unbound(), text: await text(page, added) };
+    answers.push("lessons/05-editor.md");
+    await page.click("#rename-file");
+    await page.waitForSelector(`.file-editor[data-path="lessons/05-editor.md"]:not([hidden])`);
+    await page.waitForTimeout(500);
+    files.renamed = { list: await listed(), unbound: await unbound() };
+    answers.push("");  // the confirm: accepted
+    await page.click("#delete-file");
+    await waitUnbound(1);
+    files.deleted = { list: await listed(), unbound: await unbound() };
+    results.steps.files = files;
+  } catch (error) {
+    results.errors.push(String(error && error.stack || error));
+  } finally {
+    await browser.close();
+    fs.writeFileSync(process.env.MFLS_RESULTS, JSON.stringify(results, null, 1));
+  }
+}
+
+main();
