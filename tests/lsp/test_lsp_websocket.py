@@ -29,6 +29,8 @@ LIMIT = 200_000
 
 
 def _course(base: Path) -> tuple[Path, Path]:
+    # A course file above the root, taking in the folder beside it: never read.
+    (base / "mfcourse.toml").write_text('name = "Above"\nreferences = ["outside/*.md"]\n')
     root = base / "course"
     root.mkdir()
     (root / "a.md").write_text(LESSON_A)
@@ -271,6 +273,9 @@ async def test_the_client_cannot_choose_the_root_nor_read_outside_it(
     await ws.open(secret)
     await ws.open(Path("/etc/passwd"), text="root:x:0:0::/root:/bin/sh\n")
     await ws.open(root / "linked.md", text=SECRET)  # a link inside the root, to outside
+    # A course file opened (not on disk) that names lessons and references outside.
+    globs = json.dumps(["../outside/*.md", f"{outside}/*.md"])
+    await ws.open(root / "mfcourse.toml", text=f"lessons = {globs}\nreferences = {globs}\n")
     escaping = f"{uri(root)}/../outside/secret.md"
     await ws.open(root / "a.md")
     # The root's course is served, the one named by the client is not.
@@ -293,10 +298,29 @@ async def test_the_client_cannot_choose_the_root_nor_read_outside_it(
         assert all(SECRET_KEY not in json.dumps(s) for s in symbols["result"])
     everything = "\n".join(str(frame) for frame in ws.frames)
     assert SECRET_KEY not in everything
-    assert "Outside" not in everything
+    assert "Outside" not in everything and "Above" not in everything
     assert "root:x:0:0" not in everything
     assert uri(secret) not in [n["params"].get("uri") for n in ws.notes]
     await ws.ws.close()
+
+
+async def test_a_refusal_is_logged_to_its_own_client_only(
+    served: Served, course: tuple[Path, Path]
+) -> None:
+    refused, other = await client(served), await client(served)
+    await asyncio.gather(refused.start(), other.start())
+    await refused.open(Path("/etc/hostname"), text="x\n")
+    note = await refused.notification(
+        "window/logMessage", lambda p: "refused textDocument/didOpen" in p["message"]
+    )
+    assert "'file:///etc/hostname' is outside the course root" in note["params"]["message"]
+    assert (await other.request("workspace/symbol", {"query": "name"}))["result"]
+    await asyncio.sleep(0.3)
+    assert (await other.request("workspace/symbol", {"query": "name"}))["result"]
+    assert other.frames
+    assert not any("/etc/hostname" in str(frame) for frame in other.frames)
+    await refused.ws.close()
+    await other.ws.close()
 
 
 async def test_a_message_over_the_limit_closes_that_connection_only(
