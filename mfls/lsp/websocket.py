@@ -18,12 +18,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import gc
 import itertools
 import json
 import logging
 import signal
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
+
+from pygls.protocol import LanguageServerProtocol
 
 from mfls.lsp.confinement import CourseRoot
 from mfls.lsp.handshake import refusal
@@ -139,6 +142,7 @@ class Connections:
         if why is None:
             return None
         status, text = why
+        _CONNECTION.set(0)  # no client's connection: the line goes to stderr only
         log.warning("refused a connection: %s", text.strip())
         return ws.respond(status, text)
 
@@ -188,8 +192,20 @@ class Connections:
             pool.shutdown(wait=False, cancel_futures=True)
         for handler in _log_handlers(server):
             logging.getLogger(LOGGER_NAME).removeHandler(handler)
+        # pygls caches two lookups per protocol object (`lru_cache` on methods), which
+        # would keep this server and its index alive: the others just look them up again.
+        LanguageServerProtocol.get_message_type.cache_clear()
+        LanguageServerProtocol.get_result_type.cache_clear()
         del self.servers[connection]
+        asyncio.get_running_loop().call_soon(_reclaim)
         log.debug("connection %d ended; %d open", connection, len(self.servers))
+
+
+def _reclaim() -> None:
+    """Free a server gone: `MflsServer.settle_heap` froze it (`gc.freeze`), and a frozen
+    reference cycle is never collected. One full collection per disconnect."""
+    gc.unfreeze()
+    gc.collect()
 
 
 def serve_websocket(
@@ -212,14 +228,25 @@ def serve_websocket(
 async def _main(
     connections: Connections, host: str, port: int, announce: Callable[[str], None]
 ) -> None:
-    from websockets.asyncio.server import serve
-
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[None] = loop.create_future()
     for number in (signal.SIGINT, signal.SIGTERM):
         # Not on Windows, nor outside the main thread: Ctrl-C then raises instead.
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(number, _set_once, stop)
+    await serve_until(connections, host, port, announce, stop)
+
+
+async def serve_until(
+    connections: Connections,
+    host: str,
+    port: int,
+    announce: Callable[[str], None],
+    stop: asyncio.Future[None],
+) -> None:
+    """Serve on the running loop until `stop` is done, then close every connection."""
+    from websockets.asyncio.server import serve
+
     async with serve(
         connections.serve,
         host,

@@ -16,10 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-websockets = pytest.importorskip("websockets")
-from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
-from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 LESSON_A = "# Welcome\n\n?[{{name}}...Your name]\n"
 LESSON_B = "# Next\n\nHello {{name}}, and {{nope}}.\n"
@@ -310,6 +308,8 @@ async def test_a_refusal_is_logged_to_its_own_client_only(
     refused, other = await client(served), await client(served)
     await asyncio.gather(refused.start(), other.start())
     await refused.open(Path("/etc/hostname"), text="x\n")
+    with pytest.raises(InvalidStatus):  # a refused handshake is logged to stderr only
+        await client(served, url=f"{served.base}?token=wrong")
     note = await refused.notification(
         "window/logMessage", lambda p: "refused textDocument/didOpen" in p["message"]
     )
@@ -319,6 +319,8 @@ async def test_a_refusal_is_logged_to_its_own_client_only(
     assert (await other.request("workspace/symbol", {"query": "name"}))["result"]
     assert other.frames
     assert not any("/etc/hostname" in str(frame) for frame in other.frames)
+    for each in (refused, other):
+        assert not any("wrong token" in str(frame) for frame in each.frames)
     await refused.ws.close()
     await other.ws.close()
 
