@@ -59,9 +59,14 @@ def require_websockets() -> None:
         ) from error
 
 
-class _TextFrames:
+MAX_UNSENT = 4096
+"""Messages waiting for a client that reads none: past this, its connection is closed."""
+
+
+class TextFrames:
     """The protocol's writer for one connection: each message out as one text frame, in
-    order (one sending task), from the loop or from a thread."""
+    order (one sending task), from the loop or from a thread. A client that leaves more
+    than MAX_UNSENT messages unread is closed (1008) rather than buffered without end."""
 
     def __init__(self, ws: ServerConnection, loop: asyncio.AbstractEventLoop) -> None:
         self._ws = ws
@@ -69,6 +74,7 @@ class _TextFrames:
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.sender = loop.create_task(self._send_all())
+        self._closing: asyncio.Task[None] | None = None
 
     def write(self, data: bytes) -> None:
         if not self.closed:
@@ -85,9 +91,22 @@ class _TextFrames:
         except RuntimeError:
             running = None
         if running is self._loop:
-            self._queue.put_nowait(item)
+            self._enqueue(item)
         elif not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self._queue.put_nowait, item)
+            self._loop.call_soon_threadsafe(self._enqueue, item)
+
+    def _enqueue(self, item: str | None) -> None:
+        if self.closed:
+            return
+        if item is not None and self._queue.qsize() >= MAX_UNSENT:
+            log.warning("the client has left %d messages unread; closing it", MAX_UNSENT)
+            self.closed = True
+            self.sender.cancel()
+            self._closing = self._loop.create_task(
+                self._ws.close(code=1008, reason="too many messages unread")
+            )
+            return
+        self._queue.put_nowait(item)
 
     async def _send_all(self) -> None:
         from websockets.exceptions import ConnectionClosed
@@ -153,7 +172,7 @@ class Connections:
         _CONNECTION.set(connection)
         server = create_server()
         self.servers[connection] = server
-        frames = _TextFrames(ws, asyncio.get_running_loop())
+        frames = TextFrames(ws, asyncio.get_running_loop())
         self._senders.add(frames.sender)
         frames.sender.add_done_callback(self._senders.discard)
         server.protocol.set_writer(frames, include_headers=False)
@@ -182,7 +201,7 @@ class Connections:
         finally:
             self._end(connection, server, frames)
 
-    def _end(self, connection: int, server: MflsServer, frames: _TextFrames) -> None:
+    def _end(self, connection: int, server: MflsServer, frames: TextFrames) -> None:
         if not frames.sender.done():
             frames.close()  # what is queued goes out, then the socket closes
         frames.closed = True

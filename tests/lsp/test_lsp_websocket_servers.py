@@ -113,3 +113,31 @@ async def test_the_server_of_a_connection_gone_is_freed(
         await serving
     assert connections.servers == {}
     assert client_log_handlers() == handlers_before
+
+
+class StuckSocket:
+    """A connection whose client reads nothing: a send never completes."""
+
+    def __init__(self) -> None:
+        self.closed_with: int | None = None
+        self._never = asyncio.Event()
+
+    async def send(self, text: str) -> None:
+        await self._never.wait()
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.closed_with = code
+
+
+async def test_a_client_that_reads_nothing_is_closed_not_buffered_without_end() -> None:
+    ws = StuckSocket()
+    frames = websocket.TextFrames(ws, asyncio.get_running_loop())
+    for n in range(websocket.MAX_UNSENT):
+        frames.write(b'{"n": %d}' % n)
+    await asyncio.sleep(0.05)
+    assert ws.closed_with is None and not frames.closed
+    for n in range(3):
+        frames.write(b'{"more": %d}' % n)
+    await asyncio.sleep(0.05)
+    assert ws.closed_with == 1008
+    assert frames.closed and frames.sender.cancelled()
