@@ -55,7 +55,9 @@ def require_websockets() -> None:
         import websockets.asyncio.server  # noqa: F401
     except ImportError as error:
         raise MissingWebsockets(
-            "mfls serve --ws needs the websockets package: pip install 'mfls[ws]'"
+            "mfls serve --ws needs the websockets package: install mfls with its ws extra "
+            "(pip install 'mfls[ws]', or '/path/to/mfls[ws]' from a checkout) or run "
+            "pip install websockets"
         ) from error
 
 
