@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
 # mfls itself, editable; setup.py compiles the scanner with mypyc where a C compiler
 # works and builds pure Python otherwise (MFLS_BUILD=pure or compiled forces either).
-python3 -m pip install --quiet -e '.[test]'
+python3 -m pip install --quiet -e '.[test,ws]'
 python3 -m mfls --version
 # The release artifacts, built once, as a maintainer builds them (README "Install"): an
 # sdist and a pure wheel in dist/, which tests/cli/test_cli_release.py installs with pipx.

@@ -37,7 +37,7 @@ class Subcommand(NamedTuple):
 
 
 SUBCOMMANDS: tuple[Subcommand, ...] = (
-    Subcommand("serve", "serve", "speak LSP over stdio (the default) or TCP"),
+    Subcommand("serve", "serve", "speak LSP over stdio (the default), TCP or WebSocket"),
     Subcommand("scan", "scan", "print what the scanner reads in one document", True),
     Subcommand("check", "check", "report diagnostics for files and folders", True),
     Subcommand("rename", "rename", "rename a memory key in every document of a course"),

@@ -1,4 +1,4 @@
-"""`mfls serve [--stdio | --tcp HOST:PORT]`: the language server.
+"""`mfls serve [--stdio | --tcp HOST:PORT | --ws HOST:PORT --root DIR]`: the language server.
 
 The only command that loads the LSP front end (pygls, lsprotocol), and only once it runs.
 """
@@ -9,6 +9,7 @@ import argparse
 import logging
 import sys
 
+from mfls import disk
 from mfls.cli.output import configure_stderr
 
 
@@ -33,9 +34,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="serve over TCP instead of standard input and output",
     )
     transport.add_argument(
+        "--ws",
+        type=parse_host_port,
+        metavar="HOST:PORT",
+        help="serve over WebSocket, for editors in a web page (needs --root; port 0 picks "
+        "one); prints the URL with the token every connection must give",
+    )
+    transport.add_argument(
         "--stdio",
         action="store_true",
         help="serve over standard input and output (the default; accepted for LSP clients)",
+    )
+    parser.add_argument(
+        "--root",
+        metavar="DIR",
+        help="with --ws: the course root, the only folder served (whatever the client asks)",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="with --ws: a web page origin allowed to connect, e.g. https://shifu.example "
+        "(repeatable; http://localhost:* matches any port); pages on localhost are allowed",
     )
     parser.add_argument(
         "--max-message-bytes",
@@ -51,6 +72,11 @@ def run(args: argparse.Namespace) -> int:
     from mfls.lsp.routes import create_server
 
     configure_stderr(logging.WARNING)
+    if getattr(args, "ws", None) is not None:
+        return run_websocket(args)
+    if getattr(args, "root", None) or getattr(args, "allow_origin", None):
+        print("mfls serve: --root and --allow-origin go with --ws", file=sys.stderr)
+        return 2
     server = create_server()
     limit: int = getattr(args, "max_message_bytes", None) or wire.MAX_MESSAGE_BYTES
     tcp: tuple[str, int] | None = getattr(args, "tcp", None)
@@ -62,3 +88,38 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout = sys.stderr
     wire.serve_stdio(server, sys.stdin.buffer, protocol_out, limit)
     return 0
+
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def run_websocket(args: argparse.Namespace) -> int:
+    from mfls.lsp import handshake, websocket, wire
+
+    host, port = args.ws
+    root: str | None = args.root
+    if not root:
+        print("mfls serve --ws: --root DIR is required (the course served)", file=sys.stderr)
+        return 2
+    if not disk.is_directory(root):
+        print(f"mfls serve --ws: --root {root}: not a folder", file=sys.stderr)
+        return 2
+    try:
+        websocket.require_websockets()
+    except websocket.MissingWebsockets as missing:
+        print(f"mfls serve --ws: {missing}", file=sys.stderr)
+        return 2
+    if host not in LOOPBACK:
+        print(
+            f"mfls serve --ws: warning: listening on {host}, not only on this machine; "
+            "anyone who can reach it and has the token can read the course",
+            file=sys.stderr,
+        )
+    token = handshake.new_token()
+    origins = [*handshake.DEFAULT_ORIGINS, *args.allow_origin]
+
+    def announce(url: str) -> None:
+        print(f"mfls: serving {disk.real_path(root)} at {url}", flush=True)
+
+    limit: int = args.max_message_bytes or wire.MAX_MESSAGE_BYTES
+    return websocket.serve_websocket(root, host, port, token, origins, limit, announce)
