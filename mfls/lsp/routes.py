@@ -10,8 +10,8 @@ Each route has a mode (`Mode`): what its handler is given and may do.
   server (messages to the client, indexing, publishing) through `Plumbing`
   (`mfls.lsp.plumbing`), which the server answers.
 - DISK: `handler(snapshot, files, params)`: what reads files besides the index (rename and
-  code actions re-read closed documents and the rename journal, document links and file
-  renames read course files), through `files` (`mfls.lsp.files.Files`). It runs on the
+  code actions re-read closed documents and the rename journal, file renames read the
+  course files they edit), through `files` (`mfls.lsp.files.Files`). It runs on the
   worker thread (inline in the synchronous mode), behind the indexing queued before it,
   and changes nothing: it may return an `Outcome` (`mfls.lsp.effects`), whose effects the
   dispatcher applies on the event loop. An open buffer that changed while it ran makes
@@ -196,7 +196,7 @@ ROUTES: tuple[Route, ...] = (
     Route(
         t.TEXT_DOCUMENT_DOCUMENT_LINK,
         course_file_links.links,
-        DISK,
+        READ,
         course_file_links.DOCUMENT_LINK_OPTIONS,
         course=document,
     ),

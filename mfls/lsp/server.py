@@ -80,9 +80,7 @@ class MflsServer(LanguageServer):
         self.files = DiskFiles(workspace)
         """What DISK handlers read of the file system (`mfls.lsp.files`)."""
         self.state = ServerState(
-            workspace,
-            DiagnosticMemo(self.files.course_file_text),
-            json_ready=to_proto.sends_json_ready(wire),
+            workspace, DiagnosticMemo(), json_ready=to_proto.sends_json_ready(wire)
         )
         """The only mutable state of the front end (`mfls.lsp.state`)."""
         self.gate = CourseGate()

@@ -493,6 +493,7 @@ class Workspace:
                 problems = (problem,)
             else:
                 config, found = parse_course_config(text)
+                config = config._replace(text=text)
                 problems = tuple(found)
                 for each in found:
                     if each.fatal:
