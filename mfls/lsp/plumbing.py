@@ -40,6 +40,11 @@ class Plumbing(Protocol):
         """Index `folders` on the worker, the open documents' courses first."""
         ...
 
+    def in_background(self, work: Callable[[], None], uri: str) -> None:
+        """`work()` on the worker, behind the indexing queued before it (inline when the
+        server has no worker), then `diagnostics_changed(uri)` on the loop."""
+        ...
+
     async def run_indexing(
         self, title: str, job: Callable[[Callable[[int, int], None]], None]
     ) -> None:

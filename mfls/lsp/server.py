@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import functools
 import gc
 import logging
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from lsprotocol import types as t
@@ -153,6 +154,28 @@ class MflsServer(LanguageServer):
             else:
                 later.append(effect)
         return result.answer, later
+
+    def in_background(self, work: Callable[[], None], uri: str) -> None:
+        if self._worker is not None:
+            try:
+                done = self._worker.submit(work)
+            except RuntimeError:  # the worker has stopped (shutdown): work here
+                pass
+            else:
+                done.add_done_callback(functools.partial(self._background_done, uri))
+                return
+        try:
+            work()
+        except Exception:
+            log.exception("background work for %s failed", uri)
+        self.diagnostics_changed(uri)
+
+    def _background_done(self, uri: str, done: Future[None]) -> None:
+        if done.cancelled():  # shutdown
+            return
+        if done.exception() is not None:
+            log.error("background work for %s failed", uri, exc_info=done.exception())
+        self.from_thread(self.diagnostics_changed, uri)
 
     def from_thread(self, callback: Callable[..., Any], *args: Any) -> None:
         """Run `callback(*args)` on the event loop, from any thread."""

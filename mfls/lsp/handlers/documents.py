@@ -51,13 +51,18 @@ def did_change(
 
 
 def did_close(state: ServerState, plumbing: Plumbing, params: t.DidCloseTextDocumentParams) -> None:
+    """The buffer is forgotten at once; a course member's disk copy is read on the worker
+    and takes its place (`Workspace.release`)."""
     uri = canonical_uri(params.text_document.uri)
     if state.close_buffer(uri) is None:
         return
-    state.workspace.close(uri)
+    reread = state.workspace.release(uri)
     if not state.caps.pull_diagnostics and not state.settings.closed_documents:
         plumbing.clear_published(uri)
-    plumbing.diagnostics_changed(uri)
+    if reread is None:
+        plumbing.diagnostics_changed(uri)
+    else:
+        plumbing.in_background(reread, uri)
 
 
 async def did_change_watched_files(
