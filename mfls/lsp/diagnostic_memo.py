@@ -4,7 +4,7 @@ seconds, and a push round for every open one), and which documents a report cove
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from mfls.features import diagnostics
 from mfls.lsp.diagnostic_writer import DiagnosticWriter
@@ -13,10 +13,7 @@ from mfls.lsp.positions import Converter
 from mfls.lsp.to_proto import course_file_uri
 from mfls.text.line_index import LineIndex
 from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
-from mfls.workspace.uris import path_to_uri, uri_to_path
-
-CourseFileReader = Callable[[str, "str | None"], str]
-"""(path, course root) -> the text of a course file ("" when unreadable)."""
+from mfls.workspace.uris import path_to_uri
 
 
 def structure_uri(course: CourseSnapshot) -> tuple[str, bool] | None:
@@ -53,11 +50,10 @@ class DiagnosticMemo:
     """Diagnostics as JSON texts by URI, for one workspace snapshot and language at a
     time; the writer's own memo (`DiagnosticWriter`) lives as long as this.
 
-    `read_course_file` gives the text a course file's diagnostics are placed in (None:
-    course files get none)."""
+    A course file's diagnostics are placed in its text as the workspace snapshot keeps
+    it (`CourseConfig.text`, `CourseLayout.structure_text`): no file is read."""
 
-    def __init__(self, read_course_file: CourseFileReader | None = None) -> None:
-        self._read_course_file = read_course_file
+    def __init__(self) -> None:
         self._made: tuple[WorkspaceSnapshot | None, str | None, dict[str, list[str]]]
         self._made = (None, None, {})
         self._writer: DiagnosticWriter | None = None
@@ -106,23 +102,22 @@ class DiagnosticMemo:
     def _course_file(
         self, workspace: WorkspaceSnapshot, language: str, convert: Converter, uri: str
     ) -> list[str]:
-        read = self._read_course_file
-        path = uri_to_path(uri)
-        if read is None or path is None:
-            return []
         structure_course = diagnostics.course_of_structure_file(workspace, uri)
         if structure_course is not None:
             items = diagnostics.structure_file_diagnostics(workspace, structure_course, language)
-            if not items:
-                return []
-            root = workspace.courses[structure_course].root
-            return self._writer_for(convert).texts(LineIndex(read(path, root)), items, convert)
+            layout = workspace.courses[structure_course].config.layout
+            text = layout.structure_text if layout is not None else None
+            return self._placed(items, text, convert)
         for course in workspace.courses.values():
-            if course_file_uri(course) != uri:
-                continue
-            items = diagnostics.course_file_diagnostics(workspace, course.id, language)
-            if not items:
-                return []
-            index = LineIndex(read(path, course.root))
-            return self._writer_for(convert).texts(index, items, convert)
+            if course_file_uri(course) == uri:
+                items = diagnostics.course_file_diagnostics(workspace, course.id, language)
+                return self._placed(items, course.config.text, convert)
         return []
+
+    def _placed(
+        self, items: list[diagnostics.Diagnostic], text: str | None, convert: Converter
+    ) -> list[str]:
+        """`items` placed in a course file's `text` ("" when it could not be read)."""
+        if not items:
+            return []
+        return self._writer_for(convert).texts(LineIndex(text or ""), items, convert)

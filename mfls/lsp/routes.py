@@ -5,11 +5,13 @@ Each route has a mode (`Mode`): what its handler is given and may do.
 - READ: `handler(snapshot, params)`. It gets a `Snapshot` (`mfls.lsp.snapshot`), built
   once per request when the handler runs (after the course gate), and nothing else: it
   cannot change the server, and answers from one moment's texts.
-- MUTATE: `handler(server, params)`: lifecycle, document sync, settings, folders; they
-  change the `ServerState` (`server.state`).
+- MUTATE: `handler(state, plumbing, params)`: lifecycle, document sync, settings,
+  folders; they change the `ServerState` (`mfls.lsp.state`) and ask the rest of the
+  server (messages to the client, indexing, publishing) through `Plumbing`
+  (`mfls.lsp.plumbing`), which the server answers.
 - DISK: `handler(snapshot, files, params)`: what reads files besides the index (rename and
-  code actions re-read closed documents and the rename journal, document links and file
-  renames read course files), through `files` (`mfls.lsp.files.Files`). It runs on the
+  code actions re-read closed documents and the rename journal, file renames read the
+  course files they edit), through `files` (`mfls.lsp.files.Files`). It runs on the
   worker thread (inline in the synchronous mode), behind the indexing queued before it,
   and changes nothing: it may return an `Outcome` (`mfls.lsp.effects`), whose effects the
   dispatcher applies on the event loop. An open buffer that changed while it ran makes
@@ -66,6 +68,7 @@ from mfls.lsp.handlers import (
     navigation,
 )
 from mfls.lsp.logs import LOGGER_NAME
+from mfls.lsp.plumbing import Plumbing
 from mfls.lsp.server import MflsServer
 
 log = logging.getLogger(LOGGER_NAME)
@@ -82,7 +85,7 @@ def unchanged(params: Any) -> Any:
 
 class Mode(enum.Enum):
     READ = "read"  # handler(snapshot, params)
-    MUTATE = "mutate"  # handler(server, params): changes the server's state
+    MUTATE = "mutate"  # handler(state, plumbing, params): changes the server's state
     DISK = "disk"  # handler(snapshot, files, params), on the worker
 
 
@@ -193,7 +196,7 @@ ROUTES: tuple[Route, ...] = (
     Route(
         t.TEXT_DOCUMENT_DOCUMENT_LINK,
         course_file_links.links,
-        DISK,
+        READ,
         course_file_links.DOCUMENT_LINK_OPTIONS,
         course=document,
     ),
@@ -319,11 +322,12 @@ def answering(server: MflsServer, route: Route) -> Callable[..., Any]:
 def bound(server: MflsServer, route: Route) -> Callable[[Any], Any]:
     """`route.handler` as a function of the params: a READ handler gets a snapshot of the
     server's state taken at the call, a DISK handler that and the server's files (and
-    runs on the worker: a coroutine, unless the server is inline), a MUTATE handler the
-    server."""
+    runs on the worker: a coroutine, unless the server is inline), a MUTATE handler its
+    state and the server as its plumbing."""
     handler = route.handler
     if route.mode is Mode.MUTATE:
-        return functools.partial(handler, server)
+        plumbing: Plumbing = server
+        return functools.partial(handler, server.state, plumbing)
     if inspect.iscoroutinefunction(handler):
         raise TypeError(f"{route.method}: a {route.mode.name} handler is a plain function")
     state = server.state

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import functools
 import gc
 import logging
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from lsprotocol import types as t
@@ -31,16 +32,16 @@ from pygls.lsp.server import LanguageServer
 from mfls import __version__, disk
 from mfls.features import diagnostics
 from mfls.features import rename_record as rr
-from mfls.lsp import to_proto
+from mfls.lsp import course_gate, to_proto
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.course_gate import CourseGate
 from mfls.lsp.diagnostic_memo import DiagnosticMemo, reported_documents, structure_uri
 from mfls.lsp.effects import MessageAfterAnswer, Outcome, WatchRename
 from mfls.lsp.files import DiskFiles
-from mfls.lsp.logs import LOGGER_NAME, apply_levels
+from mfls.lsp.logs import LOGGER_NAME, ClientLogHandler
 from mfls.lsp.protocol import MflsProtocol
 from mfls.lsp.publisher import Publisher
-from mfls.lsp.settings import Settings, merge_settings
+from mfls.lsp.settings import Settings
 from mfls.lsp.snapshot import Snapshot
 from mfls.lsp.state import ServerState
 from mfls.workspace.globs import exact_name
@@ -80,9 +81,7 @@ class MflsServer(LanguageServer):
         self.files = DiskFiles(workspace)
         """What DISK handlers read of the file system (`mfls.lsp.files`)."""
         self.state = ServerState(
-            workspace,
-            DiagnosticMemo(self.files.course_file_text),
-            json_ready=to_proto.sends_json_ready(wire),
+            workspace, DiagnosticMemo(), json_ready=to_proto.sends_json_ready(wire)
         )
         """The only mutable state of the front end (`mfls.lsp.state`)."""
         self.gate = CourseGate()
@@ -156,6 +155,28 @@ class MflsServer(LanguageServer):
                 later.append(effect)
         return result.answer, later
 
+    def in_background(self, work: Callable[[], None], uri: str) -> None:
+        if self._worker is not None:
+            try:
+                done = self._worker.submit(work)
+            except RuntimeError:  # the worker has stopped (shutdown): work here
+                pass
+            else:
+                done.add_done_callback(functools.partial(self._background_done, uri))
+                return
+        try:
+            work()
+        except Exception:
+            log.exception("background work for %s failed", uri)
+        self.diagnostics_changed(uri)
+
+    def _background_done(self, uri: str, done: Future[None]) -> None:
+        if done.cancelled():  # shutdown
+            return
+        if done.exception() is not None:
+            log.error("background work for %s failed", uri, exc_info=done.exception())
+        self.from_thread(self.diagnostics_changed, uri)
+
     def from_thread(self, callback: Callable[..., Any], *args: Any) -> None:
         """Run `callback(*args)` on the event loop, from any thread."""
         loop = self.loop
@@ -180,16 +201,20 @@ class MflsServer(LanguageServer):
     def show_message(self, kind: t.MessageType, text: str) -> None:
         self.from_thread(self.window_show_message, t.ShowMessageParams(type=kind, message=text))
 
-    def apply_settings(self, value: Any) -> None:
-        settings, problems = merge_settings(self.state.settings, value)
-        self.state.settings = settings
-        apply_levels(settings.log_level, settings.trace)
-        for problem in problems:
-            log.warning("ignored setting %s", problem)
-
     async def ask_client(self, request: Callable[[Any], Any], params: Any) -> Any:
         """A request to the client that gives up (raising) after CLIENT_TIMEOUT."""
         return await asyncio.wait_for(request(params), CLIENT_TIMEOUT)
+
+    def started(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        logging.getLogger(LOGGER_NAME).addHandler(ClientLogHandler(self.client_log))
+
+    async def ask_configuration(self, params: t.ConfigurationParams) -> list[Any]:
+        values: list[Any] = await self.ask_client(self.workspace_configuration_async, params)
+        return values
+
+    def expect_courses(self) -> None:
+        self.gate.expect()
 
     def settle_heap(self) -> None:
         """Move what is alive now (the index, an opened document) out of the garbage
@@ -262,6 +287,31 @@ class MflsServer(LanguageServer):
         self.report_course_problems(journals)
         self.diagnostics_changed()
         await self.update_watchers()
+
+    async def index_folders(self, folders: list[str]) -> None:
+        """Index the folders, the open documents' courses first; the course gate holds what
+        depends on a course until it is indexed (`mfls.lsp.course_gate`)."""
+        delay = course_gate.index_delay()
+
+        def first_done(roots: tuple[str, ...]) -> None:
+            self.from_thread(self.courses_known, roots)
+
+        def ended() -> None:
+            self.gate.end(self.courses.snapshot)
+
+        def job(progress: Callable[[int, int], None]) -> None:
+            try:
+                if delay:
+                    time.sleep(delay)
+                self.courses.set_folders(folders)
+                self.courses.index_all(progress, first_done)
+            finally:
+                # Scheduled before the worker's result reaches the loop: the gate opens
+                # before `run_indexing` publishes or asks for a refresh.
+                self.from_thread(ended)
+
+        self.gate.begin()
+        await self.run_indexing("Indexing MarkdownFlow courses", job)
 
     def courses_known(self, roots: tuple[str, ...]) -> None:
         """The courses at `roots` are indexed, the rest of the workspace not yet: what

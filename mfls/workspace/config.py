@@ -58,6 +58,8 @@ class CourseConfig(NamedTuple):
     target: str | None = None
     # An AI-Shifu course folder (`mfls.workspace.course_creator`): its layout.
     layout: CourseLayout | None = None
+    # The course file's text as the workspace read it (None: none, or unreadable).
+    text: str | None = None
 
     @property
     def runtime_target(self) -> str:

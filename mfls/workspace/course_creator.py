@@ -166,7 +166,7 @@ def read_layout(root: str, disk: Disk, max_bytes: int) -> CourseLayout:
         reason = problems[0].reason if problems else "unreadable"
         problem = ConfigProblem.of("structure.unreadable", {"reason": reason}, (0, 0, 0, 0))
         return layout._replace(problems=(problem,))
-    return _from_structure(layout, text)
+    return _from_structure(layout._replace(structure_text=text), text)
 
 
 def _synced(path: str, root: str, disk: Disk, max_bytes: int) -> tuple[SyncedLesson, ...]:

@@ -47,3 +47,4 @@ class CourseLayout(NamedTuple):
     problems: tuple[Any, ...] = ()  # ConfigProblem: at their place in structure.json
     from_structure: bool = False
     synced: tuple[SyncedLesson, ...] = ()
+    structure_text: str | None = None  # as read (None: absent or unreadable)

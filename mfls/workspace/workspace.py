@@ -493,6 +493,7 @@ class Workspace:
                 problems = (problem,)
             else:
                 config, found = parse_course_config(text)
+                config = config._replace(text=text)
                 problems = tuple(found)
                 for each in found:
                     if each.fatal:
@@ -525,12 +526,47 @@ class Workspace:
         return max(candidates, key=len)
 
     def _plan_for(self, root: str) -> CoursePlan:
+        """The plan of the course at `root`, made if there is none. Callers hold the lock;
+        `_ensure_plan` has made it beforehand, without, unless the course at `root`
+        appeared meanwhile (a new course file found while re-assembling)."""
         plan = self._plans.get(root)
         if plan is None:
-            config, problems, _ = self._read_config(root)
-            plan = CoursePlan(root, config, problems, (), MappingProxyType({}))
-            self._plans[root] = plan
+            plan = self._plans[root] = self._unlisted_plan(root)
         return plan
+
+    def _unlisted_plan(self, root: str) -> CoursePlan:
+        """The plan of a course not listed yet: its configuration, no members."""
+        config, problems, _ = self._read_config(root)
+        return CoursePlan(root, config, problems, (), MappingProxyType({}))
+
+    def _ensure_plan(self, root: str | None) -> None:
+        """Plan the course at `root` if it has no plan yet, reading its course file
+        without holding the lock."""
+        if root is None:
+            return
+        with self._lock:
+            if root in self._plans:
+                return
+        plan = self._unlisted_plan(root)
+        with self._lock:
+            self._plans.setdefault(root, plan)
+
+    def _locate(self, uri: str) -> str | None:
+        """The root of the course `uri` belongs to (None: outside every folder), found
+        without holding the lock while the disk is looked at."""
+        course = self._snapshot.course_for(uri)
+        if course is not None:
+            return course.root
+        path = uri_to_path(uri)
+        if path is None:
+            return None
+        with self._lock:
+            folder = self._folder_of(path)
+            known = [r for r in self._plans if disk.inside(path, r)]
+        if folder is None:
+            return None
+        nearest = nearest_course_root(os.path.dirname(path), folder, self._disk)
+        return max(known + ([nearest] if nearest else []) + [folder], key=len)
 
     def _entry(
         self,
@@ -589,6 +625,7 @@ class Workspace:
     def open(self, uri: str, text: str, version: int | None) -> None:
         uri = canonical_uri(uri)
         document = self._factory(text, version)
+        self._ensure_plan(self._locate(uri))
         with self._lock:
             self._open[uri] = (document, version)
             self._put(uri, document, version, True)
@@ -609,16 +646,32 @@ class Workspace:
 
     def close(self, uri: str) -> None:
         """Forget the buffer; the disk copy takes its place if the file is a course member."""
+        reread = self.release(uri)
+        if reread is not None:
+            reread()
+
+    def release(self, uri: str) -> Callable[[], None] | None:
+        """Forget the buffer without reading the disk. A document that is no course
+        member leaves the index now (None returned); a member's disk copy takes its place
+        when the returned call has read it (on the worker: it reads the file). Until then
+        the index holds the buffer's last text; an open buffer wins over that late read
+        (`_settle_disk_copy`)."""
         uri = canonical_uri(uri)
+        path = uri_to_path(uri)
         with self._lock:
             if self._open.pop(uri, None) is None:
-                return
+                return None
             course = self._snapshot.course_for(uri)
             root = course.root if course is not None else None
-            member = root is not None and uri in self._plan_for(root).members
-        path = uri_to_path(uri)
-        text = self._read(path, root) if member and path else None
-        self._settle_disk_copy(uri, text)
+            plan = self._plans.get(root) if root is not None else None
+            if path is None or plan is None or uri not in plan.members:
+                self._drop(uri)
+                return None
+
+        def reread() -> None:
+            self._settle_disk_copy(uri, self._read(path, root))
+
+        return reread
 
     def _settle_disk_copy(self, uri: str, text: str | None) -> None:
         """Index what was read from disk (None: nothing usable), unless the editor opened
@@ -664,6 +717,7 @@ class Workspace:
                 root = self._root_of(path)
             if root is None:
                 continue
+            self._ensure_plan(root)
             if kind == "deleted":
                 self._forget_problems(path)
             if os.path.basename(path) in (COURSE_FILE, *course_creator.LANDMARKS) or (

@@ -85,9 +85,14 @@ def _plant(root: Path, module: str, source: str) -> None:
         ("mfls.text._planted", "mfls.syntax", "layers"),
         # A protocol type below the front end.
         ("mfls.workspace._planted", "lsprotocol", "protocol-only-in-lsp"),
-        # A READ or DISK handler reaching past its snapshot and files.
+        # A handler reaching past its snapshot and files, or its state and plumbing.
         ("mfls.lsp.handlers.navigation", "mfls.lsp.server", "handlers-get-a-snapshot"),
         ("mfls.lsp.handlers.editing", "mfls.disk", "handlers-get-a-snapshot"),
+        ("mfls.lsp.handlers.lifecycle", "mfls.lsp.server", "handlers-get-a-snapshot"),
+        ("mfls.lsp.handlers.documents", "mfls.disk", "handlers-get-a-snapshot"),
+        # A READ or DISK handler reaching the mutable state.
+        ("mfls.lsp.handlers.assistance", "mfls.lsp.state", "read-handlers-see-no-state"),
+        ("mfls.lsp.handlers.editing", "mfls.lsp.plumbing", "read-handlers-see-no-state"),
         # The snapshot reaching the mutable state, through a module it imports.
         ("mfls.lsp.documents", "mfls.lsp.state", "snapshot-imports-nothing-mutable"),
         ("mfls.lsp.diagnostic_memo", "mfls.disk", "snapshot-does-no-io"),

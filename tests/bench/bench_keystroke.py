@@ -326,6 +326,7 @@ def profile(size: int, edits: int) -> None:
                     range=t.Range(start=at, end=end), text="" if n % 2 else "x"
                 )
                 documents.did_change(
+                    server.state,
                     server,
                     t.DidChangeTextDocumentParams(
                         text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=n + 2),

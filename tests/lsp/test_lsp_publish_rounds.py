@@ -45,6 +45,7 @@ async def test_a_keystroke_during_a_round_starts_the_next(tmp_path: Path) -> Non
     for name in names:
         text = f"Read {{{{ unbound in {name} }}}}.\n"
         documents.did_open(
+            server.state,
             server,
             t.DidOpenTextDocumentParams(
                 text_document=t.TextDocumentItem(
@@ -61,6 +62,7 @@ async def test_a_keystroke_during_a_round_starts_the_next(tmp_path: Path) -> Non
 
     def keystroke(name: str, version: int) -> None:
         documents.did_change(
+            server.state,
             server,
             t.DidChangeTextDocumentParams(
                 text_document=t.VersionedTextDocumentIdentifier(

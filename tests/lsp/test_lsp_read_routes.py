@@ -18,7 +18,6 @@ from mfls.lsp import routes
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.diagnostic_memo import DiagnosticMemo
 from mfls.lsp.documents import OpenBuffer
-from mfls.lsp.files import DiskFiles
 from mfls.lsp.server import MflsServer
 from mfls.lsp.state import ServerState
 from mfls.text.line_index import LineIndex
@@ -37,7 +36,7 @@ def _doc(uri: str) -> t.TextDocumentIdentifier:
     return t.TextDocumentIdentifier(uri=uri)
 
 
-def _params(one: str, two: str) -> dict[str, Any]:
+def _params(one: str, two: str, course_file: str) -> dict[str, Any]:
     """Params of every READ route by method (`one` open, `two` closed)."""
     first = t.TextDocumentIdentifier(uri=one)
     whole = t.Range(start=t.Position(line=0, character=0), end=t.Position(line=6, character=0))
@@ -68,6 +67,7 @@ def _params(one: str, two: str) -> dict[str, Any]:
         t.TEXT_DOCUMENT_FOLDING_RANGE: t.FoldingRangeParams(text_document=first),
         t.WORKSPACE_SYMBOL: t.WorkspaceSymbolParams(query="topic"),
         t.TEXT_DOCUMENT_CODE_LENS: t.CodeLensParams(text_document=first),
+        t.TEXT_DOCUMENT_DOCUMENT_LINK: t.DocumentLinkParams(text_document=_doc(course_file)),
         t.TEXT_DOCUMENT_PREPARE_RENAME: t.PrepareRenameParams(
             text_document=first, position=ON_TOPIC
         ),
@@ -93,6 +93,7 @@ READ_METHODS = {
     t.TEXT_DOCUMENT_FOLDING_RANGE,
     t.WORKSPACE_SYMBOL,
     t.TEXT_DOCUMENT_CODE_LENS,
+    t.TEXT_DOCUMENT_DOCUMENT_LINK,
     t.TEXT_DOCUMENT_PREPARE_RENAME,
     t.TEXT_DOCUMENT_DIAGNOSTIC,
     t.WORKSPACE_DIAGNOSTIC,
@@ -115,7 +116,6 @@ def test_the_read_routes_are_the_ones_the_design_names() -> None:
     assert disk == {
         t.TEXT_DOCUMENT_RENAME,
         t.TEXT_DOCUMENT_CODE_ACTION,
-        t.TEXT_DOCUMENT_DOCUMENT_LINK,
         t.WORKSPACE_WILL_RENAME_FILES,
     }
 
@@ -147,14 +147,14 @@ def recorded_no_disk(touched: list[str]) -> Iterator[None]:
 def server_and_params() -> tuple[MflsServer, dict[str, Any]]:
     kit = course_kit.course("01.md", LESSON_1, "02.md", LESSON_2, config=COURSE)
     server = routes.create_server(inline=True)
-    state = ServerState(kit.workspace, DiagnosticMemo(DiskFiles(kit.workspace).course_file_text))
+    state = ServerState(kit.workspace, DiagnosticMemo())
     state.caps = Capabilities.read(client_capabilities("visual-studio-code"))
     assert state.caps.lazy_completion_documentation
     one, two = kit.uri("01.md"), kit.uri("02.md")
     state.set_buffer(one, OpenBuffer(one, 1, LineIndex(LESSON_1)))
     kit.workspace.open(one, LESSON_1, 1)
     server.state = state
-    return server, _params(one, two)
+    return server, _params(one, two, kit.uri("mfcourse.toml"))
 
 
 def _answered(value: Any) -> bool:

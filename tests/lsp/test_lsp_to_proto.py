@@ -131,7 +131,7 @@ def _boom(ls: Any, params: Any) -> Any:
     raise RuntimeError("broken")
 
 
-async def _async_boom(ls: Any, params: Any) -> Any:
+async def _async_boom(state: Any, plumbing: Any, params: Any) -> Any:
     raise RuntimeError("broken")
 
 
