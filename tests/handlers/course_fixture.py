@@ -33,13 +33,13 @@ without a header is one lesson, `01.md`)::
   makes those the workspace folders (the course folder itself by default).
 
 `CourseClient` writes the files in a folder `course` (its name is the course's when the
-course file gives none) under a directory (pytest's `tmp_path`), starts a
-`SyncServer` (on the `SteppedLoop` the playground's worker gives it, under Pyodide or
-with `MFLS_TEST_LOOP=stepped`; else on CPython's own loop) with a real client's
-captured capabilities, initializes it with that folder,
-answers what the server asks, and opens every `.md` file that is not `closed`. It speaks
-only JSON-RPC, as an editor does. `check_diagnostics` compares the server's diagnostics
-with the annotations and fails with both rendered as annotated text.
+course file gives none) under a directory (pytest's `tmp_path`), starts a `SyncServer`
+(on the `SteppedLoop` the playground's worker gives it under Pyodide or with
+`MFLS_TEST_LOOP=stepped`, else on CPython's own loop) with a real client's captured
+capabilities, initializes it with that folder, answers what the server asks, and opens
+every `.md` file that is not `closed`. It speaks only JSON-RPC, as an editor does.
+`check_diagnostics` compares the server's diagnostics with the annotations and fails
+with both rendered as annotated text.
 """
 
 from __future__ import annotations
