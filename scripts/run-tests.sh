@@ -4,7 +4,8 @@
 # helpers the compiled modules hold, and what is computed from their answers) against the
 # pure-Python modules (MFLS_PURE=1); tests/cli/test_cli_builds.py compares the two builds
 # on the same corpora. Without one: every test, once, pure. Arguments go to each pytest
-# run; the exit status is the first failing run's.
+# run; the exit status is the first failing run's. The first run also holds
+# tests/pyodide, which runs the handler tests again under Pyodide in Node.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=$(python3 -m mfls --version) || exit

@@ -25,3 +25,10 @@ if [ ! -x .venv-mf034/bin/python ]; then python3 -m venv .venv-mf034; fi
 .venv-mf034/bin/python -m pip install --quiet --no-deps 'markdown-flow==0.3.4'
 # The real-editor tests: Neovim, Emacs, Chromium, code-server and the VS Code extension.
 bash scripts/setup-editors.sh
+# The handler tests under Pyodide (tests/pyodide): the pure wheels of pytest and of mfls's
+# dependencies for Pyodide's Python 3.14, unpacked into it by tests/pyodide/run_pytest.mjs
+# (Pyodide itself is editors/web's npm package, installed above).
+rm -rf .pyodide-wheels
+python3 -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
+  --python-version 3.14 --implementation py --abi none --platform any --dest .pyodide-wheels \
+  -r <(python3 tests/pyodide/requirements.py)

@@ -217,7 +217,7 @@ class MflsProtocol(LanguageServerProtocol):
         args = args or ()
         kwargs = kwargs or {}
         future: Any
-        if asyncio.iscoroutinefunction(handler):
+        if inspect.iscoroutinefunction(handler):
             future = asyncio.ensure_future(handler(*args, **kwargs))
             future.add_done_callback(callback)
         elif is_thread_function(handler):

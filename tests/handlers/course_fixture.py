@@ -33,19 +33,22 @@ without a header is one lesson, `01.md`)::
   makes those the workspace folders (the course folder itself by default).
 
 `CourseClient` writes the files in a folder `course` (its name is the course's when the
-course file gives none) under a directory (pytest's `tmp_path`), starts a
-`SyncServer` with a real client's captured capabilities, initializes it with that folder,
-answers what the server asks, and opens every `.md` file that is not `closed`. It speaks
-only JSON-RPC, as an editor does. `check_diagnostics` compares the server's diagnostics
-with the annotations and fails with both rendered as annotated text.
+course file gives none) under a directory (pytest's `tmp_path`), starts a `SyncServer`
+(on the `SteppedLoop` the playground's worker gives it under Pyodide or with
+`MFLS_TEST_LOOP=stepped`, else on CPython's own loop) with a real client's captured
+capabilities, initializes it with that folder, answers what the server asks, and opens
+every `.md` file that is not `closed`. It speaks only JSON-RPC, as an editor does.
+`check_diagnostics` compares the server's diagnostics with the annotations and fails
+with both rendered as annotated text.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
-import textwrap
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -54,6 +57,7 @@ from typing import Any
 from lsprotocol.converters import get_converter
 from pytest_lsp import client_capabilities
 
+from mfls.lsp.stepped_loop import SteppedLoop
 from mfls.lsp.sync import SyncServer
 from mfls.workspace.uris import path_to_uri
 
@@ -112,7 +116,7 @@ class Fixture:
 
 def parse(fixture: str) -> Fixture:
     """Read a fixture (see the module docstring); its common indentation is removed."""
-    text = textwrap.dedent(fixture).lstrip("\n")
+    text = dedent(fixture).lstrip("\n")
     if not text.startswith(HEADER):
         text = f"{HEADER}{DEFAULT_FILE}\n{text}"
     parsed = Fixture(files={})
@@ -127,6 +131,18 @@ def parse(fixture: str) -> Fixture:
             parsed.closed.add(path)
         parsed.files[path] = _parse_file(path, body, parsed)
     return parsed
+
+
+def dedent(text: str) -> str:
+    """The text without the indentation (spaces and tabs) its non-blank lines share,
+    every line ending kept: `textwrap.dedent` of Python 3.14 writes a blank CRLF line
+    as a bare LF (3.11's kept it)."""
+    lines = text.split("\n")
+    indents = [line[: len(line) - len(line.lstrip(" \t"))] for line in lines if line.strip()]
+    margin = min(indents, default="")
+    while not all(indent.startswith(margin) for indent in indents):
+        margin = margin[:-1]
+    return "\n".join(line[len(margin) :] if line.strip() else line.lstrip(" \t") for line in lines)
 
 
 def _parse_file(path: str, body: str, into: Fixture) -> str:
@@ -220,6 +236,12 @@ def render(
     return "\n".join(out) + "\n"
 
 
+def stepped_loop() -> bool:
+    """Whether servers run on `SteppedLoop`, as in the browser: always under Pyodide,
+    whose own loop cannot block, and on CPython when `MFLS_TEST_LOOP=stepped`."""
+    return sys.platform == "emscripten" or os.environ.get("MFLS_TEST_LOOP") == "stepped"
+
+
 def vscode_capabilities(pull: bool | None = None, client: str = "visual-studio-code") -> Any:
     """A real client's captured capabilities as JSON; `pull` adds or removes pulled
     diagnostics."""
@@ -250,7 +272,7 @@ class CourseClient:
         self.fixture = parse(fixture) if isinstance(fixture, str) else fixture
         self.root = root / folder
         self.settings = dict(settings or {})
-        self.server = SyncServer()
+        self.server = SyncServer(loop=SteppedLoop() if stepped_loop() else None)
         self.buffers: dict[str, str] = {}  # texts opened other than the fixture's
         self.received: list[dict[str, Any]] = []
         self._id = 0

@@ -56,6 +56,11 @@ def test_a_fixture_without_header_is_one_lesson() -> None:
     assert fixture.annotations == [Annotation("01.md", 0, 6, 13, "unbound-reference")]
 
 
+def test_the_common_indentation_goes_and_every_line_ending_stays() -> None:
+    fixture = parse("  //- a.md\r\n    x\r\n\r\n  \t\r\n  y\r\n   \n")
+    assert fixture.files == {"a.md": "  x\r\n\r\n\r\ny\r\n\n"}
+
+
 def test_open_ended_and_empty_ranges_and_several_under_one_line() -> None:
     fixture = parse(
         "Ask {{ a }} {{\n"

@@ -1,11 +1,15 @@
 """The synchronous mode (`mfls.lsp.sync.SyncServer`): the same front end driven one
 message at a time, with no thread and no process started; a request still waits for its
-document's course, and pushed diagnostics wait for their debounce (`advance`)."""
+document's course, and pushed diagnostics wait for their debounce (`advance`). Under
+Pyodide (or with `MFLS_TEST_LOOP=stepped`) the server runs on the browser's loop,
+`SteppedLoop`."""
 
 from __future__ import annotations
 
 import concurrent.futures
 import json
+import os
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -14,6 +18,7 @@ import pytest
 from lsprotocol.converters import get_converter
 from pytest_lsp import client_capabilities
 
+from mfls.lsp.stepped_loop import SteppedLoop
 from mfls.lsp.sync import SyncServer
 from mfls.workspace import parallel
 from mfls.workspace.uris import path_to_uri
@@ -23,6 +28,12 @@ LESSON_1 = "# Welcome\n\n?[{{ topic }} Python | JavaScript]\n\nUse {{ topic }} a
 LESSON_2 = "# Next\n\nMore about {{ topic }}.\n"
 ON_TOPIC = {"line": 4, "character": 8}  # inside `{{ topic }}` of line 5
 ON_TOPC = {"line": 4, "character": 23}  # inside `{{ topc }}`, a near miss of `topic`
+
+
+def new_server() -> SyncServer:
+    """A server on CPython's loop, or on `SteppedLoop` where the browser's mode is tested."""
+    stepped = sys.platform == "emscripten" or os.environ.get("MFLS_TEST_LOOP") == "stepped"
+    return SyncServer(loop=SteppedLoop() if stepped else None)
 
 
 def vscode(pull: bool) -> dict[str, Any]:
@@ -99,7 +110,7 @@ def write_course(root: Path) -> str:
 
 def start(root: Path, pull: bool, answer_requests: bool = True) -> tuple[Client, str]:
     uri = write_course(root)
-    client = Client(SyncServer(), answer_requests)
+    client = Client(new_server(), answer_requests)
     folders = [{"uri": path_to_uri(str(root)), "name": "course"}]
     result = client.call("initialize", {"capabilities": vscode(pull), "workspaceFolders": folders})
     assert result["serverInfo"]["name"] == "mfls"
