@@ -72,7 +72,12 @@ class DiagnosticMemo:
         made = self._made[2]
         found = made.get(uri)
         if found is None:
-            found = made[uri] = self._make(workspace, language, texts, convert, uri)
+            if is_course_file(uri):
+                found = self._course_file(workspace, language, convert, uri)
+            else:
+                items = diagnostics.document_diagnostics(workspace, uri, language)
+                found = self._written(items, texts.index(uri) if items else None, convert)
+            made[uri] = found
         return found
 
     def _writer_for(self, convert: Converter) -> DiagnosticWriter:
@@ -80,24 +85,6 @@ class DiagnosticMemo:
         if writer is None or writer.convert.encoding != convert.encoding:
             writer = self._writer = DiagnosticWriter(convert)
         return writer
-
-    def _make(
-        self,
-        workspace: WorkspaceSnapshot,
-        language: str,
-        texts: Texts,
-        convert: Converter,
-        uri: str,
-    ) -> list[str]:
-        if is_course_file(uri):
-            return self._course_file(workspace, language, convert, uri)
-        items = diagnostics.document_diagnostics(workspace, uri, language)
-        if not items:
-            return []
-        index = texts.index(uri)
-        if index is None:
-            return []
-        return self._writer_for(convert).texts(index, items, convert)
 
     def _course_file(
         self, workspace: WorkspaceSnapshot, language: str, convert: Converter, uri: str
@@ -118,6 +105,11 @@ class DiagnosticMemo:
         self, items: list[diagnostics.Diagnostic], text: str | None, convert: Converter
     ) -> list[str]:
         """`items` placed in a course file's `text` ("" when it could not be read)."""
-        if not items:
+        return self._written(items, LineIndex(text or "") if items else None, convert)
+
+    def _written(
+        self, items: list[diagnostics.Diagnostic], index: LineIndex | None, convert: Converter
+    ) -> list[str]:
+        if not items or index is None:
             return []
-        return self._writer_for(convert).texts(LineIndex(text or ""), items, convert)
+        return self._writer_for(convert).texts(index, items, convert)
