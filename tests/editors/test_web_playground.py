@@ -378,6 +378,10 @@ def test_a_lesson_shared_by_link(session: Session) -> None:
     assert not session.data["errors"], session.data["errors"]
     lesson = LESSON_2
     text = "# Shared\n\nRead {{ A key only this link knows }} here — 共享。\n"
+    assert re.fullmatch(
+        r"This lesson is too long to share in a link \((\d+) characters, at most 32000\)\.",
+        share["tooLong"],
+    )
     assert share["link"].startswith(f"{session.url}#lesson=")
     assert re.fullmatch(r"[A-Za-z0-9_-]+", share["link"].split("#lesson=", 1)[1])
     assert share["url"] == share["link"]  # the address carries it too
@@ -398,9 +402,10 @@ def test_a_lesson_shared_by_link(session: Session) -> None:
 
     # A damaged fragment: a message, and the example course with its problems.
     damaged = share["damaged"]
-    assert damaged["message"] == (
+    bad_link = (
         "The link's lesson could not be read (too long or damaged): here is the example course."
     )
+    assert damaged["message"] == share["tooLongOpened"]["message"] == bad_link
     assert damaged["list"] == ["mfcourse.toml", LESSON_1, LESSON_2, LESSON_3]
     assert damaged["problems"] == checked(course, session.tmp / "example")
 

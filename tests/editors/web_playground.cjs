@@ -121,6 +121,21 @@ async function courseFiles(page) {
 // Share: the lesson on screen in a link; the link opened in a new tab shows it; a damaged
 // fragment there gives a message and the example course.
 async function share(context, page) {
+  // A lesson too long for a link (text that does not compress) is refused.
+  const long = "lessons/03-practice.md";
+  await openFile(page, long);
+  await page.evaluate((p) => {
+    const view = window.mflsPlayground.views.get(p);
+    let seed = 7;
+    let noise = "";
+    for (let i = 0; i < 40000; i++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      noise += "abcdefghijklmnopqrstuvwxyz0123456789"[(seed >>> 16) % 36];
+    }
+    view.dispatch({ changes: { from: view.state.doc.length, insert: `\n${noise}\n` } });
+  }, long);
+  await page.click("#share");
+  const tooLong = await message(page, "error");
   const lesson = "lessons/02-first-program.md";
   await openFile(page, lesson);
   const edited = "# Shared\n\nRead {{ A key only this link knows }} here — 共享。\n";
@@ -131,7 +146,7 @@ async function share(context, page) {
   await page.click("#share");
   await page.waitForSelector("#message:not([hidden]) input:not([hidden])", { timeout: WAIT });
   const link = await page.inputValue("#message input");
-  const steps = { link, url: page.url(), message: await message(page, "info") };
+  const steps = { tooLong, link, url: page.url(), message: await message(page, "info") };
   const other = await context.newPage();
   record(other);
   await other.goto(link);
@@ -144,6 +159,9 @@ async function share(context, page) {
     text: await text(other, lesson),
     problems: await problemsShown(other),
   };
+  await other.evaluate(() => { location.hash = `#lesson=${"A".repeat(40000)}`; });
+  steps.tooLongOpened = { message: await message(other, "error") };
+  await other.waitForFunction(() => document.querySelectorAll("#file-list li").length === 4, null, { timeout: WAIT });
   await other.evaluate(() => { location.hash = "#lesson=not-a-lesson!"; });
   steps.damaged = { message: await message(other, "error") };
   await other.waitForFunction(() => document.querySelectorAll("#file-list li").length === 4, null, { timeout: WAIT });

@@ -199,7 +199,7 @@ function byCourseOrder(a, b) {
 const SEVERITY = { 1: "error", 2: "warning", 3: "info", 4: "hint" };
 
 function onProblems(uri, diagnostics) {
-  problems.set(uri, diagnostics);
+  if (uri !== null) problems.set(uri, diagnostics);
   const items = [];
   for (const [fileUri, list] of [...problems].sort(([a], [b]) => a.localeCompare(b))) {
     for (const diagnostic of list) {
@@ -247,22 +247,32 @@ function lessonPath(name) {
   return trimmed.includes("/") ? trimmed : `lessons/${trimmed}`;
 }
 
-// A new course from the worker (an export unpacked, a folder): every editor replaced.
+// A new course from the worker (an export unpacked, a folder): a file of the old course
+// that the new one has keeps its editor (its text replaced where it differs, an edit the
+// server is sent), the others' editors are closed and the new files' opened.
 function openCourse(files) {
-  for (const view of views.values()) {
+  for (const [path, view] of [...views]) {
+    if (path in files) continue;
+    views.delete(path);
+    problems.delete(uriOf(path));
     view.destroy();
     view.dom.parentElement?.remove();
   }
-  views.clear();
-  problems.clear();
-  loaded.clear();
-  problemList.replaceChildren();
-  mapFrame.srcdoc = "";
   current = null;
-  for (const [path, text] of Object.entries(files)) editorFor(path, text);
+  for (const [path, text] of Object.entries(files)) {
+    const view = views.get(path);
+    if (!view) {
+      editorFor(path, text);
+    } else if (textOf(view) !== text) {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      loaded.set(path, textOf(view));
+    } else {
+      loaded.set(path, textOf(view));
+    }
+  }
+  onProblems(null, []);
   const first = [...views.keys()].sort(byCourseOrder).find((path) => path.endsWith(".md")) ?? views.keys().next().value;
   if (first) show(first);
-  scheduleMap();
 }
 
 function textOf(view) {
