@@ -63,12 +63,10 @@ function schedule() {
 }
 
 // The course's exports and folders, by mfls's own code: `mfls.exports` unpacks and packs
-// (as `mfls unpack` and `mfls pack` do), the files kept under /course.
+// (as `mfls unpack` and `mfls pack` do), the files kept under /course; imported when
+// first used, not on the way to the first diagnostics.
 const COURSE_PYTHON = `
 import os
-from mfls.exports.ai_shifu import ExportProblem, read_export
-from mfls.exports.layout import decode_text, encode_text, unpack
-from mfls.exports.packing import pack
 
 def _course_files():
     found = []
@@ -95,6 +93,8 @@ def _shown(path):
     return path.endswith((".md", ".toml")) and not any(part.startswith(".") for part in path.split("/"))
 
 def replace_course(files, title):
+    from mfls.exports.layout import decode_text
+
     old = _course_files()
     _remove_course()
     texts = {}
@@ -112,6 +112,9 @@ def replace_course(files, title):
     return {"old": old, "new": _course_files(), "texts": texts, "title": title}
 
 def open_export(data, name):
+    from mfls.exports.ai_shifu import ExportProblem, read_export
+    from mfls.exports.layout import unpack
+
     data = _bytes(data)
     export = read_export(data)
     if isinstance(export, ExportProblem):
@@ -120,6 +123,8 @@ def open_export(data, name):
     return replace_course(folder.files, export.shifu["title"])
 
 def _read(path):
+    from mfls.exports.ai_shifu import ExportProblem
+
     try:
         with open(os.path.join("${ROOT}", *path.split("/")), "rb") as source:
             return source.read()
@@ -127,6 +132,10 @@ def _read(path):
         return ExportProblem(error.strerror or str(error))
 
 def pack_course(edited):
+    from mfls.exports.ai_shifu import ExportProblem
+    from mfls.exports.layout import encode_text
+    from mfls.exports.packing import pack
+
     for path, text in edited.items():
         if _safe(path):
             with open(os.path.join("${ROOT}", *path.split("/")), "wb") as out:
