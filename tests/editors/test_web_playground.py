@@ -325,7 +325,8 @@ def test_exports_and_folders_open_and_save_back(session: Session) -> None:
     assert steps["exampleSave"].startswith("No export saved: no .mfls/ai-shifu-export.json (")
     assert steps["exampleSave"].endswith("not a folder made by `mfls unpack`")
 
-    # A broken export is refused with mfls unpack's own message; the course stays.
+    # A broken export, dropped on the page, is refused with mfls unpack's own message;
+    # the course stays.
     broken = session.tmp / "broken.json"
     cli = mfls("unpack", str(broken), str(session.tmp / "never"))
     assert cli.returncode == 2

@@ -1,7 +1,7 @@
 // The playground (editors/web/dist) in headless chromium, used as a person uses it: wait for
 // the example course's problems, open a lesson, take the quick fix, complete `{{ Wh`,
 // go to a binding in another lesson, hover a marker, rename a key with F2; then the course
-// as files: an export refused, a real one opened and saved back (as it came, then edited),
+// as files: an export dropped and refused, a real one opened and saved back (as it came, then edited),
 // its unpacked folder opened and saved; a lesson shared by link and opened from it, a
 // damaged link; the page under its Content-Security-Policy; the page in Simplified Chinese.
 // Each step records what is on screen and what is downloaded; the pytest side
@@ -94,8 +94,16 @@ async function courseFiles(page) {
     await page.click("#save-export");
     return message(page, "error");
   })();
+  // The broken export dropped on the page (the real one below comes by the file picker).
   const before = await listed(page);
-  await chooseFiles(page, "#open-export", process.env.MFLS_BROKEN);
+  const broken = [...fs.readFileSync(process.env.MFLS_BROKEN)];
+  const dropped = await page.evaluateHandle(([bytes, name]) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(bytes)], name, { type: "application/json" }));
+    return transfer;
+  }, [broken, path.basename(process.env.MFLS_BROKEN)]);
+  await page.dispatchEvent("#editors", "dragover", { dataTransfer: dropped });
+  await page.dispatchEvent("#editors", "drop", { dataTransfer: dropped });
   steps.refused = { message: await message(page, "error"), before, after: await listed(page) };
   if (!process.env.MFLS_EXPORT) return steps;
   await chooseFiles(page, "#open-export", process.env.MFLS_EXPORT);
