@@ -409,6 +409,7 @@ def test_a_lesson_shared_by_link(session: Session) -> None:
     assert damaged["message"] == share["tooLongOpened"]["message"] == bad_link
     assert damaged["list"] == ["mfcourse.toml", LESSON_1, LESSON_2, LESSON_3]
     assert damaged["problems"] == checked(course, session.tmp / "example")
+    assert share["otherFragment"] == {"list": damaged["list"], "current": LESSON_3}
 
 
 def test_the_content_security_policy(session: Session) -> None:

@@ -176,6 +176,11 @@ async function share(context, page) {
   await other.waitForFunction(() => document.querySelectorAll("#problems li").length >= 2, null, { timeout: WAIT });
   steps.damaged.list = await listed(other);
   steps.damaged.problems = await problemsShown(other);
+  // A fragment that is no shared lesson (a place in the page) leaves the course alone.
+  await openFile(other, "lessons/03-practice.md");
+  await other.evaluate(() => { location.hash = "#top"; });
+  await other.waitForTimeout(300);
+  steps.otherFragment = { list: await listed(other), current: await other.getAttribute("#file-list li[aria-current=true]", "data-path") };
   await other.close();
   return steps;
 }

@@ -21,7 +21,7 @@ import { diagnosticsWithFixes } from "./diagnostics.js";
 import { semanticHighlighting } from "./semantic.js";
 import { workerTransport } from "./transport.js";
 import { locale, t, translatePage } from "./i18n.js";
-import { MOST_SHARED_CHARACTERS, shareFragment, sharedLesson } from "./share.js";
+import { MOST_SHARED_CHARACTERS, SHARE_PREFIX, shareFragment, sharedLesson } from "./share.js";
 import { folderFiles, pickedFiles } from "./folders.js";
 
 const ROOT_URI = "file:///course";
@@ -42,6 +42,7 @@ const problems = new Map(); // uri -> diagnostics as published
 const loaded = new Map(); // path -> the file's text as it came, to tell edited files
 let current = null;
 let exportName = null; // the name an export is saved under
+let openingName = null; // ... once the course being opened has come
 let nextPack = 0;
 const packing = new Map(); // id -> resolve
 const opened = performance.now();
@@ -55,6 +56,7 @@ worker.addEventListener("message", (event) => {
     status.dataset.state = "failed";
     status.textContent = t("notStarted", failed);
   } else if (course) {
+    exportName = openingName;
     openCourse(course.files);
     if (course.title != null) say(t("opened", course.title, Object.keys(course.files).length), "info");
   } else if (refused !== undefined) {
@@ -335,8 +337,14 @@ document.addEventListener("click", (event) => {
 // An AI-Shifu export, picked or dropped: unpacked by mfls in the worker, or refused with
 // mfls's reason and the course left as it is.
 async function openExport(file) {
-  const bytes = await file.arrayBuffer();
-  exportName = file.name;
+  let bytes;
+  try {
+    bytes = await file.arrayBuffer();
+  } catch (error) {
+    say(t("exportRefused", `${file.name}: ${error.message}`), "error"); // a folder dropped
+    return;
+  }
+  openingName = file.name;
   worker.postMessage({ openExport: { name: file.name, bytes } }, [bytes]);
 }
 
@@ -363,7 +371,7 @@ function openFolder(name, files) {
     say(t("folderEmpty"), "error");
     return;
   }
-  exportName = `${name}.json`;
+  openingName = `${name}.json`;
   worker.postMessage({ replace: { files, title: name } });
 }
 
@@ -432,7 +440,8 @@ document.getElementById("share").addEventListener("click", async () => {
 
 // A shared link pasted into this tab's address: its lesson replaces the course.
 window.addEventListener("hashchange", async () => {
-  exportName = null;
+  if (!location.hash.startsWith(SHARE_PREFIX)) return;
+  openingName = null;
   const course = await firstCourse();
   worker.postMessage({ replace: { files: encoded(course), title: null } });
 });

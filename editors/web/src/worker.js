@@ -193,7 +193,20 @@ function replaced(result) {
   self.postMessage({ course: { files: result.texts, title: result.title } });
 }
 
+// An export or folder that mfls's code fails on (a bug, not a refusal) is refused with the
+// error, and the course stays as it was.
 function handle(pyodide, data) {
+  try {
+    handleCourse(pyodide, data);
+  } catch (error) {
+    const why = String(error && error.message || error);
+    if (data.pack !== undefined) self.postMessage({ packed: { id: data.pack.id, refused: why } });
+    else if (data.openExport !== undefined || data.replace !== undefined) self.postMessage({ refused: why });
+    else throw error;
+  }
+}
+
+function handleCourse(pyodide, data) {
   if (data.openExport !== undefined) {
     const open = pyodide.globals.get("open_export");
     const result = fromPython(open(new Uint8Array(data.openExport.bytes), data.openExport.name));
