@@ -3,7 +3,11 @@ served on localhost, mfls starts in the page's Web Worker on Pyodide, and the dr
 (`web_playground.cjs`) waits for the example course's problems, takes a quick fix, completes
 `{{ Wh`, goes to a binding in another lesson, hovers a marker, renames a key with F2 and reads
 the course map. What the page shows is compared with what `mfls check` says of the same
-course, and with the lessons' text after each edit.
+course, and with the lessons' text after each edit. The same session then refuses a broken
+export, opens a real AI-Shifu export and its `mfls unpack` folder and saves each back
+(compared byte for byte with the export and with `mfls pack`), shares a lesson by link,
+checks the page's Content-Security-Policy, and opens the page in Simplified Chinese. One
+browser session serves every test here (`session`).
 
 The site is built by `npm run build` in editors/web (scripts/setup-editors.sh does it);
 this test builds nothing. `MFLS_UPDATE_SCREENSHOT=1` also copies its screenshot to
@@ -11,17 +15,20 @@ docs/playground.png, the one the README shows."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 import pytest
@@ -60,11 +67,20 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture
-def site_url() -> Iterator[str]:
-    """The built site on a free localhost port, for the length of the test."""
-    require_path(SITE / "index.html", "the playground's site (cd editors/web && npm run build)")
-    handler = functools.partial(_Quiet, directory=str(SITE))
+class _Counting(_Quiet):
+    """Another origin: counts what is asked of it (nothing should be)."""
+
+    asked: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        self.asked.append(self.path)
+        self.send_response(200)
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.end_headers()
+
+
+@contextlib.contextmanager
+def _served(handler: Any) -> Iterator[str]:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -76,17 +92,42 @@ def site_url() -> Iterator[str]:
         thread.join(5)
 
 
-def checked(course: dict[str, str], root: Path) -> list[str]:
+def shared_exports() -> Path | None:
+    """The real AI-Shifu exports: the folder `MFLS_AI_SHIFU_EXPORTS` names, else
+    `shared/data/ai-shifu` beside an ancestor of this checkout (as CI lays it out)."""
+    given = os.environ.get("MFLS_AI_SHIFU_EXPORTS")
+    if given:
+        return Path(given)
+    for parent in Path(__file__).resolve().parents:
+        candidate = parent / "shared" / "data" / "ai-shifu"
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def real_export() -> Path | None:
+    """The largest real export (the one with the most lessons to open and save)."""
+    folder = shared_exports()
+    found = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_size) if folder else []
+    return found[-1] if found else None
+
+
+def mfls(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mfls", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"},
+    )
+
+
+def checked(course: dict[str, str], root: Path, locale: str = "en") -> list[str]:
     """`mfls check`'s problems of the course, as the page's problem list writes them."""
     for name, text in course.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text, encoding="utf-8")
-    found = subprocess.run(
-        [sys.executable, "-m", "mfls", "check", "--format", "json", str(root)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    found = mfls("check", "--format", "json", "--locale", locale, str(root))
     rows = json.loads(found.stdout)["diagnostics"]
     return [
         f"{Path(r['path']).relative_to(root).as_posix()}:{r['line']} {r['code']}: {r['message']}"
@@ -94,32 +135,73 @@ def checked(course: dict[str, str], root: Path) -> list[str]:
     ]
 
 
-def test_the_playground_in_chromium(
-    site_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> None:
+@dataclass
+class Session:
+    """One run of the driver: what it recorded, and what the tests compare it with."""
+
+    data: dict[str, Any]
+    url: str
+    foreign_asked: list[str]
+    tmp: Path
+    export: Path | None
+
+    @property
+    def steps(self) -> dict[str, Any]:
+        steps: dict[str, Any] = self.data["steps"]
+        return steps
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+    """The built site on a free localhost port, another origin on another, and the
+    driver's one browser session over both."""
+    require_path(SITE / "index.html", "the playground's site (cd editors/web && npm run build)")
     tmp_path = tmp_path_factory.mktemp("web")  # short: chromium's socket path is bounded
     node = require_executable("node")
     chromium = require_executable("chromium")
     modules = require_path(WEB / "node_modules", "editors/web's npm packages (npm ci)")
     require_path(modules / "playwright-core", "playwright-core (npm ci in editors/web)")
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"version": "1.0", "shifu": {"title": 3}}\n', encoding="utf-8")
+    export = real_export()
+    folder = tmp_path / "unpacked"
+    if export is not None:
+        unpacked = mfls("unpack", str(export), str(folder))
+        assert unpacked.returncode == 0, unpacked.stderr
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    results, shot = tmp_path / "results.json", tmp_path / "playground.png"
+    _Counting.asked = []
+    with (
+        _served(functools.partial(_Quiet, directory=str(SITE))) as url,
+        _served(_Counting) as foreign,
+    ):
+        env = isolated_env(
+            tmp_path / "home",
+            {
+                "MFLS_NODE_MODULES": str(modules),
+                "MFLS_URL": url,
+                "MFLS_CHROMIUM": chromium,
+                "MFLS_RESULTS": str(results),
+                "MFLS_SHOT": str(shot),
+                "MFLS_FOREIGN_URL": foreign,
+                "MFLS_BROKEN": str(broken),
+                "MFLS_DOWNLOADS": str(downloads),
+                **({"MFLS_EXPORT": str(export), "MFLS_FOLDER": str(folder)} if export else {}),
+            },
+        )
+        finished = run_bounded([node, str(DRIVER)], env=env, cwd=tmp_path, timeout=300)
+        if not results.exists():
+            pytest.fail(f"the driver wrote no results:\n{finished.stdout}\n{finished.stderr}")
+        data = json.loads(results.read_text(encoding="utf-8"))
+        yield Session(data, url, list(_Counting.asked), tmp_path, export)
+
+
+def test_the_playground_in_chromium(session: Session) -> None:
+    data, steps, site_url, tmp_path = session.data, session.steps, session.url, session.tmp
+    shot = tmp_path / "playground.png"
     course = example_course()
     expected_problems = checked(course, tmp_path / "course")
-    results, shot = tmp_path / "results.json", tmp_path / "playground.png"
-    env = isolated_env(
-        tmp_path / "home",
-        {
-            "MFLS_NODE_MODULES": str(modules),
-            "MFLS_URL": site_url,
-            "MFLS_CHROMIUM": chromium,
-            "MFLS_RESULTS": str(results),
-            "MFLS_SHOT": str(shot),
-        },
-    )
-    finished = run_bounded([node, str(DRIVER)], env=env, cwd=tmp_path, timeout=240)
-    if not results.exists():
-        pytest.fail(f"the driver wrote no results:\n{finished.stdout}\n{finished.stderr}")
-    data = json.loads(results.read_text(encoding="utf-8"))
-    steps = data["steps"]
     print(json.dumps(steps.get("problems", {}), ensure_ascii=False, indent=1))
     assert not data["errors"], f"{data['errors']}\nconsole: {data['console']}"
 
@@ -220,3 +302,164 @@ def test_the_playground_in_chromium(
     assert shot.stat().st_size > 10_000
     if os.environ.get("MFLS_UPDATE_SCREENSHOT") == "1":
         shutil.copyfile(shot, SCREENSHOT)
+
+
+def course_files(folder: Path) -> list[str]:
+    """The files of an unpacked course the page lists: its lessons, prompts and
+    mfcourse.toml (not mfls's own `.mfls/`), in the file list's order."""
+    names = [
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*")
+        if p.is_file()
+        and p.suffix in (".md", ".toml")
+        and not p.relative_to(folder).parts[0].startswith(".")
+    ]
+    return sorted(names, key=lambda n: (not n.endswith(".toml"), n))
+
+
+def test_exports_and_folders_open_and_save_back(session: Session) -> None:
+    steps = session.steps["courseFiles"]
+    assert not session.data["errors"], session.data["errors"]
+
+    # The example course is no export: saving it says mfls pack's reason.
+    assert steps["exampleSave"].startswith("No export saved: no .mfls/ai-shifu-export.json (")
+    assert steps["exampleSave"].endswith("not a folder made by `mfls unpack`")
+
+    # A broken export, dropped on the page, is refused with mfls unpack's own message;
+    # the course stays.
+    broken = session.tmp / "broken.json"
+    cli = mfls("unpack", str(broken), str(session.tmp / "never"))
+    assert cli.returncode == 2
+    reason = cli.stderr.strip().removeprefix("mfls unpack: ")
+    assert reason.startswith("broken.json is not a usable AI-Shifu export: ")
+    refused = steps["refused"]
+    assert refused["message"] == f"Not opened: {reason}. The course on the page is unchanged."
+    assert refused["after"] == refused["before"] and "lessons/01-welcome.md" in refused["after"]
+
+    if session.export is None:
+        pytest.skip(
+            "no real AI-Shifu export: set MFLS_AI_SHIFU_EXPORTS or put shared/data/ai-shifu "
+            "beside an ancestor of the checkout"
+        )
+    export = session.export
+    original = export.read_bytes()
+    folder = session.tmp / "unpacked"
+    listed = course_files(folder)
+    title = json.loads(original)["shifu"]["title"]
+
+    # Opened: the files mfls unpack makes of it; saved untouched: the export, byte for byte.
+    assert steps["opened"] == {
+        "message": f"Opened {title}: {len(listed)} files",
+        "list": listed,
+    }
+    saved = steps["saved"]
+    assert saved["suggested"] == export.name and saved["message"] == f"Saved {export.name}"
+    assert Path(saved["path"]).read_bytes() == original
+
+    # One lesson edited: what mfls pack makes of the folder with the same edit.
+    edited = steps["edited"]
+    assert edited["text"].endswith("\nEdited in the playground.\n")
+    same = session.tmp / "edited-folder"
+    shutil.copytree(folder, same)
+    (same / edited["lesson"]).write_bytes(edited["text"].encode("utf-8"))
+    packed = mfls("pack", str(same), str(session.tmp / "packed.json"))
+    assert packed.returncode == 0, packed.stderr
+    assert Path(edited["path"]).read_bytes() == (session.tmp / "packed.json").read_bytes()
+    assert Path(edited["path"]).read_bytes() != original
+
+    # The folder mfls unpack made, opened from disk and saved: the export again.
+    assert steps["folder"]["message"] == f"Opened unpacked: {len(listed)} files"
+    assert steps["folder"]["list"] == listed
+    assert steps["folder"]["saved"]["suggested"] == "unpacked.json"
+    assert Path(steps["folder"]["saved"]["path"]).read_bytes() == original
+
+
+def test_a_lesson_shared_by_link(session: Session) -> None:
+    share = session.steps["share"]
+    assert not session.data["errors"], session.data["errors"]
+    lesson = LESSON_2
+    text = "# Shared\n\nRead {{ A key only this link knows }} here — 共享。\n"
+    assert re.fullmatch(
+        r"This lesson is too long to share in a link \((\d+) characters, at most 32000\)\.",
+        share["tooLong"],
+    )
+    assert share["link"].startswith(f"{session.url}#lesson=")
+    assert re.fullmatch(r"[A-Za-z0-9_-]+", share["link"].split("#lesson=", 1)[1])
+    assert share["url"] == share["link"]  # the address carries it too
+    assert share["message"] in (
+        "Link copied: it holds this lesson, in the address after #, and is sent nowhere.",
+        "The link to this lesson (copy it from here):",
+    )
+    course = example_course()
+    shared_course = {"mfcourse.toml": course["mfcourse.toml"], lesson: text}
+    assert share["opened"] == {
+        "message": f"Showing the shared lesson {lesson}.",
+        "list": ["mfcourse.toml", lesson],
+        "current": lesson,
+        "text": text,
+        "problems": checked(shared_course, session.tmp / "shared"),
+    }
+    assert "unbound-reference" in share["opened"]["problems"][0]
+
+    # A damaged fragment: a message, and the example course with its problems.
+    damaged = share["damaged"]
+    bad_link = (
+        "The link's lesson could not be read (too long or damaged): here is the example course."
+    )
+    assert damaged["message"] == share["tooLongOpened"]["message"] == bad_link
+    assert damaged["list"] == ["mfcourse.toml", LESSON_1, LESSON_2, LESSON_3]
+    assert damaged["problems"] == checked(course, session.tmp / "example")
+    assert share["otherFragment"] == {"list": damaged["list"], "current": LESSON_3}
+
+
+def test_the_content_security_policy(session: Session) -> None:
+    csp = session.steps["csp"]
+    policy = [part.strip() for part in csp["policy"].split(";")]
+    assert "default-src 'self'" in policy and "connect-src 'self'" in policy
+    assert "worker-src 'self'" in policy
+    # Scripts: the page's own files, WebAssembly, and the course map's one inline script.
+    script = next(part for part in policy if part.startswith("script-src ")).split()[1:]
+    assert script[:2] == ["'self'", "'wasm-unsafe-eval'"] and len(script) == 3
+    assert script[2].startswith("'sha256-")
+    page = (SITE / "index.html").read_text(encoding="utf-8")
+    assert not re.search(r"<script(?![^>]*\ssrc=)[^>]*>", page), "an inline script in the page"
+
+    # Everything the page did (the whole session) ran without a violation ...
+    assert csp["violations"] == [] and csp["later"] == []
+    assert session.steps["chinese"]["violations"] == []
+    # ... but the planted request to another origin, which was blocked and never arrived.
+    assert csp["planted"].startswith("refused: ")
+    foreign = csp["after"][0].split(" ", 1)[1]
+    assert csp["after"] == [f"connect-src {foreign}"] and foreign.endswith("/planted")
+    assert session.foreign_asked == []
+    refusals = [line for line in session.data["console"] if "Content Security Policy" in line]
+    assert refusals and all(f"{foreign}" in line for line in refusals), refusals
+
+
+def _chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def test_the_page_in_simplified_chinese(session: Session) -> None:
+    zh = session.steps["chinese"]
+    assert not session.data["errors"], session.data["errors"]
+    assert zh["languages"][0] == "zh-CN" and zh["lang"] == "zh-CN"
+    assert zh["title"] == "mfls 在线体验"
+    assert zh["status"].startswith("mfls 0.1.0, Python 3.14") and zh["status"].endswith(" 秒启动")
+
+    # Every string of the page, in Chinese, and none the same as the English page's.
+    english = session.steps["strings"]
+    assert len(zh["strings"]) == len(english) > 15
+    for chinese_row, english_row in zip(zh["strings"], english, strict=True):
+        for chinese_text, english_text in zip(chinese_row, english_row, strict=True):
+            assert (chinese_text is None) == (english_text is None)
+            if chinese_text is not None:
+                assert _chinese(chinese_text) and chinese_text != english_text
+    drop_hint = "拖入 AI-Shifu 导出文件（.json）即可作为课程打开"
+    assert ["课程", None, None] in zh["strings"]
+    assert ["打开导出文件…", None, drop_hint] in zh["strings"]
+
+    # mfls's diagnostics in Chinese, as mfls check --locale zh-CN words them.
+    expected = checked(example_course(), session.tmp / "zh", locale="zh-CN")
+    assert zh["problems"] == expected
+    assert all(_chinese(line) for line in expected)

@@ -1,9 +1,17 @@
 // The playground (editors/web/dist) in headless chromium, used as a person uses it: wait for
 // the example course's problems, open a lesson, take the quick fix, complete `{{ Wh`,
-// go to a binding in another lesson, hover a marker, rename a key with F2. Each step records
-// what is on screen; the pytest side (test_web_playground.py) judges it.
+// go to a binding in another lesson, hover a marker, rename a key with F2; then the course
+// as files: an export dropped and refused, a real one opened and saved back (as it came, then edited),
+// its unpacked folder opened and saved; a lesson shared by link and opened from it, a
+// damaged link; the page under its Content-Security-Policy; the page in Simplified Chinese.
+// Each step records what is on screen and what is downloaded; the pytest side
+// (test_web_playground.py) judges it.
 // Environment: MFLS_NODE_MODULES (with playwright-core), MFLS_URL, MFLS_CHROMIUM,
-// MFLS_RESULTS (a JSON file written at the end), MFLS_SHOT (the screenshot's path).
+// MFLS_RESULTS (a JSON file written at the end), MFLS_SHOT (the screenshot's path),
+// MFLS_FOREIGN_URL (another origin, for a request the page must not make), MFLS_BROKEN
+// (a .json mfls refuses), MFLS_EXPORT and MFLS_FOLDER (an AI-Shifu export and that export
+// unpacked by `mfls unpack`; when absent, those steps are skipped), MFLS_DOWNLOADS (a folder
+// for the downloads).
 const fs = require("fs");
 const path = require("path");
 const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
@@ -37,6 +45,172 @@ async function visibleText(page, file) {
   return page.innerText(`.file-editor[data-path="${file}"] .cm-content`);
 }
 
+// Every Content-Security-Policy violation of the page, from before its scripts run (the
+// map's sandboxed frame cannot reach the page's list: its violations show on the console).
+function watchViolations() {
+  window.mflsViolations = [];
+  document.addEventListener("securitypolicyviolation", (event) => {
+    window.mflsViolations.push(`${event.effectiveDirective} ${event.blockedURI}`);
+  });
+}
+
+function record(page) {
+  page.on("console", (m) => results.console.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => results.errors.push(`page error: ${e.message}`));
+  page.on("request", (r) => results.requests.push(r.url()));
+}
+
+const listed = (page) => page.$$eval("#file-list li", (items) => items.map((li) => li.dataset.path));
+const problemsShown = (page) => page.$$eval("#problems li", (items) => items.map((li) => li.textContent));
+
+async function message(page, kind) {
+  await page.waitForSelector(`#message[data-kind="${kind}"]:not([hidden])`, { timeout: WAIT });
+  const shown = await page.textContent("#message .text");
+  await page.click("#message button");
+  return shown;
+}
+
+async function chooseFiles(page, button, files) {
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser", { timeout: WAIT }), page.click(button)]);
+  await chooser.setFiles(files);
+}
+
+async function saveExport(page, name) {
+  const [download] = await Promise.all([page.waitForEvent("download", { timeout: WAIT }), page.click("#save-export")]);
+  const target = path.join(process.env.MFLS_DOWNLOADS, name);
+  await download.saveAs(target);
+  return { suggested: download.suggestedFilename(), path: target, message: await message(page, "info") };
+}
+
+async function waitReady(page) {
+  await page.waitForSelector("#status[data-state=ready]", { timeout: WAIT });
+}
+
+// The course as files: the example refused as an export, a broken export refused, a real
+// one opened, saved back, edited and saved, its unpacked folder opened and saved.
+async function courseFiles(page) {
+  const steps = {};
+  steps.exampleSave = await (async () => {
+    await page.click("#save-export");
+    return message(page, "error");
+  })();
+  // The broken export dropped on the page (the real one below comes by the file picker).
+  const before = await listed(page);
+  const broken = [...fs.readFileSync(process.env.MFLS_BROKEN)];
+  const dropped = await page.evaluateHandle(([bytes, name]) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(bytes)], name, { type: "application/json" }));
+    return transfer;
+  }, [broken, path.basename(process.env.MFLS_BROKEN)]);
+  await page.dispatchEvent("#editors", "dragover", { dataTransfer: dropped });
+  await page.dispatchEvent("#editors", "drop", { dataTransfer: dropped });
+  steps.refused = { message: await message(page, "error"), before, after: await listed(page) };
+  if (!process.env.MFLS_EXPORT) return steps;
+  await chooseFiles(page, "#open-export", process.env.MFLS_EXPORT);
+  const opened = await message(page, "info");
+  await page.waitForFunction(() => window.mflsPlayground.problems.size > 0, null, { timeout: WAIT });
+  steps.opened = { message: opened, list: await listed(page) };
+  steps.saved = await saveExport(page, "unchanged.json");
+  const lesson = steps.opened.list.find((p) => p.endsWith(".md") && !p.startsWith("prompts/"));
+  await page.evaluate((p) => {
+    const view = window.mflsPlayground.views.get(p);
+    view.dispatch({ changes: { from: view.state.doc.length, insert: "\nEdited in the playground.\n" }, userEvent: "input.paste" });
+  }, lesson);
+  steps.edited = { lesson, text: await text(page, lesson), ...(await saveExport(page, "edited.json")) };
+  // The folder `mfls unpack` made of the same export, through <input webkitdirectory>
+  // (the File System Access API's picker is a native dialog a test cannot drive).
+  await page.evaluate(() => { window.showDirectoryPicker = undefined; });
+  await chooseFiles(page, "#open-folder", process.env.MFLS_FOLDER);
+  steps.folder = { message: await message(page, "info"), list: await listed(page) };
+  steps.folder.saved = await saveExport(page, "folder.json");
+  return steps;
+}
+
+// Share: the lesson on screen in a link; the link opened in a new tab shows it; a damaged
+// fragment there gives a message and the example course.
+async function share(context, page) {
+  // A lesson too long for a link (text that does not compress) is refused.
+  const long = "lessons/03-practice.md";
+  await openFile(page, long);
+  await page.evaluate((p) => {
+    const view = window.mflsPlayground.views.get(p);
+    let seed = 7;
+    let noise = "";
+    for (let i = 0; i < 40000; i++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      noise += "abcdefghijklmnopqrstuvwxyz0123456789"[(seed >>> 16) % 36];
+    }
+    view.dispatch({ changes: { from: view.state.doc.length, insert: `\n${noise}\n` } });
+  }, long);
+  await page.click("#share");
+  const tooLong = await message(page, "error");
+  const lesson = "lessons/02-first-program.md";
+  await openFile(page, lesson);
+  const edited = "# Shared\n\nRead {{ A key only this link knows }} here — 共享。\n";
+  await page.evaluate(([p, t]) => {
+    const view = window.mflsPlayground.views.get(p);
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: t } });
+  }, [lesson, edited]);
+  await page.click("#share");
+  await page.waitForSelector("#message:not([hidden]) input:not([hidden])", { timeout: WAIT });
+  const link = await page.inputValue("#message input");
+  const steps = { tooLong, link, url: page.url(), message: await message(page, "info") };
+  const other = await context.newPage();
+  record(other);
+  await other.goto(link);
+  await waitReady(other);
+  await other.waitForFunction(() => document.querySelectorAll("#problems li").length >= 1, null, { timeout: WAIT });
+  steps.opened = {
+    message: await other.textContent("#message .text"),
+    list: await listed(other),
+    current: await other.getAttribute("#file-list li[aria-current=true]", "data-path"),
+    text: await text(other, lesson),
+    problems: await problemsShown(other),
+  };
+  await other.evaluate(() => { location.hash = `#lesson=${"A".repeat(40000)}`; });
+  steps.tooLongOpened = { message: await message(other, "error") };
+  await other.waitForFunction(() => document.querySelectorAll("#file-list li").length === 4, null, { timeout: WAIT });
+  await other.evaluate(() => { location.hash = "#lesson=not-a-lesson!"; });
+  steps.damaged = { message: await message(other, "error") };
+  await other.waitForFunction(() => document.querySelectorAll("#file-list li").length === 4, null, { timeout: WAIT });
+  await other.waitForFunction(() => document.querySelectorAll("#problems li").length >= 2, null, { timeout: WAIT });
+  steps.damaged.list = await listed(other);
+  steps.damaged.problems = await problemsShown(other);
+  // A fragment that is no shared lesson (a place in the page) leaves the course alone.
+  await openFile(other, "lessons/03-practice.md");
+  await other.evaluate(() => { location.hash = "#top"; });
+  await other.waitForTimeout(300);
+  steps.otherFragment = { list: await listed(other), current: await other.getAttribute("#file-list li[aria-current=true]", "data-path") };
+  await other.close();
+  return steps;
+}
+
+// The page's own strings (every element that has them), for the English and Chinese pages.
+const pageStrings = (page) => page.$$eval("[data-i18n], [data-i18n-aria-label], [data-i18n-title]", (els) =>
+  els.map((e) => [e.getAttribute("data-i18n") ? e.textContent : null, e.getAttribute("aria-label"), e.getAttribute("title")]));
+
+async function chinese(browser) {
+  const context = await browser.newContext({ locale: "zh-CN", viewport: { width: 1400, height: 820 } });
+  await context.addInitScript(watchViolations);
+  try {
+    const page = await context.newPage();
+    record(page);
+    await page.goto(process.env.MFLS_URL);
+    await page.waitForFunction(() => document.querySelectorAll("#problems li").length >= 2, null, { timeout: WAIT });
+    return {
+      languages: await page.evaluate(() => navigator.languages),
+      lang: await page.getAttribute("html", "lang"),
+      title: await page.title(),
+      status: await page.textContent("#status"),
+      strings: await pageStrings(page),
+      problems: await problemsShown(page),
+      violations: await page.evaluate(() => window.mflsViolations),
+    };
+  } finally {
+    await context.close();
+  }
+}
+
 async function main() {
   const browser = await chromium.launch({
     executablePath: process.env.MFLS_CHROMIUM || "/usr/bin/chromium",
@@ -44,10 +218,10 @@ async function main() {
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
   });
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
-    page.on("console", (m) => results.console.push(`${m.type()}: ${m.text()}`));
-    page.on("pageerror", (e) => results.errors.push(`page error: ${e.message}`));
-    page.on("request", (r) => results.requests.push(r.url()));
+    const context = await browser.newContext({ viewport: { width: 1400, height: 820 }, acceptDownloads: true });
+    await context.addInitScript(watchViolations);
+    const page = await context.newPage();
+    record(page);
     const started = Date.now();
     await page.goto(process.env.MFLS_URL);
 
@@ -201,6 +375,31 @@ async function main() {
     await waitUnbound(1);
     files.deleted = { list: await listed(), unbound: await unbound() };
     results.steps.files = files;
+    results.steps.strings = await pageStrings(page);
+
+    // 9. The page's policy: what the page needs was never blocked; a request planted to
+    // another origin is.
+    results.steps.csp = {
+      policy: await page.getAttribute("meta[http-equiv=Content-Security-Policy]", "content"),
+      violations: await page.evaluate(() => [...window.mflsViolations]),
+      planted: await page.evaluate(async (url) => {
+        try {
+          await fetch(url);
+          return "fetched";
+        } catch (error) {
+          return `refused: ${error.name}`;
+        }
+      }, `${process.env.MFLS_FOREIGN_URL}planted`),
+    };
+    await page.waitForFunction(() => window.mflsViolations.length > 0, null, { timeout: WAIT });
+    results.steps.csp.after = await page.evaluate(() => [...window.mflsViolations]);
+    await page.evaluate(() => { window.mflsViolations.length = 0; });
+
+    // 10. Share links, 11. exports and folders (the course replaced last), 12. Chinese.
+    results.steps.share = await share(context, page);
+    results.steps.courseFiles = await courseFiles(page);
+    results.steps.csp.later = await page.evaluate(() => [...window.mflsViolations]);
+    results.steps.chinese = await chinese(browser);
   } catch (error) {
     results.errors.push(String(error && error.stack || error));
   } finally {

@@ -30,6 +30,30 @@ const CODECS_KEPT = [
   "unicode_escape", "utf_16", "utf_16_be", "utf_16_le", "utf_32", "utf_32_be", "utf_32_le", "utf_8", "utf_8_sig",
 ];
 
+// The page's Content-Security-Policy: nothing but its own origin, no inline script but the
+// course map's (the map is shown in a srcdoc frame, which keeps the page's policy), allowed
+// by its hash. Styles may be inline: CodeMirror sets them on its elements.
+function contentSecurityPolicy() {
+  const hash = execFileSync(python, ["-c", [
+    "import base64, hashlib, re",
+    "from mfls.features.course_map_html import _PAGE",
+    "scripts = re.findall(r'<script>(.*?)</script>', _PAGE, re.S)",
+    "assert len(scripts) == 1, scripts",
+    "print(base64.b64encode(hashlib.sha256(scripts[0].encode()).digest()).decode())",
+  ].join("\n")], { cwd: repo, encoding: "utf8" }).trim();
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'wasm-unsafe-eval' 'sha256-${hash}'`,
+    "worker-src 'self'",
+    "connect-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
+}
+
 function log(message) {
   console.log(`[build] ${message}`);
 }
@@ -95,7 +119,9 @@ async function main() {
     external: ["./pyodide/pyodide.mjs"],
     logLevel: "warning",
   });
-  for (const name of ["index.html", "style.css"]) fs.copyFileSync(path.join(web, "src", name), path.join(out, name));
+  fs.copyFileSync(path.join(web, "src", "style.css"), path.join(out, "style.css"));
+  const page = fs.readFileSync(path.join(web, "src", "index.html"), "utf8");
+  fs.writeFileSync(path.join(out, "index.html"), page.replace("@@CSP@@", contentSecurityPolicy()));
   const wheelDir = path.join(out, "wheels");
   const names = wheels(wheelDir);
   log(`wheels: ${names.join(", ")}`);

@@ -1,7 +1,9 @@
 // The playground page: a course (file list, one CodeMirror editor per file), mfls in a Web
 // Worker reached through @codemirror/lsp-client over a postMessage transport, the
-// problems of every file and the course map beside the editor.
+// problems of every file and the course map beside the editor. A course comes from the
+// example, a shared link, an AI-Shifu export or a folder, and goes back as an export.
 import { basicSetup } from "codemirror";
+import { EditorState } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
 import { lintGutter } from "@codemirror/lint";
 import {
@@ -18,6 +20,9 @@ import { CourseWorkspace } from "./workspace.js";
 import { diagnosticsWithFixes } from "./diagnostics.js";
 import { semanticHighlighting } from "./semantic.js";
 import { workerTransport } from "./transport.js";
+import { locale, t, translatePage } from "./i18n.js";
+import { MOST_SHARED_CHARACTERS, SHARE_PREFIX, shareFragment, sharedLesson } from "./share.js";
+import { folderFiles, pickedFiles } from "./folders.js";
 
 const ROOT_URI = "file:///course";
 const uriOf = (path) => `${ROOT_URI}/${path.split("/").map(encodeURIComponent).join("/")}`;
@@ -28,25 +33,72 @@ const fileList = document.getElementById("file-list");
 const problemList = document.getElementById("problems");
 const editorsHost = document.getElementById("editors");
 const mapFrame = document.getElementById("map-frame");
+const messageBox = document.getElementById("message");
+translatePage();
 
 const worker = new Worker("worker.js", { type: "module" });
 const views = new Map(); // path -> EditorView
 const problems = new Map(); // uri -> diagnostics as published
+const loaded = new Map(); // path -> the file's text as it came, to tell edited files
 let current = null;
+let exportName = null; // the name an export is saved under
+let openingName = null; // ... once the course being opened has come
+let nextPack = 0;
+const packing = new Map(); // id -> resolve
 const opened = performance.now();
 
 worker.addEventListener("message", (event) => {
-  const { ready, failed } = event.data;
-  if (event.data.debug) console.log(`worker ${event.data.debug} (page ${performance.now().toFixed(0)})`);
+  const { ready, failed, course, refused, packed } = event.data;
   if (ready) {
-    status.textContent = `${ready.version}, started in ${ready.seconds.toFixed(1)} s`;
+    status.textContent = t("started", ready.version, ready.seconds.toFixed(1));
     window.mflsStarted = ready;
   } else if (failed) {
     status.dataset.state = "failed";
-    status.textContent = `mfls did not start: ${failed}`;
+    status.textContent = t("notStarted", failed);
+  } else if (course) {
+    exportName = openingName;
+    openCourse(course.files);
+    if (course.title != null) say(t("opened", course.title, Object.keys(course.files).length), "info");
+  } else if (refused !== undefined) {
+    say(t("exportRefused", refused), "error");
+  } else if (packed) {
+    packing.get(packed.id)?.(packed);
+    packing.delete(packed.id);
   }
 });
-worker.postMessage({ course: EXAMPLE_COURSE });
+
+// A message above the editor (what was opened, saved or refused), until dismissed.
+function say(text, kind, link) {
+  messageBox.dataset.kind = kind;
+  messageBox.querySelector(".text").textContent = text;
+  const field = messageBox.querySelector("input");
+  field.hidden = !link;
+  field.value = link || "";
+  messageBox.hidden = false;
+}
+messageBox.querySelector("button").addEventListener("click", () => { messageBox.hidden = true; });
+
+// The course the page opens with: the example, or the lesson a shared link carries (with
+// the example's mfcourse.toml); a link that does not read says so and gives the example.
+async function firstCourse() {
+  let lesson = null;
+  try {
+    lesson = await sharedLesson(location.hash);
+  } catch {
+    say(t("badLink"), "error");
+    return EXAMPLE_COURSE;
+  }
+  const path = lesson && lessonPath(lesson.path);
+  if (!lesson) return EXAMPLE_COURSE;
+  if (!path || path === "mfcourse.toml") {
+    say(t("badLink"), "error");
+    return EXAMPLE_COURSE;
+  }
+  say(t("sharedLesson", path), "info");
+  return { "mfcourse.toml": EXAMPLE_COURSE["mfcourse.toml"], [path]: lesson.text };
+}
+const startCourse = await firstCourse();
+worker.postMessage({ course: startCourse });
 
 const client = new LSPClient({
   rootUri: ROOT_URI,
@@ -54,6 +106,7 @@ const client = new LSPClient({
   // Changes reach the server as they are typed (diagnostics.js) and the worker runs one
   // message at a time: a shorter quiet time than the server's 150 ms default.
   initializationOptions: { mfls: { diagnosticDelay: 50 } },
+  // @codemirror/lsp-client sends no `locale`: the transport adds the page's.
   workspace: (client) => new CourseWorkspace(client, show),
   extensions: [
     serverCompletion(),
@@ -62,12 +115,17 @@ const client = new LSPClient({
     diagnosticsWithFixes(onProblems),
     semanticHighlighting(),
   ],
-}).connect(workerTransport(worker));
+}).connect(workerTransport(worker, locale));
 
 client.initializing.then(() => {
   status.dataset.state = "ready";
   window.mflsReady = (performance.now() - opened) / 1000;
 });
+
+// A file whose lines all end in CRLF keeps them when edited; others get LF.
+function lineEnds(text) {
+  return text.includes("\r\n") && !text.replace(/\r\n/g, "").includes("\n") ? EditorState.lineSeparator.of("\r\n") : [];
+}
 
 function editorFor(path, text) {
   const saveToml = path.endsWith(".toml") ? tomlWriter(path) : [];
@@ -75,6 +133,7 @@ function editorFor(path, text) {
     doc: text,
     parent: editorsHost.appendChild(frame(path)),
     extensions: [
+      lineEnds(text),
       basicSetup,
       lintGutter(),
       EditorView.lineWrapping,
@@ -84,6 +143,7 @@ function editorFor(path, text) {
   });
   view.dom.dataset.path = path;
   views.set(path, view);
+  loaded.set(path, textOf(view));
   return view;
 }
 
@@ -141,7 +201,7 @@ function byCourseOrder(a, b) {
 const SEVERITY = { 1: "error", 2: "warning", 3: "info", 4: "hint" };
 
 function onProblems(uri, diagnostics) {
-  problems.set(uri, diagnostics);
+  if (uri !== null) problems.set(uri, diagnostics);
   const items = [];
   for (const [fileUri, list] of [...problems].sort(([a], [b]) => a.localeCompare(b))) {
     for (const diagnostic of list) {
@@ -189,10 +249,42 @@ function lessonPath(name) {
   return trimmed.includes("/") ? trimmed : `lessons/${trimmed}`;
 }
 
+// A new course from the worker (an export unpacked, a folder): a file of the old course
+// that the new one has keeps its editor (its text replaced where it differs, an edit the
+// server is sent), the others' editors are closed and the new files' opened.
+function openCourse(files) {
+  for (const [path, view] of [...views]) {
+    if (path in files) continue;
+    views.delete(path);
+    problems.delete(uriOf(path));
+    view.destroy();
+    view.dom.parentElement?.remove();
+  }
+  current = null;
+  for (const [path, text] of Object.entries(files)) {
+    const view = views.get(path);
+    if (!view) {
+      editorFor(path, text);
+    } else if (textOf(view) !== text) {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      loaded.set(path, textOf(view));
+    } else {
+      loaded.set(path, textOf(view));
+    }
+  }
+  onProblems(null, []);
+  const first = [...views.keys()].sort(byCourseOrder).find((path) => path.endsWith(".md")) ?? views.keys().next().value;
+  if (first) show(first);
+}
+
+function textOf(view) {
+  return view.state.sliceDoc();
+}
+
 document.getElementById("add-lesson").addEventListener("click", () => {
   const lessons = [...views.keys()].filter((path) => path.startsWith("lessons/"));
   const suggested = `lessons/${String(lessons.length + 1).padStart(2, "0")}-new-lesson.md`;
-  const path = lessonPath(window.prompt("New lesson's file name", suggested) || "");
+  const path = lessonPath(window.prompt(t("newLessonName"), suggested) || "");
   if (!path || views.has(path)) return;
   const text = "# New lesson\n\n";
   worker.postMessage({ write: path, text });
@@ -202,10 +294,10 @@ document.getElementById("add-lesson").addEventListener("click", () => {
 
 document.getElementById("rename-file").addEventListener("click", () => {
   if (!current || current === "mfcourse.toml") return;
-  const path = lessonPath(window.prompt(`Rename ${current} to`, current) || "");
+  const path = lessonPath(window.prompt(t("renameTo", current), current) || "");
   if (!path || views.has(path)) return;
   const old = views.get(current);
-  const text = old.state.doc.toString();
+  const text = textOf(old);
   views.delete(current);
   problems.delete(uriOf(current));
   old.destroy();
@@ -217,7 +309,7 @@ document.getElementById("rename-file").addEventListener("click", () => {
 });
 
 document.getElementById("delete-file").addEventListener("click", () => {
-  if (!current || current === "mfcourse.toml" || !window.confirm(`Delete ${current}?`)) return;
+  if (!current || current === "mfcourse.toml" || !window.confirm(t("deleteFile", current))) return;
   const view = views.get(current);
   views.delete(current);
   view.destroy();
@@ -242,8 +334,125 @@ document.addEventListener("click", (event) => {
   view.focus();
 });
 
-for (const [path, text] of Object.entries(EXAMPLE_COURSE)) editorFor(path, text);
-show(Object.keys(EXAMPLE_COURSE).find((path) => path.endsWith(".md")));
+// An AI-Shifu export, picked or dropped: unpacked by mfls in the worker, or refused with
+// mfls's reason and the course left as it is.
+async function openExport(file) {
+  let bytes;
+  try {
+    bytes = await file.arrayBuffer();
+  } catch (error) {
+    say(t("exportRefused", `${file.name}: ${error.message}`), "error"); // a folder dropped
+    return;
+  }
+  openingName = file.name;
+  worker.postMessage({ openExport: { name: file.name, bytes } }, [bytes]);
+}
+
+const exportInput = document.getElementById("export-input");
+document.getElementById("open-export").addEventListener("click", () => exportInput.click());
+exportInput.addEventListener("change", () => {
+  if (exportInput.files[0]) openExport(exportInput.files[0]);
+  exportInput.value = "";
+});
+document.addEventListener("dragover", (event) => {
+  if (event.dataTransfer?.types.includes("Files")) event.preventDefault();
+});
+document.addEventListener("drop", (event) => {
+  const file = event.dataTransfer?.files[0];
+  if (!file) return;
+  event.preventDefault();
+  openExport(file);
+});
+
+// A folder from disk: read through the File System Access API where the browser has it,
+// else from the files of an <input webkitdirectory>.
+function openFolder(name, files) {
+  if (!Object.keys(files).some((path) => path.endsWith(".md") || path === "mfcourse.toml")) {
+    say(t("folderEmpty"), "error");
+    return;
+  }
+  openingName = `${name}.json`;
+  worker.postMessage({ replace: { files, title: name } });
+}
+
+const folderInput = document.getElementById("folder-input");
+document.getElementById("open-folder").addEventListener("click", async () => {
+  if (!window.showDirectoryPicker) {
+    folderInput.click();
+    return;
+  }
+  let folder;
+  try {
+    folder = await window.showDirectoryPicker({ mode: "read" });
+  } catch {
+    return; // the picker was closed
+  }
+  openFolder(folder.name, await folderFiles(folder));
+});
+folderInput.addEventListener("change", async () => {
+  const picked = await pickedFiles(folderInput.files);
+  folderInput.value = "";
+  if (picked) openFolder(picked.name, picked.files);
+});
+
+// The course packed back by mfls into its export (the files edited here written first),
+// downloaded; a file nothing edited goes back byte for byte.
+document.getElementById("save-export").addEventListener("click", async () => {
+  const edited = {};
+  for (const [path, view] of views) {
+    if (textOf(view) !== loaded.get(path)) edited[path] = textOf(view);
+  }
+  const id = ++nextPack;
+  const packed = await new Promise((resolve) => {
+    packing.set(id, resolve);
+    worker.postMessage({ pack: { id, edited } });
+  });
+  if (packed.refused !== undefined) {
+    say(t("packRefused", packed.refused), "error");
+    return;
+  }
+  const name = exportName ?? "course.json";
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([packed.bytes], { type: "application/json" }));
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+  say(t("saved", name), "info");
+});
+
+// Share: the lesson on screen in the address's fragment, the link copied and shown.
+document.getElementById("share").addEventListener("click", async () => {
+  if (!current) return;
+  const fragment = await shareFragment(current, textOf(views.get(current)));
+  if (fragment.length > MOST_SHARED_CHARACTERS) {
+    say(t("tooLongToShare", fragment.length, MOST_SHARED_CHARACTERS), "error");
+    return;
+  }
+  history.replaceState(null, "", fragment);
+  const link = location.href;
+  try {
+    await navigator.clipboard.writeText(link);
+    say(t("shared"), "info", link);
+  } catch {
+    say(t("shareShown"), "info", link);
+  }
+});
+
+// A shared link pasted into this tab's address: its lesson replaces the course.
+window.addEventListener("hashchange", async () => {
+  if (!location.hash.startsWith(SHARE_PREFIX)) return;
+  openingName = null;
+  const course = await firstCourse();
+  worker.postMessage({ replace: { files: encoded(course), title: null } });
+});
+
+function encoded(course) {
+  const encoder = new TextEncoder();
+  return Object.fromEntries(Object.entries(course).map(([path, text]) => [path, encoder.encode(text)]));
+}
+
+for (const [path, text] of Object.entries(startCourse)) editorFor(path, text);
+show(Object.keys(startCourse).find((path) => path.endsWith(".md")));
 
 // For the browser test and the benchmark: the views by path.
-window.mflsPlayground = { views, problems, show, uriOf };
+window.mflsPlayground = { views, problems, show, uriOf, loaded };

@@ -3,15 +3,17 @@
 
 // @codemirror/lsp-client 6.3 declares pull diagnostics (`textDocument.diagnostic`) but
 // never pulls: without this, a server that honours the declaration (mfls does) would
-// wait to be asked and the editor would show no problems.
-function withoutPullDiagnostics(text) {
+// wait to be asked and the editor would show no problems. It sends no `locale` either:
+// the page's is added, for the server's messages in the page's language.
+function initializeFor(text, locale) {
   const message = JSON.parse(text);
   if (message.method !== "initialize") return text;
   delete message.params.capabilities?.textDocument?.diagnostic;
+  message.params.locale = locale;
   return JSON.stringify(message);
 }
 
-export function workerTransport(worker) {
+export function workerTransport(worker, locale) {
   const handlers = new Set();
   worker.addEventListener("message", (event) => {
     if (event.data.lsp === undefined) return;
@@ -19,7 +21,7 @@ export function workerTransport(worker) {
   });
   return {
     send(message) {
-      worker.postMessage({ lsp: withoutPullDiagnostics(message) });
+      worker.postMessage({ lsp: initializeFor(message, locale) });
     },
     subscribe(handler) {
       handlers.add(handler);

@@ -4,8 +4,13 @@
 //   {course: {path: text, ...}}   the course's files, once, before any LSP message
 //   {lsp: "<JSON-RPC text>"}      a message for the server
 //   {write: path, text} / {remove: path}   a file of the course written or removed
+//   {openExport: {name, bytes}}  an AI-Shifu export, unpacked by mfls as the new course
+//   {replace: {path: bytes}}     a folder from disk as the new course
+//   {pack: {id, edited: {path: text}}}  the course packed back by mfls into its export
 // and to the page: {lsp: text} for each message the server sends, {ready: {...}} once
-// Python is up, {failed: message} if it cannot start.
+// Python is up, {failed: message} if it cannot start, {course: {files, title}} after
+// an export or folder replaced the course, {refused: message} when mfls refuses one, and
+// {packed: {id, bytes}} or {packed: {id, refused}}.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const ROOT = "/course";
@@ -57,6 +62,90 @@ function schedule() {
   }, next * 1000);
 }
 
+// The course's exports and folders, by mfls's own code: `mfls.exports` unpacks and packs
+// (as `mfls unpack` and `mfls pack` do), the files kept under /course; imported when
+// first used, not on the way to the first diagnostics.
+const COURSE_PYTHON = `
+import os
+
+def _course_files():
+    found = []
+    for base, _dirs, names in os.walk("${ROOT}"):
+        for name in names:
+            found.append(os.path.relpath(os.path.join(base, name), "${ROOT}").replace(os.sep, "/"))
+    return sorted(found)
+
+def _bytes(data):
+    return data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)
+
+def _safe(path):
+    parts = path.split("/")
+    return all(part not in ("", ".", "..") for part in parts)
+
+def _remove_course():
+    for base, dirs, names in os.walk("${ROOT}", topdown=False):
+        for name in names:
+            os.unlink(os.path.join(base, name))
+        for name in dirs:
+            os.rmdir(os.path.join(base, name))
+
+def _shown(path):
+    return path.endswith((".md", ".toml")) and not any(part.startswith(".") for part in path.split("/"))
+
+def replace_course(files, title):
+    from mfls.exports.layout import decode_text
+
+    old = _course_files()
+    _remove_course()
+    texts = {}
+    for path, data in files.items():
+        if not _safe(path):
+            continue
+        full = os.path.join("${ROOT}", *path.split("/"))
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        data = _bytes(data)
+        with open(full, "wb") as out:
+            out.write(data)
+        text = decode_text(data) if _shown(path) else None
+        if text is not None:
+            texts[path] = text
+    return {"old": old, "new": _course_files(), "texts": texts, "title": title}
+
+def open_export(data, name):
+    from mfls.exports.ai_shifu import ExportProblem, read_export
+    from mfls.exports.layout import unpack
+
+    data = _bytes(data)
+    export = read_export(data)
+    if isinstance(export, ExportProblem):
+        return {"refused": f"{name} is not a usable AI-Shifu export: {export.message}"}
+    folder = unpack(export, data, name)
+    return replace_course(folder.files, export.shifu["title"])
+
+def _read(path):
+    from mfls.exports.ai_shifu import ExportProblem
+
+    try:
+        with open(os.path.join("${ROOT}", *path.split("/")), "rb") as source:
+            return source.read()
+    except OSError as error:
+        return ExportProblem(error.strerror or str(error))
+
+def pack_course(edited):
+    from mfls.exports.ai_shifu import ExportProblem
+    from mfls.exports.layout import encode_text
+    from mfls.exports.packing import pack
+
+    for path, text in edited.items():
+        if _safe(path):
+            with open(os.path.join("${ROOT}", *path.split("/")), "wb") as out:
+                out.write(encode_text(text))
+    packed = pack(_read)
+    if isinstance(packed, ExportProblem):
+        return {"refused": packed.message}
+    return {"bytes": packed}
+`;
+
 function uriOf(path) {
   return `${ROOT_URI}/${path.split("/").map(encodeURIComponent).join("/")}`;
 }
@@ -85,8 +174,59 @@ function watched(path, type) {
   });
 }
 
+function fromPython(result) {
+  const value = result.toJs({ dict_converter: Object.fromEntries });
+  result.destroy();
+  return value;
+}
+
+// The course replaced: the server told of each file gone, changed and made.
+function replaced(result) {
+  const old = new Set(result.old);
+  const made = new Set(result.new);
+  const changes = [
+    ...result.old.filter((path) => !made.has(path)).map((path) => ({ uri: uriOf(path), type: 3 })),
+    ...result.new.map((path) => ({ uri: uriOf(path), type: old.has(path) ? 2 : 1 })),
+  ];
+  const notice = JSON.stringify({ jsonrpc: "2.0", method: "workspace/didChangeWatchedFiles", params: { changes } });
+  drain(() => server.handle(notice));
+  self.postMessage({ course: { files: result.texts, title: result.title } });
+}
+
+// An export or folder that mfls's code fails on (a bug, not a refusal) is refused with the
+// error, and the course stays as it was.
 function handle(pyodide, data) {
-  if (data.lsp !== undefined) {
+  try {
+    handleCourse(pyodide, data);
+  } catch (error) {
+    const why = String(error && error.message || error);
+    if (data.pack !== undefined) self.postMessage({ packed: { id: data.pack.id, refused: why } });
+    else if (data.openExport !== undefined || data.replace !== undefined) self.postMessage({ refused: why });
+    else throw error;
+  }
+}
+
+function handleCourse(pyodide, data) {
+  if (data.openExport !== undefined) {
+    const open = pyodide.globals.get("open_export");
+    const result = fromPython(open(new Uint8Array(data.openExport.bytes), data.openExport.name));
+    open.destroy();
+    if (result.refused !== undefined) self.postMessage({ refused: result.refused });
+    else replaced(result);
+  } else if (data.replace !== undefined) {
+    const replace = pyodide.globals.get("replace_course");
+    const files = pyodide.toPy(new Map(Object.entries(data.replace.files)));
+    replaced(fromPython(replace(files, data.replace.title)));
+    files.destroy();
+    replace.destroy();
+  } else if (data.pack !== undefined) {
+    const packCourse = pyodide.globals.get("pack_course");
+    const edited = pyodide.toPy(new Map(Object.entries(data.pack.edited)));
+    const result = fromPython(packCourse(edited));
+    edited.destroy();
+    packCourse.destroy();
+    self.postMessage({ packed: { id: data.pack.id, ...result } });
+  } else if (data.lsp !== undefined) {
     drain(() => server.handle(rooted(data.lsp)));
   } else if (data.write !== undefined) {
     let existed = true;
@@ -116,6 +256,7 @@ from mfls.lsp.stepped_loop import SteppedLoop
 from mfls.lsp.sync import SyncServer
 SyncServer(loop=SteppedLoop())
 `);
+  pyodide.runPython(COURSE_PYTHON);
   const version = pyodide.runPython("import mfls, sys; f'mfls {mfls.__version__}, Python {sys.version.split()[0]}'");
   const seconds = (end) => (end - started) / 1000;
   self.postMessage({

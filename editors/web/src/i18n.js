@@ -1,0 +1,103 @@
+// The page's strings in English and Simplified Chinese. The language follows the browser's
+// (`navigator.languages`, the first that is English or Chinese) as the server's `locale`
+// does: any Chinese gives Simplified Chinese, anything else English. The same locale goes
+// to mfls in `initialize`, so its diagnostics, hovers and fixes speak it too.
+const STRINGS = {
+  en: {
+    title: "mfls playground",
+    starting: "Starting mfls in this page…",
+    started: (version, seconds) => `${version}, started in ${seconds} s`,
+    notStarted: (why) => `mfls did not start: ${why}`,
+    course: "Course",
+    courseFiles: "Course files",
+    problems: "Problems",
+    editor: "Editor",
+    courseMap: "Course map",
+    refresh: "Refresh",
+    addLesson: "Add lesson",
+    rename: "Rename",
+    delete: "Delete",
+    openExport: "Open export…",
+    openFolder: "Open folder…",
+    saveExport: "Save export",
+    share: "Share",
+    dismiss: "Dismiss",
+    newLessonName: "New lesson's file name",
+    renameTo: (path) => `Rename ${path} to`,
+    deleteFile: (path) => `Delete ${path}?`,
+    dropHint: "Drop an AI-Shifu export (.json) to open it as a course",
+    opened: (title, count) => `Opened ${title}: ${count} ${count === 1 ? "file" : "files"}`,
+    exportRefused: (message) => `Not opened: ${message}. The course on the page is unchanged.`,
+    packRefused: (message) => `No export saved: ${message}`,
+    saved: (name) => `Saved ${name}`,
+    folderEmpty: "That folder has no lessons (.md) or mfcourse.toml: the course on the page is unchanged.",
+    shared: "Link copied: it holds this lesson, in the address after #, and is sent nowhere.",
+    shareShown: "The link to this lesson (copy it from here):",
+    tooLongToShare: (size, most) => `This lesson is too long to share in a link (${size} characters, at most ${most}).`,
+    sharedLesson: (path) => `Showing the shared lesson ${path}.`,
+    badLink: "The link's lesson could not be read (too long or damaged): here is the example course.",
+  },
+  zh: {
+    title: "mfls 在线体验",
+    starting: "正在本页中启动 mfls…",
+    started: (version, seconds) => `${version}，${seconds} 秒启动`,
+    notStarted: (why) => `mfls 未能启动：${why}`,
+    course: "课程",
+    courseFiles: "课程文件",
+    problems: "问题",
+    editor: "编辑器",
+    courseMap: "课程地图",
+    refresh: "刷新",
+    addLesson: "添加课时",
+    rename: "重命名",
+    delete: "删除",
+    openExport: "打开导出文件…",
+    openFolder: "打开文件夹…",
+    saveExport: "保存导出文件",
+    share: "分享",
+    dismiss: "关闭",
+    newLessonName: "新课时的文件名",
+    renameTo: (path) => `将 ${path} 重命名为`,
+    deleteFile: (path) => `删除 ${path}？`,
+    dropHint: "拖入 AI-Shifu 导出文件（.json）即可作为课程打开",
+    opened: (title, count) => `已打开 ${title}：${count} 个文件`,
+    exportRefused: (message) => `未打开：${message}。页面上的课程没有改变。`,
+    packRefused: (message) => `未保存导出文件：${message}`,
+    saved: (name) => `已保存 ${name}`,
+    folderEmpty: "该文件夹中没有课时（.md）或 mfcourse.toml：页面上的课程没有改变。",
+    shared: "链接已复制：本课时保存在地址 # 之后的部分中，不会发送到任何地方。",
+    shareShown: "本课时的链接（请从这里复制）：",
+    tooLongToShare: (size, most) => `本课时太长，无法放入链接（${size} 个字符，最多 ${most} 个）。`,
+    sharedLesson: (path) => `正在显示分享的课时 ${path}。`,
+    badLink: "无法读取链接中的课时（过长或已损坏）：以下是示例课程。",
+  },
+};
+
+export function languageOf(languages) {
+  for (const tag of languages || []) {
+    const name = String(tag).toLowerCase();
+    if (name === "zh" || name.startsWith("zh-")) return { language: "zh", locale: "zh-CN" };
+    if (name === "en" || name.startsWith("en-")) return { language: "en", locale: "en" };
+  }
+  return { language: "en", locale: "en" };
+}
+
+export const { language, locale } = languageOf(navigator.languages);
+
+export function t(key, ...args) {
+  const value = STRINGS[language][key];
+  return typeof value === "function" ? value(...args) : value;
+}
+
+// The static strings of the page: each element with `data-i18n` (its text) or
+// `data-i18n-<attribute>` (an attribute) gets them in the page's language.
+export function translatePage(root = document) {
+  document.documentElement.lang = language === "zh" ? "zh-CN" : "en";
+  document.title = t("title");
+  for (const element of root.querySelectorAll("*")) {
+    for (const { name, value } of [...element.attributes]) {
+      if (name === "data-i18n") element.textContent = t(value);
+      else if (name.startsWith("data-i18n-")) element.setAttribute(name.slice("data-i18n-".length), t(value));
+    }
+  }
+}
