@@ -59,6 +59,7 @@ from mfls.lsp.handlers import (
     authoring,
     commands,
     course_file_links,
+    course_files,
     course_map,
     diagnostics,
     documents,
@@ -241,6 +242,7 @@ ROUTES: tuple[Route, ...] = (
     command(commands.COURSE_INFO, commands.course_info_command),
     command(course_map.COURSE_KEYS, course_map.course_keys),
     command(course_map.COURSE_MAP, course_map.course_map),
+    command(course_files.COURSE_FILES, course_files.course_files),
 )
 
 

@@ -419,3 +419,20 @@ def test_another_host_than_this_machine_is_warned_about(tmp_path: Path) -> None:
     _out, err = process.communicate(timeout=10)
     assert "warning: listening on 0.0.0.0" in err
     assert process.returncode == 0
+
+
+async def test_the_course_files_are_the_roots_as_the_server_has_them(
+    served: Served, course: tuple[Path, Path]
+) -> None:
+    root, _outside = course
+    ws = await client(served)
+    await ws.start()
+    answer = await ws.request("workspace/executeCommand", {"command": "mfls.courseFiles"})
+    while "error" in answer and "still being indexed" in answer["error"]["message"]:
+        await asyncio.sleep(0.1)
+        answer = await ws.request("workspace/executeCommand", {"command": "mfls.courseFiles"})
+    courses = answer["result"]["courses"]
+    assert [c["root"] for c in courses] == [uri(root)]
+    assert courses[0]["files"] == {"a.md": LESSON_A, "b.md": LESSON_B}
+    assert SECRET_KEY not in json.dumps(answer)
+    await ws.ws.close()

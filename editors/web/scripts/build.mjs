@@ -45,7 +45,7 @@ function contentSecurityPolicy() {
     "default-src 'self'",
     `script-src 'self' 'wasm-unsafe-eval' 'sha256-${hash}'`,
     "worker-src 'self'",
-    "connect-src 'self'",
+    "connect-src 'self' ws://127.0.0.1:* ws://localhost:*",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "object-src 'none'",

@@ -2,6 +2,8 @@
 // Worker reached through @codemirror/lsp-client over a postMessage transport, the
 // problems of every file and the course map beside the editor. A course comes from the
 // example, a shared link, an AI-Shifu export or a folder, and goes back as an export.
+// Opened as `index.html?ws=<the URL mfls serve --ws printed>`, the page has no worker: it
+// edits the course of that server's --root, its files as the server has them.
 import { basicSetup } from "codemirror";
 import { EditorState } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
@@ -19,12 +21,12 @@ import { EXAMPLE_COURSE } from "./course.js";
 import { CourseWorkspace } from "./workspace.js";
 import { diagnosticsWithFixes } from "./diagnostics.js";
 import { semanticHighlighting } from "./semantic.js";
-import { workerTransport } from "./transport.js";
+import { webSocketTransport, workerTransport } from "./transport.js";
 import { locale, t, translatePage } from "./i18n.js";
 import { MOST_SHARED_CHARACTERS, SHARE_PREFIX, shareFragment, sharedLesson } from "./share.js";
 import { folderFiles, pickedFiles } from "./folders.js";
 
-const ROOT_URI = "file:///course";
+let ROOT_URI = "file:///course"; // in the socket mode, the server's root
 const uriOf = (path) => `${ROOT_URI}/${path.split("/").map(encodeURIComponent).join("/")}`;
 const pathOf = (uri) => uri.slice(ROOT_URI.length + 1).split("/").map(decodeURIComponent).join("/");
 
@@ -36,7 +38,9 @@ const mapFrame = document.getElementById("map-frame");
 const messageBox = document.getElementById("message");
 translatePage();
 
-const worker = new Worker("worker.js", { type: "module" });
+const socketUrl = new URLSearchParams(location.search).get("ws");
+const worker = socketUrl ? null : new Worker("worker.js", { type: "module" });
+if (socketUrl) for (const id of ["course-buttons", "add-lesson", "rename-file", "delete-file"]) document.getElementById(id).hidden = true;
 const views = new Map(); // path -> EditorView
 const problems = new Map(); // uri -> diagnostics as published
 const loaded = new Map(); // path -> the file's text as it came, to tell edited files
@@ -47,7 +51,7 @@ let nextPack = 0;
 const packing = new Map(); // id -> resolve
 const opened = performance.now();
 
-worker.addEventListener("message", (event) => {
+worker?.addEventListener("message", (event) => {
   const { ready, failed, course, refused, packed } = event.data;
   if (ready) {
     status.textContent = t("started", ready.version, ready.seconds.toFixed(1));
@@ -97,8 +101,8 @@ async function firstCourse() {
   say(t("sharedLesson", path), "info");
   return { "mfcourse.toml": EXAMPLE_COURSE["mfcourse.toml"], [path]: lesson.text };
 }
-const startCourse = await firstCourse();
-worker.postMessage({ course: startCourse });
+const startCourse = socketUrl ? {} : await firstCourse();
+worker?.postMessage({ course: startCourse });
 
 const client = new LSPClient({
   rootUri: ROOT_URI,
@@ -115,12 +119,34 @@ const client = new LSPClient({
     diagnosticsWithFixes(onProblems),
     semanticHighlighting(),
   ],
-}).connect(workerTransport(worker, locale));
+}).connect(socketUrl ? await webSocketTransport(socketUrl, locale) : workerTransport(worker, locale));
 
 client.initializing.then(() => {
   status.dataset.state = "ready";
   window.mflsReady = (performance.now() - opened) / 1000;
+  if (socketUrl) openServersCourse();
 });
+
+// The socket mode: the course's files from the server (`mfls.courseFiles`), asked again
+// while it is still indexing them.
+async function openServersCourse() {
+  for (;;) {
+    try {
+      const { courses } = await client.request("workspace/executeCommand", { command: "mfls.courseFiles", arguments: [] });
+      ROOT_URI = courses[0].root;
+      status.textContent = `mfls at ${socketUrl.split("?")[0]}: ${courses[0].root}`;
+      openCourse(courses[0].files);
+      return;
+    } catch (error) {
+      if (!/still being indexed/.test(String(error && error.message))) {
+        status.dataset.state = "failed";
+        status.textContent = String(error && error.message || error);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
 
 // A file whose lines all end in CRLF keeps them when edited; others get LF.
 function lineEnds(text) {
@@ -128,7 +154,7 @@ function lineEnds(text) {
 }
 
 function editorFor(path, text) {
-  const saveToml = path.endsWith(".toml") ? tomlWriter(path) : [];
+  const saveToml = path.endsWith(".toml") && worker ? tomlWriter(path) : [];
   const view = new EditorView({
     doc: text,
     parent: editorsHost.appendChild(frame(path)),
@@ -440,7 +466,7 @@ document.getElementById("share").addEventListener("click", async () => {
 
 // A shared link pasted into this tab's address: its lesson replaces the course.
 window.addEventListener("hashchange", async () => {
-  if (!location.hash.startsWith(SHARE_PREFIX)) return;
+  if (socketUrl || !location.hash.startsWith(SHARE_PREFIX)) return;
   openingName = null;
   const course = await firstCourse();
   worker.postMessage({ replace: { files: encoded(course), title: null } });
@@ -452,7 +478,7 @@ function encoded(course) {
 }
 
 for (const [path, text] of Object.entries(startCourse)) editorFor(path, text);
-show(Object.keys(startCourse).find((path) => path.endsWith(".md")));
+if (!socketUrl) show(Object.keys(startCourse).find((path) => path.endsWith(".md")));
 
 // For the browser test and the benchmark: the views by path.
 window.mflsPlayground = { views, problems, show, uriOf, loaded };

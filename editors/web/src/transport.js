@@ -1,5 +1,5 @@
-// The LSP transport @codemirror/lsp-client takes ({send, subscribe, unsubscribe}), over
-// postMessage to the worker that runs mfls.
+// The LSP transports @codemirror/lsp-client takes ({send, subscribe, unsubscribe}): over
+// postMessage to the worker that runs mfls, or over a WebSocket to `mfls serve --ws`.
 
 // @codemirror/lsp-client 6.3 declares pull diagnostics (`textDocument.diagnostic`) but
 // never pulls: without this, a server that honours the declaration (mfls does) would
@@ -30,4 +30,29 @@ export function workerTransport(worker, locale) {
       handlers.delete(handler);
     },
   };
+}
+
+// The same over a WebSocket to `mfls serve --ws` (one JSON-RPC message a text frame), once
+// the socket is open.
+export function webSocketTransport(url, locale) {
+  const handlers = new Set();
+  const socket = new WebSocket(url);
+  socket.addEventListener("message", (event) => {
+    if (typeof event.data !== "string") return;
+    for (const handler of handlers) handler(event.data);
+  });
+  return new Promise((resolve, reject) => {
+    socket.addEventListener("error", () => reject(new Error(`cannot reach mfls at ${url.split("?")[0]}`)));
+    socket.addEventListener("open", () => resolve({
+      send(message) {
+        socket.send(initializeFor(message, locale));
+      },
+      subscribe(handler) {
+        handlers.add(handler);
+      },
+      unsubscribe(handler) {
+        handlers.delete(handler);
+      },
+    }));
+  });
 }

@@ -1,0 +1,71 @@
+// The playground's page over `mfls serve --ws` in headless chromium: opened as
+// `index.html?ws=...`, it waits for the problems of the server's course to be the ones
+// `mfls check` gives (MFLS_EXPECTED, a JSON list; in any order), then types a read of a key no lesson
+// asks at the end of a lesson (MFLS_LESSON) and waits for one more problem.
+// Environment: MFLS_NODE_MODULES (with playwright-core), MFLS_CHROMIUM, MFLS_URL (the
+// page with its ?ws=), MFLS_EXPECTED, MFLS_LESSON, MFLS_RESULTS (a JSON file written at the end).
+const fs = require("fs");
+const path = require("path");
+const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
+
+const WAIT = 60_000;
+const results = { steps: {}, errors: [], console: [] };
+const problemsShown = (page) => page.$$eval("#problems li", (items) => items.map((li) => li.textContent));
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath: process.env.MFLS_CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
+    page.on("console", (m) => results.console.push(`${m.type()}: ${m.text()}`));
+    page.on("pageerror", (e) => results.errors.push(`page error: ${e.message}`));
+    await page.goto(process.env.MFLS_URL);
+    const expected = JSON.parse(process.env.MFLS_EXPECTED);
+    try {
+      await page.waitForFunction((want) => {
+        const shown = [...document.querySelectorAll("#problems li")].map((li) => li.textContent).sort();
+        return JSON.stringify(shown) === JSON.stringify([...want].sort());
+      }, expected, { timeout: WAIT });
+    } catch (error) {
+      results.errors.push(`the problems never matched: ${error.message}`);
+    }
+    results.steps.opened = {
+      files: await page.$$eval("#file-list li", (items) => items.map((li) => li.dataset.path)),
+      problems: await problemsShown(page),
+      status: await page.textContent("#status"),
+      worker: await page.evaluate(() => performance.getEntriesByType("resource").some((r) => r.name.endsWith("worker.js"))),
+    };
+    const lesson = process.env.MFLS_LESSON;
+    await page.click(`#file-list li[data-path="${lesson}"]`);
+    await page.evaluate((p) => {
+      const view = window.mflsPlayground.views.get(p);
+      view.dispatch({ selection: { anchor: view.state.doc.length } });
+      view.focus();
+    }, lesson);
+    await page.keyboard.type("\nUse {{ A key nobody asks }} here.\n");
+    const before = expected.length;
+    try {
+      // Typed a letter at a time, the lesson passes through other problems (an unclosed `{{`).
+      await page.waitForFunction((n) => {
+        const shown = [...document.querySelectorAll("#problems li")].map((li) => li.textContent);
+        return shown.length === n + 1 && shown.some((text) => text.includes("A key nobody asks"));
+      }, before, { timeout: WAIT });
+    } catch (error) {
+      results.errors.push(`no new problem: ${error.message}`);
+    }
+    results.steps.typed = {
+      problems: await problemsShown(page),
+      text: await page.evaluate((p) => window.mflsPlayground.views.get(p).state.doc.toString(), lesson),
+    };
+  } catch (error) {
+    results.errors.push(String(error && error.stack || error));
+  } finally {
+    await browser.close();
+    fs.writeFileSync(process.env.MFLS_RESULTS, JSON.stringify(results, null, 2));
+  }
+}
+
+main();
