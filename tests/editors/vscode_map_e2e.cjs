@@ -38,11 +38,28 @@ async function tabs(page) {
   return page.$$eval(".tab", (items) => items.map((item) => item.getAttribute("aria-label") || ""));
 }
 
-async function openFile(page, name) {
-  await page.keyboard.press("Control+P");
+// The quick input opened by `key` and filled with `text`. The workbench closes the quick
+// input when another part takes the focus (a web view reloading, an editor opening): then
+// it is opened again, a few times, before giving up.
+async function quickInput(page, key, text) {
   const input = page.locator(".quick-input-widget input");
-  await input.waitFor({ state: "visible", timeout: waitMs });
-  await input.fill(name);
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press(key);
+    try {
+      await input.waitFor({ state: "visible", timeout: waitMs });
+      await input.fill(text, { timeout: 5_000 });
+      return input;
+    } catch (error) {
+      if (attempt >= 4) {
+        throw error;
+      }
+      await page.keyboard.press("Escape").catch(() => undefined);
+    }
+  }
+}
+
+async function openFile(page, name) {
+  const input = await quickInput(page, "Control+P", name);
   const row = page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first();
   await row.waitFor({ state: "visible", timeout: waitMs });
   await row.click();
@@ -51,10 +68,7 @@ async function openFile(page, name) {
 }
 
 async function command(page, label) {
-  await page.keyboard.press("F1");
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor({ state: "visible", timeout: waitMs });
-  await input.fill(`>${label}`);
+  const input = await quickInput(page, "F1", `>${label}`);
   await page
     .locator(".quick-input-list .monaco-list-row", { hasText: label })
     .first()
