@@ -8,6 +8,7 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
+const { quickInput: sharedQuickInput } = require(path.join(__dirname, "quick_input.cjs"));
 
 const waitMs = Number(process.env.MFLS_WAIT_MS || "30000");
 const course = process.env.MFLS_COURSE;
@@ -41,12 +42,12 @@ async function activeTab(page) {
   return (await page.locator(".tab.active").first().getAttribute("aria-label").catch(() => "")) || "";
 }
 
+async function quickInput(page, key, text) {
+  return sharedQuickInput(page, key, text, waitMs);
+}
+
 async function quickOpen(page, text) {
-  await page.keyboard.press("Control+P");
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor({ state: "visible", timeout: waitMs });
-  await input.fill(text);
-  return input;
+  return quickInput(page, "Control+P", text);
 }
 
 async function openFile(page, name) {
@@ -72,10 +73,7 @@ async function goTo(page, line, column) {
 }
 
 async function command(page, label) {
-  await page.keyboard.press("F1");
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor({ state: "visible", timeout: waitMs });
-  await input.fill(`>${label}`);
+  const input = await quickInput(page, "F1", `>${label}`);
   await page
     .locator(".quick-input-list .monaco-list-row", { hasText: label })
     .first()

@@ -8,6 +8,7 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
+const { quickInput: sharedQuickInput } = require(path.join(__dirname, "quick_input.cjs"));
 
 const waitMs = Number(process.env.MFLS_WAIT_MS || "30000");
 const course = process.env.MFLS_COURSE;
@@ -38,24 +39,8 @@ async function tabs(page) {
   return page.$$eval(".tab", (items) => items.map((item) => item.getAttribute("aria-label") || ""));
 }
 
-// The quick input opened by `key` and filled with `text`. The workbench closes the quick
-// input when another part takes the focus (a web view reloading, an editor opening): then
-// it is opened again, a few times, before giving up.
 async function quickInput(page, key, text) {
-  const input = page.locator(".quick-input-widget input");
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press(key);
-    try {
-      await input.waitFor({ state: "visible", timeout: waitMs });
-      await input.fill(text, { timeout: 5_000 });
-      return input;
-    } catch (error) {
-      if (attempt >= 4) {
-        throw error;
-      }
-      await page.keyboard.press("Escape").catch(() => undefined);
-    }
-  }
+  return sharedQuickInput(page, key, text, waitMs);
 }
 
 async function openFile(page, name) {
