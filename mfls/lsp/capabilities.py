@@ -22,6 +22,7 @@ class Capabilities:
     watch_registration: bool = False  # dynamic registration of didChangeWatchedFiles
     watch_relative_patterns: bool = False
     pull_diagnostics: bool = False
+    diagnostic_versions: bool = False  # publishDiagnostics.versionSupport: old ones dropped
     diagnostics_refresh: bool = False
     lazy_completion_documentation: bool = False  # documentation via completionItem/resolve
     completion_label_details: bool = False  # CompletionItem.labelDetails
@@ -51,6 +52,7 @@ class Capabilities:
             watch_registration=bool(watched and watched.dynamic_registration),
             watch_relative_patterns=bool(watched and watched.relative_pattern_support),
             pull_diagnostics=text is not None and text.diagnostic is not None,
+            diagnostic_versions=bool(_get(text, "publish_diagnostics", "version_support")),
             diagnostics_refresh=bool(_get(workspace, "diagnostics", "refresh_support")),
             lazy_completion_documentation="documentation" in resolvable,
             completion_label_details=bool(_get(completion_item, "label_details_support")),

@@ -13,7 +13,10 @@ left):
 - then what was published for closed documents no longer kept is cleared (`Stage.DONE`).
 
 A list is sent only when it differs from the last one sent for the document (opening or
-closing sends again: the version changes). The clock (`call_later`, `call_soon`: an
+closing sends again). A client that checks versions (`Source.checks_versions`) drops a
+list sent for a version older than its text: for it, a list is sent again whenever the
+version moved, or it would keep the list of an older text when a change it had passed
+altered the list and the later ones left it as it was. The clock (`call_later`, `call_soon`: an
 asyncio loop does) and the sending are injected, so the rounds run without a client.
 """
 
@@ -85,6 +88,13 @@ class Source(Protocol):
         """Whether what was published for the closed document `uri` stays."""
         ...
 
+    def checks_versions(self) -> bool:
+        """Whether the client drops diagnostics of a version older than its text."""
+        ...
+
+
+Seen = tuple[bool, int | None]
+"""Whether the document was open when its list was sent, and its version if that counts."""
 
 Send = Callable[[str, list[str], int | None], None]
 """Sends the diagnostics (JSON texts) of a document, with its version when open."""
@@ -95,7 +105,7 @@ class Publisher:
         self.source = source
         self.clock = clock
         self.send = send
-        self.published: dict[str, tuple[list[str], bool]] = {}  # JSON texts, open
+        self.published: dict[str, tuple[list[str], Seen]] = {}  # JSON texts, _seen()
         self._pending: Handle | None = None  # the timer of the next round
         self._round = 0  # rounds begun (or scheduled): a step of an older one stops
         self._unfinished: tuple[bool, list[str]] | None = None  # the round under way's work
@@ -179,11 +189,16 @@ class Publisher:
             log.exception("diagnostics failed for %s", uri)
             return
         version = self.source.version(uri)
-        sent = (items, version is not None)  # opening or closing sends again
-        if self.published.get(uri, ([], False) if skip_empty else None) == sent:
+        sent = (items, self._seen(version))
+        if self.published.get(uri, ([], (False, None)) if skip_empty else None) == sent:
             return
         self.published[uri] = sent
         self.send(uri, items, version)
+
+    def _seen(self, version: int | None) -> Seen:
+        """What of the version a list is sent again for: whether the document is open,
+        and for a client that checks versions, the version itself."""
+        return version is not None, version if self.source.checks_versions() else None
 
     def clear(self, uri: str) -> None:
         """Forget what was published for `uri`, sending an empty list if it was not."""

@@ -537,6 +537,9 @@ class _PublishSource:
             and self._server.courses.snapshot.entry(uri) is not None
         )
 
+    def checks_versions(self) -> bool:
+        return self._server.caps.diagnostic_versions
+
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
     try:

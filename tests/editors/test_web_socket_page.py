@@ -86,7 +86,7 @@ def test_the_page_over_the_socket_shows_the_servers_course(
     assert root.as_uri() in opened["status"]
     typed = data["steps"]["typed"]
     assert typed["text"] == (root / LESSON).read_text(encoding="utf-8") + (
-        "Use {{ A key nobody asks }} here.\n"
+        "\nUse {{ A key nobody asks }} here.\n"
     )
     new = [p for p in typed["problems"] if p not in expected]
     assert len(new) == 1 and new[0].startswith(f"{LESSON}:"), typed["problems"]

@@ -80,6 +80,27 @@ def test_a_push_client_gets_versioned_publishes_only_when_they_change(tmp_path: 
     assert [d["code"] for d in closed["diagnostics"]] == ["unbound-reference"]
 
 
+def test_a_client_that_checks_versions_gets_each_new_version_even_with_the_same_list(
+    tmp_path: Path,
+) -> None:
+    # CodeMirror's lsp-client (the playground) declares versionSupport and drops a list
+    # of an older version than its text: each version it reaches must get its list.
+    caps = vscode_capabilities(pull=False)
+    caps["textDocument"]["publishDiagnostics"]["versionSupport"] = True
+    course = check_diagnostics(tmp_path, LESSON, pull=False, capabilities=caps)
+    assert [p["version"] for p in publishes(course)] == [1]
+
+    course.change("01.md", 0, 5, 5, "!")  # the same problems, at version 2
+    course.settle()
+    again = publishes(course)[-1]
+    assert again["version"] == 2
+    assert [d["code"] for d in again["diagnostics"]] == ["unbound-reference"]
+
+    course.notify("workspace/didChangeConfiguration", {"settings": {}})
+    course.settle()
+    assert len(publishes(course)) == 2, "the version did not move: nothing is sent again"
+
+
 def test_a_course_severity_override_applies(tmp_path: Path) -> None:
     course = check_diagnostics(
         tmp_path,

@@ -69,6 +69,7 @@ class Source:
     not_ready: set[str] = field(default_factory=set)
     asked: list[str] = field(default_factory=list)
     closed_asked: list[tuple[bool, list[str]]] = field(default_factory=list)
+    versions: bool = False  # the client drops diagnostics of an older version
 
     def delay(self) -> float:
         return DELAY
@@ -97,6 +98,9 @@ class Source:
 
     def keeps_closed(self, uri: str) -> bool:
         return uri in self.kept
+
+    def checks_versions(self) -> bool:
+        return self.versions
 
 
 Sent = tuple[str, list[str], int | None]
@@ -216,3 +220,48 @@ def test_opening_and_closing_send_again() -> None:
     assert sent[-1] == ("a", [], None)
     pub.clear("a")  # nothing published any more: nothing sent
     assert len(sent) == 3
+
+
+def test_a_client_that_checks_versions_gets_an_unchanged_list_again_for_a_newer_version() -> None:
+    # The client is at version 3 while the server publishes for version 2 (the list
+    # changed there): the client drops it. Version 3 leaves the list as version 2 made it;
+    # unless it is sent again, the client keeps version 1's list.
+    source = Source(open={"a": 1}, found={"a": ["A"]}, versions=True)
+    pub, clock, sent = publisher(source)
+    pub.changed("a")
+    clock.advance(DELAY)
+    clock.settle()
+    source.open["a"], source.found["a"] = 2, ["A", "B"]
+    pub.changed("a")
+    clock.advance(DELAY)
+    clock.settle()
+    source.open["a"] = 3
+    pub.changed("a")
+    clock.advance(DELAY)
+    clock.settle()
+    assert sent == [("a", ["A"], 1), ("a", ["A", "B"], 2), ("a", ["A", "B"], 3)]
+    # A round that finds the version where it was sends nothing.
+    pub.changed(None)
+    clock.advance(DELAY)
+    clock.settle()
+    assert len(sent) == 3
+    # Closed at version 0's list: the list without a version is still sent.
+    del source.open["a"]
+    pub.publish("a")
+    assert sent[-1] == ("a", ["A", "B"], None)
+
+
+def test_a_client_that_ignores_versions_gets_a_list_only_when_it_changes() -> None:
+    source = Source(open={"a": 0}, found={"a": ["A"]})
+    pub, clock, sent = publisher(source)
+    pub.changed("a")
+    clock.advance(DELAY)
+    clock.settle()
+    source.open["a"] = 1
+    pub.changed("a")
+    clock.advance(DELAY)
+    clock.settle()
+    assert sent == [("a", ["A"], 0)]
+    del source.open["a"]  # closed: sent again, without a version (0 is not "closed")
+    pub.publish("a")
+    assert sent[-1] == ("a", ["A"], None)
