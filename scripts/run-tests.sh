@@ -6,6 +6,10 @@
 # on the same corpora. Without one: every test, once, pure. Arguments go to each pytest
 # run; the exit status is the first failing run's. The first run also holds
 # tests/pyodide, which runs the handler tests again under Pyodide in Node.
+#
+# Each run goes in two steps (tests/conftest.py says which test goes where): the tests on
+# two workers (pytest-xdist; the real-editor tests one group, one editor at a time), then
+# the tests marked `alone`, which time code, one at a time on a machine left to them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=$(python3 -m mfls --version) || exit
@@ -19,13 +23,25 @@ build_dependent=(
   tests/lsp/test_lsp_to_proto.py
 )
 status=0
+# Runs pytest twice with these arguments: on two workers without the tests marked
+# `alone`, then those alone. Pytest's status 5 (nothing collected: a selection holding no
+# test marked `alone`) is no failure.
+both_steps() {
+  local code
+  python3 -m pytest --durations=25 -n 2 --dist loadgroup -m "not alone" "$@"
+  code=$?
+  [ "$code" -eq 0 ] || [ "$status" -ne 0 ] || status=$code
+  echo "The tests that time code, one at a time:"
+  python3 -m pytest --durations=25 -m alone "$@"
+  code=$?
+  [ "$code" -eq 0 ] || [ "$code" -eq 5 ] || [ "$status" -ne 0 ] || status=$code
+}
 if [[ $build == *"compiled (mypyc)"* ]]; then
-  MFLS_EXPECT_BUILD=compiled python3 -m pytest --durations=25 "$@" || status=$?
+  MFLS_EXPECT_BUILD=compiled both_steps "$@"
   echo "The suites whose result can depend on the build, against the pure-Python modules:"
-  MFLS_PURE=1 MFLS_EXPECT_BUILD=pure python3 -m pytest --durations=25 "${build_dependent[@]}" "$@" ||
-    { [ "$status" -ne 0 ] || status=$?; }
+  MFLS_PURE=1 MFLS_EXPECT_BUILD=pure both_steps "${build_dependent[@]}" "$@"
 else
   echo "No compiled build: one run, pure Python."
-  MFLS_EXPECT_BUILD=pure python3 -m pytest --durations=25 "$@" || status=$?
+  MFLS_EXPECT_BUILD=pure both_steps "$@"
 fi
 exit "$status"

@@ -1,14 +1,25 @@
-"""Before any test: the build under test is the one the runner asked for.
+"""Before any test: the build under test is the one the runner asked for, and the tests
+that must run alone are marked.
 
 `scripts/run-tests.sh` sets `MFLS_EXPECT_BUILD` to `compiled` or `pure` for each of
 its two runs; a run that would test the other build stops before its first test.
+
+`scripts/run-tests.sh` runs the tests on two workers (pytest-xdist, `--dist loadgroup`),
+then the ones marked `alone`, one at a time on a machine left to them: those measure time
+or memory (every test of `tests/perf`; elsewhere a test says it with
+`@pytest.mark.alone`). The real-editor tests (`tests/editors`) are one group: they run on
+one worker, one editor at a time.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
+
+ALONE_FOLDERS = ("perf",)
+EDITORS = pytest.mark.xdist_group("editors")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -23,3 +34,14 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"MFLS_EXPECT_BUILD={expected}, but this run would test {build.describe()}"
         )
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` chooses by the marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    tests = Path(__file__).parent
+    for item in items:
+        folder = item.path.relative_to(tests).parts[0] if item.path.is_relative_to(tests) else ""
+        if folder in ALONE_FOLDERS:
+            item.add_marker(pytest.mark.alone)
+        elif folder == "editors":
+            item.add_marker(EDITORS)

@@ -1,6 +1,8 @@
 import random
 import time
 
+import pytest
+
 from mfls.features.near_miss import NearMissIndex, bounded_distance, loose
 
 
@@ -51,6 +53,7 @@ def _per_probe_seconds(count: int) -> float:
     return best
 
 
+@pytest.mark.alone
 def test_lookup_cost_is_bounded_as_the_course_grows() -> None:
     # A growth check, not a speed limit: ten times the keys must not cost ten times per
     # lookup, because the search compares a bounded number of candidates.

@@ -24,7 +24,10 @@ from memory_soak import (
 )
 from robust_session import raw_session
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),
+    pytest.mark.alone,
+]
 
 SAMPLES = int(os.environ.get("MFLS_MEMORY_SAMPLES", "25"))
 EDITS_PER_SAMPLE = int(os.environ.get("MFLS_MEMORY_EDITS", "200"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import time
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -307,6 +308,7 @@ def _seconds(text: str) -> float:
         gc.enable()
 
 
+@pytest.mark.alone
 def test_adversarial_inputs_stay_linear() -> None:
     makers = {
         "quotes": lambda n: ">" * n,

@@ -364,6 +364,7 @@ def _fastest(work: Callable[[], object]) -> float:
     return best
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("unit", REPEATED)
 def test_repeated_openers_stay_linear(unit: str) -> None:
     # A growth check, not a speed limit: four times the input may cost about four
