@@ -2,18 +2,20 @@
 "use strict";
 
 // The quick input opened by `key` and filled with `text`. The workbench closes the quick
-// input when another part takes the focus (a web view reloading, an editor opening): then
-// it is opened again, a few times, before giving up.
+// input when another part takes the focus (a web view reloading, an editor opening), or
+// a key pressed meanwhile went elsewhere: then it is opened again, a few times, before
+// giving up. An attempt waits a few seconds, not the whole `waitMs`: the input shows at
+// once when the key reached it.
 async function quickInput(page, key, text, waitMs) {
   const input = page.locator(".quick-input-widget input");
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press(key);
     try {
-      await input.waitFor({ state: "visible", timeout: waitMs });
+      await input.waitFor({ state: "visible", timeout: Math.min(waitMs, 8_000) });
       await input.fill(text, { timeout: 5_000 });
       return input;
     } catch (error) {
-      if (attempt >= 4) {
+      if (attempt >= 5) {
         throw error;
       }
       await page.keyboard.press("Escape").catch(() => undefined);
