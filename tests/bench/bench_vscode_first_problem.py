@@ -32,13 +32,12 @@ sys.path.insert(0, str(HERE.parent / "editors"))
 
 from editor_harness import (  # noqa: E402
     EDITORS,
-    background,
     copy_course,
     isolated_env,
     run_bounded,
-    wait_until,
+    serving_code_server,
 )
-from test_editor_vscode import _free_port, _healthy, _path_without_mfls  # noqa: E402
+from test_editor_vscode import _path_without_mfls  # noqa: E402
 
 DRIVER = HERE / "vscode_first_problem.cjs"
 CODE_SERVER = EDITORS / "code-server" / "node_modules" / ".bin" / "code-server"
@@ -89,19 +88,15 @@ def one_run(
     if trace:
         settings["mfls.trace.server"] = "messages"
     (user_data / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    serve = [
-        *(str(CODE_SERVER), "--user-data-dir", str(user_data)),
-        *("--extensions-dir", str(extensions)),
-        *("--bind-addr", f"127.0.0.1:{port}", "--auth", "none"),
-        *("--disable-telemetry", "--disable-update-check", "--disable-workspace-trust"),
-        str(course),
+    args = [
+        str(CODE_SERVER),
+        "--user-data-dir",
+        str(user_data),
+        "--extensions-dir",
+        str(extensions),
     ]
-    results = work / "result.json"
-    with background(serve, env=env, cwd=work, log=work / "code-server.log") as server:
-        if not wait_until(lambda: server.poll() is not None or _healthy(url), 60):
-            raise SystemExit("code-server did not answer /healthz within 60 s")
+    results, log = work / "result.json", work / "code-server.log"
+    with serving_code_server(args, course, env=env, cwd=work, log=log) as url:
         driver_env = dict(env)
         driver_env.update(
             {

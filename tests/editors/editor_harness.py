@@ -11,9 +11,11 @@ import os
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -239,6 +241,44 @@ def background(
             yield process
         finally:
             kill_group(process)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def healthy(url: str) -> bool:
+    """Whether code-server at `url` answers its health check."""
+    try:
+        with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
+            return int(response.status) == 200
+    except OSError:
+        return False
+
+
+@contextmanager
+def serving_code_server(
+    args: Sequence[str], folder: Path, *, env: Mapping[str, str], cwd: Path, log: Path
+) -> Iterator[str]:
+    """code-server (`args`: the executable and its profile's options) serving `folder` on
+    a free local port, without authentication, telemetry or update checks; yields its URL
+    once it answers /healthz, and stops it on exit."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    serve = [
+        *args,
+        *("--bind-addr", f"127.0.0.1:{port}", "--auth", "none"),
+        *("--disable-telemetry", "--disable-update-check", "--disable-workspace-trust"),
+        str(folder),
+    ]
+    with background(serve, env=env, cwd=cwd, log=log) as server:
+        if not wait_until(lambda: server.poll() is not None or healthy(url), 60):
+            raise RuntimeError(f"code-server did not answer /healthz within 60 s (log: {log})")
+        if server.poll() is not None:
+            raise RuntimeError(f"code-server stopped: {log.read_text(errors='replace')[-3000:]}")
+        yield url
 
 
 @dataclass

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +14,6 @@ import pytest
 from editor_harness import (
     EDITORS,
     Check,
-    background,
     code_server_profile,
     copy_course,
     isolated_env,
@@ -26,7 +23,7 @@ from editor_harness import (
     require_path,
     run_bounded,
     server_capabilities,
-    wait_until,
+    serving_code_server,
 )
 
 DRIVER = Path(__file__).with_name("vscode_e2e.cjs")
@@ -46,12 +43,6 @@ class Session:
     extensions: Path  # where code-server installed the extensions
     stub_python: str  # the interpreter the stub Python extension reports as selected
     path_python: str  # `python3` on the PATH code-server runs with
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _path_without_mfls(path: str) -> str:
@@ -89,14 +80,6 @@ def _stub_python_extension(node: str, work: Path) -> Path:
     )
     assert packaged.returncode == 0, packaged.stdout + packaged.stderr
     return vsix
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
-            return int(response.status) == 200
-    except OSError:
-        return False
 
 
 @pytest.fixture(scope="module")
@@ -155,23 +138,8 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
     )
     user_data, extensions, common = profile.user_data, profile.extensions, profile.args
 
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    serve = [
-        *common,
-        "--bind-addr",
-        f"127.0.0.1:{port}",
-        "--auth",
-        "none",
-        "--disable-telemetry",
-        "--disable-update-check",
-        "--disable-workspace-trust",
-        str(course),
-    ]
-    with background(serve, env=env, cwd=work, log=work / "code-server.log") as server:
-        if not wait_until(lambda: server.poll() is not None or _healthy(url), 60):
-            pytest.fail("code-server did not answer /healthz within 60 s")
-        assert server.poll() is None, (work / "code-server.log").read_text(errors="replace")
+    log = work / "code-server.log"
+    with serving_code_server(common, course, env=env, cwd=work, log=log) as url:
         results, shots = work / "results.json", work / "screenshots"
         shots.mkdir()
         driver_env = dict(env)

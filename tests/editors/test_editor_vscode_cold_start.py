@@ -14,16 +14,14 @@ from pathlib import Path
 import pytest
 from editor_harness import (
     EDITORS,
-    background,
     code_server_profile,
     isolated_env,
     require_executable,
     require_path,
     run_bounded,
-    wait_until,
+    serving_code_server,
 )
 from test_editor_cold_start import INDEX_DELAY, opened_lessons
-from test_editor_vscode import _free_port, _healthy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 from cold_course import Problem, checked, unpacked_course
@@ -83,20 +81,10 @@ def test_code_server_shows_mfls_checks_problems_first(
         "problems.autoReveal": False,
     }
     profile = code_server_profile(str(code_server), tmp_path, [vsix], settings, env)
-    common = profile.args
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    serve = [
-        *common,
-        *("--bind-addr", f"127.0.0.1:{port}", "--auth", "none"),
-        *("--disable-telemetry", "--disable-update-check", "--disable-workspace-trust"),
-        str(root),
-    ]
     results, shots = tmp_path / "results.json", tmp_path / "screenshots"
     shots.mkdir()
-    with background(serve, env=env, cwd=tmp_path, log=tmp_path / "code-server.log") as server:
-        if not wait_until(lambda: server.poll() is not None or _healthy(url), 60):
-            pytest.fail("code-server did not answer /healthz within 60 s")
+    log = tmp_path / "code-server.log"
+    with serving_code_server(profile.args, root, env=env, cwd=tmp_path, log=log) as url:
         driver_env = dict(env)
         driver_env.update(
             {

@@ -12,7 +12,6 @@ import pytest
 from editor_harness import (
     EDITORS,
     Check,
-    background,
     code_server_profile,
     copy_course,
     isolated_env,
@@ -20,9 +19,8 @@ from editor_harness import (
     require_executable,
     require_path,
     run_bounded,
-    wait_until,
+    serving_code_server,
 )
-from test_editor_vscode import _free_port, _healthy
 
 DRIVER = Path(__file__).with_name("vscode_map_e2e.cjs")
 HARNESS = EDITORS / "code-server"
@@ -50,18 +48,8 @@ def map_checks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[
         "files.autoSave": "off",
     }
     profile = code_server_profile(str(code_server), work, [vsix], settings, env)
-    user_data, common = profile.user_data, profile.args
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    serve = [
-        *common,
-        *("--bind-addr", f"127.0.0.1:{port}", "--auth", "none"),
-        *("--disable-telemetry", "--disable-update-check", "--disable-workspace-trust"),
-        str(course),
-    ]
-    with background(serve, env=env, cwd=work, log=work / "code-server.log") as server:
-        if not wait_until(lambda: server.poll() is not None or _healthy(url), 60):
-            pytest.fail("code-server did not answer /healthz within 60 s")
+    user_data, log = profile.user_data, work / "code-server.log"
+    with serving_code_server(profile.args, course, env=env, cwd=work, log=log) as url:
         results, shots = work / "results.json", work / "screenshots"
         shots.mkdir()
         driver_env = dict(env)
