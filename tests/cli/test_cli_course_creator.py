@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from tests.ai_shifu_exports import shared_exports
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
 from exports_kit import dumps, export, item, node
 
@@ -38,18 +40,8 @@ def mfls(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def shared_exports() -> Path | None:
-    given = os.environ.get("MFLS_AI_SHIFU_EXPORTS")
-    if given:
-        return Path(given)
-    for parent in REPO.parents:
-        candidate = parent / "shared" / "data" / "ai-shifu"
-        if (candidate / "en_demo.json").is_file():
-            return candidate
-    return None
-
-
-SHARED = shared_exports()
+_EXPORTS = shared_exports()
+SHARED = _EXPORTS if _EXPORTS is not None and (_EXPORTS / "en_demo.json").is_file() else None
 needs_shared = pytest.mark.skipif(SHARED is None, reason="the demo course exports are not here")
 
 

@@ -28,6 +28,8 @@ import pytest
 from e2e_session import capabilities, session, uri_of
 from lsprotocol import types as t
 
+from tests.ai_shifu_exports import shared_exports
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
 from exports_kit import dumps, export, item, node
 
@@ -63,22 +65,9 @@ BUILT = export(
 )
 
 
-def _shared_exports() -> Path | None:
-    """The real AI-Shifu exports: the folder `MFLS_AI_SHIFU_EXPORTS` names, else
-    `shared/data/ai-shifu` beside an ancestor of this checkout (as CI lays it out)."""
-    given = os.environ.get("MFLS_AI_SHIFU_EXPORTS")
-    if given:
-        return Path(given)
-    for parent in Path(__file__).resolve().parents:
-        candidate = parent / "shared" / "data" / "ai-shifu"
-        if candidate.is_dir():
-            return candidate
-    return None
-
-
 def _exports() -> list[tuple[str, Path | None]]:
     found: list[tuple[str, Path | None]] = [("example", None), ("built-export", None)]
-    folder = _shared_exports()
+    folder = shared_exports()
     if folder is not None:
         found += [(path.stem, path) for path in sorted(folder.glob("*.json"))]
     return found

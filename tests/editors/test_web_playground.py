@@ -41,6 +41,8 @@ from editor_harness import (
     run_bounded,
 )
 
+from tests.ai_shifu_exports import shared_exports
+
 WEB = EDITORS / "web"
 SITE = WEB / "dist"
 DRIVER = Path(__file__).with_name("web_playground.cjs")
@@ -90,19 +92,6 @@ def _served(handler: Any) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(5)
-
-
-def shared_exports() -> Path | None:
-    """The real AI-Shifu exports: the folder `MFLS_AI_SHIFU_EXPORTS` names, else
-    `shared/data/ai-shifu` beside an ancestor of this checkout (as CI lays it out)."""
-    given = os.environ.get("MFLS_AI_SHIFU_EXPORTS")
-    if given:
-        return Path(given)
-    for parent in Path(__file__).resolve().parents:
-        candidate = parent / "shared" / "data" / "ai-shifu"
-        if candidate.is_dir():
-            return candidate
-    return None
 
 
 def real_export() -> Path | None:

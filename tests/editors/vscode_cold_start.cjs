@@ -8,6 +8,7 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
+const { until: sharedUntil } = require(path.join(__dirname, "driver_kit.cjs"));
 
 const waitMs = Number(process.env.MFLS_WAIT_MS || "30000");
 const course = process.env.MFLS_COURSE;
@@ -15,17 +16,7 @@ const opened = JSON.parse(process.env.MFLS_OPEN);
 const results = { shown: {}, errors: [], log: [] };
 
 async function until(condition, what, timeout = waitMs) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const value = await condition();
-    if (value) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return sharedUntil(condition, what, timeout, 50);
 }
 
 // The Problems panel's rows: a file's row, then its problems' rows (the tree is expanded).

@@ -8,7 +8,9 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
-const { quickInput: sharedQuickInput } = require(path.join(__dirname, "quick_input.cjs"));
+const { quickInput: sharedQuickInput, until: sharedUntil } = require(
+  path.join(__dirname, "driver_kit.cjs"),
+);
 
 const waitMs = Number(process.env.MFLS_WAIT_MS || "30000");
 const course = process.env.MFLS_COURSE;
@@ -22,17 +24,7 @@ function record(name, ok, detail) {
 }
 
 async function until(condition, what, timeout = waitMs) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const value = await condition();
-    if (value) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return sharedUntil(condition, what, timeout, 200);
 }
 
 async function tabs(page) {

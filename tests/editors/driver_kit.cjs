@@ -1,5 +1,22 @@
-// The workbench's quick input (Quick Open, the command palette), for the code-server drivers.
+// What the code-server drivers share: waiting for a condition, and the workbench's quick
+// input (Quick Open, the command palette).
 "use strict";
+
+// The first truthy value of `condition()`, asked every `interval` ms; an error naming
+// `what` after `timeout` ms.
+async function until(condition, what, timeout, interval) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await condition();
+    if (value) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, interval));
+  }
+}
 
 // The quick input opened by `key` and filled with `text`. The workbench closes the quick
 // input when another part takes the focus (a web view reloading, an editor opening), or
@@ -23,4 +40,4 @@ async function quickInput(page, key, text, waitMs) {
   }
 }
 
-module.exports = { quickInput };
+module.exports = { quickInput, until };
