@@ -516,14 +516,27 @@ class Workspace:
         return max(containing, key=len) if containing else None
 
     def _root_of(self, path: str) -> str | None:
-        """The course root of a file path, or None when it lies outside every folder."""
-        folder = self._folder_of(path)
+        """The course root of a file path, or None when it lies outside every folder.
+        Callers hold the lock; `_root_outside_lock` looks at the disk without it."""
+        return self._nearest_root(path, *self._planned_around(path))
+
+    def _root_outside_lock(self, path: str) -> str | None:
+        """`_root_of`, the lock held only to read the folders and plans."""
+        with self._lock:
+            folder, known = self._planned_around(path)
+        return self._nearest_root(path, folder, known)
+
+    def _planned_around(self, path: str) -> tuple[str | None, list[str]]:
+        """The folder holding `path` and the planned course roots above it."""
+        return self._folder_of(path), [r for r in self._plans if disk.inside(path, r)]
+
+    def _nearest_root(self, path: str, folder: str | None, known: list[str]) -> str | None:
+        """The innermost of `known`, of a course file's folder found on disk above `path`
+        inside `folder`, and of `folder` itself (None without a folder)."""
         if folder is None:
             return None
-        known = [r for r in self._plans if disk.inside(path, r)]
         nearest = nearest_course_root(os.path.dirname(path), folder, self._disk)
-        candidates = known + ([nearest] if nearest else []) + [folder]
-        return max(candidates, key=len)
+        return max(known + ([nearest] if nearest else []) + [folder], key=len)
 
     def _plan_for(self, root: str) -> CoursePlan:
         """The plan of the course at `root`, made if there is none. Callers hold the lock;
@@ -558,15 +571,7 @@ class Workspace:
         if course is not None:
             return course.root
         path = uri_to_path(uri)
-        if path is None:
-            return None
-        with self._lock:
-            folder = self._folder_of(path)
-            known = [r for r in self._plans if disk.inside(path, r)]
-        if folder is None:
-            return None
-        nearest = nearest_course_root(os.path.dirname(path), folder, self._disk)
-        return max(known + ([nearest] if nearest else []) + [folder], key=len)
+        return self._root_outside_lock(path) if path is not None else None
 
     def _entry(
         self,
@@ -596,12 +601,22 @@ class Workspace:
             course_id, root, config, host_profile(config.host, config.system_keys), (), problems
         )
 
-    def _put(self, uri: str, document: ScannedDocument, version: int | None, is_open: bool) -> None:
+    def _put(
+        self,
+        uri: str,
+        document: ScannedDocument,
+        version: int | None,
+        is_open: bool,
+        located: str | None = None,
+    ) -> None:
+        """Index `document` under `uri`; one in no course yet goes into the course at
+        `located` (the root the caller found outside the lock), else the one `_root_of`
+        finds."""
         snapshot = self._snapshot
         course = snapshot.course_for(uri)
         if course is None:
             path = uri_to_path(uri)
-            root = self._root_of(path) if path is not None else None
+            root = located or (self._root_of(path) if path is not None else None)
             course_id = root if root is not None else uri
             course = snapshot.courses.get(course_id) or self._empty_course(course_id, root)
         entry = self._entry(uri, document, version, is_open, course.root)
@@ -625,10 +640,11 @@ class Workspace:
     def open(self, uri: str, text: str, version: int | None) -> None:
         uri = canonical_uri(uri)
         document = self._factory(text, version)
-        self._ensure_plan(self._locate(uri))
+        root = self._locate(uri)
+        self._ensure_plan(root)
         with self._lock:
             self._open[uri] = (document, version)
-            self._put(uri, document, version, True)
+            self._put(uri, document, version, True, root)
 
     def change(self, uri: str, edits: list[Edit], version: int | None) -> None:
         """Apply `(start, end, new_text)` code point edits, in order, to an open buffer."""
@@ -713,8 +729,7 @@ class Workspace:
         quick: dict[str, list[tuple[str, str, str]]] = {}
         for path, kind in changes:
             path = os.path.abspath(path)
-            with self._lock:
-                root = self._root_of(path)
+            root = self._root_outside_lock(path)
             if root is None:
                 continue
             self._ensure_plan(root)

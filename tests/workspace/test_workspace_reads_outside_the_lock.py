@@ -1,7 +1,7 @@
-"""The workspace reads files without holding its lock, and closing a buffer reads nothing
-until the caller runs the re-read it is given (`Workspace.release`, which the server runs
-on its worker): the disk copy then takes the buffer's place, unless the editor opened the
-document again meanwhile."""
+"""The workspace reads files and looks for course roots without holding its lock, and
+closing a buffer reads nothing until the caller runs the re-read it is given
+(`Workspace.release`, which the server runs on its worker): the disk copy then takes the
+buffer's place, unless the editor opened the document again meanwhile."""
 
 from __future__ import annotations
 
@@ -14,13 +14,19 @@ COURSE = 'name = "Demo"\nlessons = ["a.md"]\n'
 
 
 class WatchedDisk(MemoryDisk):
-    """A memory disk that records each text read, with whether the workspace's lock was
-    held during it."""
+    """A memory disk that records each text read and each search for a course file, with
+    whether the workspace's lock was held during it."""
 
     def __init__(self, files: dict[str, str]) -> None:
         super().__init__(files)
         self.workspace: Workspace | None = None
         self.reads: list[tuple[str, bool]] = []
+        self.searches: list[tuple[str, bool]] = []
+
+    def nearest_holding(self, directory: str, name: str, boundary: str | None = None) -> str | None:
+        assert self.workspace is not None
+        self.searches.append((directory, self.workspace._lock._is_owned()))
+        return super().nearest_holding(directory, name, boundary)
 
     def read_text(
         self, path: str, root: str | None = None, max_bytes: int = MAX_FILE_BYTES
@@ -46,6 +52,17 @@ def test_opening_a_document_of_a_course_not_indexed_reads_its_course_file_unlock
     course = workspace.snapshot.course_for(a)
     assert course is not None and course.config.name == "Demo"
     assert course.config.text == COURSE
+    assert disk.searches == [("/course", False)]
+
+
+def test_a_file_event_finds_its_course_unlocked() -> None:
+    workspace, disk = watched({"mfcourse.toml": COURSE, "a.md": "x\n", "sub/b.md": "y\n"})
+    workspace.index_all()
+    disk.searches.clear()
+    disk.put("/course/sub/mfcourse.toml", 'name = "Inner"\n')
+    workspace.files_changed([("/course/sub/mfcourse.toml", "created")])
+    assert disk.searches and not any(locked for _, locked in disk.searches), disk.searches
+    assert "/course/sub" in workspace.snapshot.courses
 
 
 def test_closing_reads_nothing_until_the_reread_runs() -> None:
