@@ -5,9 +5,8 @@
 // through the page, the time from a keystroke to the problem list showing its diagnostics.
 // Environment: MFLS_NODE_MODULES, MFLS_URL, MFLS_CHROMIUM, MFLS_ROUNDS, MFLS_KEYSTROKES,
 // MFLS_RESULTS.
-const fs = require("fs");
 const path = require("path");
-const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
+const { recorded } = require(path.join(__dirname, "..", "editors", "page_kit.cjs"));
 
 const WAIT = 120_000;
 const BIG = "lessons/04-big.md";
@@ -110,24 +109,13 @@ async function round(browser, keystrokes) {
 }
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: process.env.MFLS_CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-  });
-  const rounds = [];
-  const errors = [];
-  try {
+  const results = { rounds: [], errors: [] };
+  await recorded(results, async (browser) => {
     const count = Number(process.env.MFLS_ROUNDS || 3);
     for (let i = 0; i < count; i++) {
-      rounds.push(await round(browser, i === count - 1 ? Number(process.env.MFLS_KEYSTROKES || 10) : 0));
+      results.rounds.push(await round(browser, i === count - 1 ? Number(process.env.MFLS_KEYSTROKES || 10) : 0));
     }
-  } catch (error) {
-    errors.push(String(error && error.stack || error));
-  } finally {
-    await browser.close();
-    fs.writeFileSync(process.env.MFLS_RESULTS, JSON.stringify({ rounds, errors }, null, 1));
-  }
+  });
 }
 
 main();

@@ -14,7 +14,7 @@
 // for the downloads).
 const fs = require("fs");
 const path = require("path");
-const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
+const { recorded } = require(path.join(__dirname, "page_kit.cjs"));
 
 const WAIT = 60_000;
 const results = { steps: {}, errors: [], console: [], requests: [] };
@@ -212,12 +212,7 @@ async function chinese(browser) {
 }
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: process.env.MFLS_CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-  });
-  try {
+  await recorded(results, async (browser) => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 820 }, acceptDownloads: true });
     await context.addInitScript(watchViolations);
     const page = await context.newPage();
@@ -400,12 +395,7 @@ async function main() {
     results.steps.courseFiles = await courseFiles(page);
     results.steps.csp.later = await page.evaluate(() => [...window.mflsViolations]);
     results.steps.chinese = await chinese(browser);
-  } catch (error) {
-    results.errors.push(String(error && error.stack || error));
-  } finally {
-    await browser.close();
-    fs.writeFileSync(process.env.MFLS_RESULTS, JSON.stringify(results, null, 1));
-  }
+  });
 }
 
 main();

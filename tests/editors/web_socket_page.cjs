@@ -4,21 +4,15 @@
 // asks at the end of a lesson (MFLS_LESSON) and waits for one more problem.
 // Environment: MFLS_NODE_MODULES (with playwright-core), MFLS_CHROMIUM, MFLS_URL (the
 // page with its ?ws=), MFLS_EXPECTED, MFLS_LESSON, MFLS_RESULTS (a JSON file written at the end).
-const fs = require("fs");
 const path = require("path");
-const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
+const { recorded } = require(path.join(__dirname, "page_kit.cjs"));
 
 const WAIT = 60_000;
 const results = { steps: {}, errors: [], console: [] };
 const problemsShown = (page) => page.$$eval("#problems li", (items) => items.map((li) => li.textContent));
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: process.env.MFLS_CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-  });
-  try {
+  await recorded(results, async (browser) => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
     page.on("console", (m) => results.console.push(`${m.type()}: ${m.text()}`));
     page.on("pageerror", (e) => results.errors.push(`page error: ${e.message}`));
@@ -60,12 +54,7 @@ async function main() {
       problems: await problemsShown(page),
       text: await page.evaluate((p) => window.mflsPlayground.views.get(p).state.doc.toString(), lesson),
     };
-  } catch (error) {
-    results.errors.push(String(error && error.stack || error));
-  } finally {
-    await browser.close();
-    fs.writeFileSync(process.env.MFLS_RESULTS, JSON.stringify(results, null, 2));
-  }
+  });
 }
 
 main();
