@@ -336,6 +336,14 @@ def test_exports_and_folders_open_and_save_back(session: Session) -> None:
     listed = course_files(folder)
     title = json.loads(original)["shifu"]["title"]
 
+    # Every editor has one frame, those of the courses replaced are gone; a lesson
+    # deleted takes its editor, frame and problems with it.
+    assert steps["frames"] == {"frames": len(listed), "views": len(listed)}
+    deleted = steps["deleted"]
+    assert deleted["path"].endswith(".md")
+    assert (deleted["frames"], deleted["views"]) == (len(listed) - 1, len(listed) - 1)
+    assert not [p for p in deleted["problems"] if p.startswith(f"{deleted['path']}:")]
+
     # Opened: the files mfls unpack makes of it; saved untouched: the export, byte for byte.
     assert steps["opened"] == {
         "message": f"Opened {title}: {len(listed)} files",

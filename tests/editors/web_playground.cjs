@@ -123,6 +123,17 @@ async function courseFiles(page) {
   await chooseFiles(page, "#open-folder", process.env.MFLS_FOLDER);
   steps.folder = { message: await message(page, "info"), list: await listed(page) };
   steps.folder.saved = await saveExport(page, "folder.json");
+  // Each file's editor in its own frame: the frames of the courses replaced are gone.
+  const frames = () => page.evaluate(() => ({
+    frames: document.querySelectorAll(".file-editor").length,
+    views: window.mflsPlayground.views.size,
+  }));
+  steps.frames = await frames();
+  // A lesson deleted from the page: its editor, its frame and its problems go with it.
+  const shown = await page.getAttribute(".file-editor:not([hidden])", "data-path");
+  await page.click("#delete-file");
+  await page.waitForFunction((p) => !window.mflsPlayground.views.has(p), shown, { timeout: WAIT });
+  steps.deleted = { path: shown, ...(await frames()), problems: await problemsShown(page) };
   return steps;
 }
 

@@ -35,9 +35,12 @@ function lintDiagnostic(plugin, item, actions) {
   };
 }
 
-async function fixesFor(client, uri, item) {
+// The quick fixes of `item`, a diagnostic of `file` at `version`. A fix's edit is placed in
+// the text of that version: once the server has a newer one, it does nothing (the newer
+// version's diagnostics bring their own fixes).
+async function fixesFor(client, file, version, item) {
   const found = await client.request("textDocument/codeAction", {
-    textDocument: { uri },
+    textDocument: { uri: file.uri },
     range: item.range,
     context: { diagnostics: [item], only: ["quickfix"] },
   });
@@ -45,7 +48,9 @@ async function fixesFor(client, uri, item) {
     .filter((action) => action.edit)
     .map((action) => ({
       name: action.title,
-      apply: () => applyWorkspaceEdit(client, action.edit, "input.fix"),
+      apply: () => {
+        if (version == null || file.version === version) applyWorkspaceEdit(client, action.edit, "input.fix");
+      },
     }));
 }
 
@@ -69,7 +74,7 @@ export function diagnosticsWithFixes(onProblems) {
         view.dispatch(setDiagnostics(view.state, shown));
         if (!client.serverCapabilities?.codeActionProvider) return true;
         const asked = params.diagnostics.slice(0, MOST_FIXES_ASKED);
-        Promise.all(asked.map((item) => fixesFor(client, params.uri, item))).then((fixes) => {
+        Promise.all(asked.map((item) => fixesFor(client, file, params.version, item))).then((fixes) => {
           if (file.version !== params.version && params.version != null) return;
           if (!fixes.some((list) => list.length)) return;
           const withFixes = params.diagnostics.map((item, i) => lintDiagnostic(plugin, item, fixes[i] ?? []));

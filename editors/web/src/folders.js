@@ -14,14 +14,15 @@ export async function folderFiles(handle) {
   let total = 0;
   async function walk(folder, prefix) {
     for await (const entry of folder.values()) {
-      if (!kept([entry.name]) || total > MOST_BYTES) continue;
+      if (!kept([entry.name])) continue;
       const path = `${prefix}${entry.name}`;
       if (entry.kind === "directory") {
         await walk(entry, `${path}/`);
       } else {
-        const bytes = new Uint8Array(await (await entry.getFile()).arrayBuffer());
-        total += bytes.length;
-        files[path] = bytes;
+        const file = await entry.getFile();
+        if (total + file.size > MOST_BYTES) continue;
+        total += file.size;
+        files[path] = new Uint8Array(await file.arrayBuffer());
       }
     }
   }

@@ -262,7 +262,7 @@ async function refreshMap() {
   if (!lesson) return;
   try {
     const result = await client.request("workspace/executeCommand", { command: "mfls.courseMap", arguments: [uriOf(lesson)] });
-    if (result && result.html) mapFrame.srcdoc = result.html;
+    if (result && result.html && result.html !== mapFrame.srcdoc) mapFrame.srcdoc = result.html;
   } catch (error) {
     console.warn("course map:", error);
   }
@@ -279,12 +279,8 @@ function lessonPath(name) {
 // that the new one has keeps its editor (its text replaced where it differs, an edit the
 // server is sent), the others' editors are closed and the new files' opened.
 function openCourse(files) {
-  for (const [path, view] of [...views]) {
-    if (path in files) continue;
-    views.delete(path);
-    problems.delete(uriOf(path));
-    view.destroy();
-    view.dom.parentElement?.remove();
+  for (const path of [...views.keys()]) {
+    if (!(path in files)) closeEditor(path);
   }
   current = null;
   for (const [path, text] of Object.entries(files)) {
@@ -301,6 +297,18 @@ function openCourse(files) {
   onProblems(null, []);
   const first = [...views.keys()].sort(byCourseOrder).find((path) => path.endsWith(".md")) ?? views.keys().next().value;
   if (first) show(first);
+}
+
+// The editor of `path` closed and its frame removed (`destroy` takes the view's own element
+// out of the frame, so the frame is found first); its problems are forgotten.
+function closeEditor(path) {
+  const view = views.get(path);
+  if (!view) return;
+  const frame = view.dom.parentElement;
+  views.delete(path);
+  problems.delete(uriOf(path));
+  view.destroy();
+  frame?.remove();
 }
 
 function textOf(view) {
@@ -322,27 +330,20 @@ document.getElementById("rename-file").addEventListener("click", () => {
   if (!current || current === "mfcourse.toml") return;
   const path = lessonPath(window.prompt(t("renameTo", current), current) || "");
   if (!path || views.has(path)) return;
-  const old = views.get(current);
-  const text = textOf(old);
-  views.delete(current);
-  problems.delete(uriOf(current));
-  old.destroy();
-  old.dom.parentElement?.remove();
+  const text = textOf(views.get(current));
+  closeEditor(current);
   worker.postMessage({ remove: current });
   worker.postMessage({ write: path, text });
   editorFor(path, text);
   show(path);
+  onProblems(null, []);
 });
 
 document.getElementById("delete-file").addEventListener("click", () => {
   if (!current || current === "mfcourse.toml" || !window.confirm(t("deleteFile", current))) return;
-  const view = views.get(current);
-  views.delete(current);
-  view.destroy();
-  view.dom.parentElement?.remove();
+  closeEditor(current);
   worker.postMessage({ remove: current });
-  onProblems(uriOf(current), []);
-  problems.delete(uriOf(current));
+  onProblems(null, []);
   show(views.keys().next().value);
 });
 
@@ -477,8 +478,7 @@ function encoded(course) {
   return Object.fromEntries(Object.entries(course).map(([path, text]) => [path, encoder.encode(text)]));
 }
 
-for (const [path, text] of Object.entries(startCourse)) editorFor(path, text);
-if (!socketUrl) show(Object.keys(startCourse).find((path) => path.endsWith(".md")));
+if (!socketUrl) openCourse(startCourse);
 
 // For the browser test and the benchmark: the views by path.
 window.mflsPlayground = { views, problems, show, uriOf, loaded };
