@@ -304,7 +304,19 @@ const checks = {
       await row.waitFor({ state: "visible", timeout: waitMs });
     }
     const offered = await widget.locator(".monaco-list-row").allTextContents();
-    await page.keyboard.press("Enter");
+    // Enter takes the focused row: the list may still be settling (a slow machine), so
+    // Enter only once "single choice" is the focused one, else a click takes that row.
+    const focused = widget.locator(".monaco-list-row.focused");
+    const onIt = await until(
+      async () => (await focused.allTextContents()).join(" ").includes("single choice"),
+      "the single choice snippet to be focused",
+      5000,
+    ).then(() => true, () => false);
+    if (onIt) {
+      await page.keyboard.press("Enter");
+    } else {
+      await row.click();
+    }
     await page.keyboard.type("Which color?", { delay: 20 });
     await page.keyboard.press("Tab");
     await page.keyboard.type("Red", { delay: 20 });
