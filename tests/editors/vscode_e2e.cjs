@@ -439,7 +439,7 @@ const checks = {
           })),
         );
         return found.some((row) => row.label === KEY) ? found : null;
-      }, what, 5000);
+      }, what);
     const isKey = (row) => /symbol-(variable|constant)/.test(row.icon);
     // The key asked first in this lesson (04-project.md) on top, no other item before a key.
     const keysFirst = (rows) =>
