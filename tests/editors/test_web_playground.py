@@ -223,9 +223,17 @@ def test_the_playground_in_chromium(session: Session) -> None:
     assert [text for kind, text in semantic if kind == "cm-mfls-operator"].count("?[") == 2
 
     # 2. The near miss's quick fix puts the bound key in its place.
+    # One request asks the fixes of every problem; each problem shows only its own.
     assert steps["quickFix"] == {
         "title": f"Replace with {{{{ {OLD_KEY} }}}}",
         "line": f"Start from what the learner said about {{{{ {OLD_KEY} }}}}.",
+        "nearMissFixes": [
+            f"Replace with {{{{ {OLD_KEY} }}}}",
+            "Ask for 'What would you like to lern?' in an interaction before its first use",
+        ],
+        "unboundFixes": [
+            "Ask for 'What is your preferred editor?' in an interaction before its first use"
+        ],
     }
 
     # 3. `{{ Wh` offers the course's keys that start so, the bound one first.

@@ -255,13 +255,21 @@ async function main() {
     await page.mouse.move(miss.x, miss.y);
     const action = await page.waitForSelector(".cm-tooltip-lint .cm-diagnosticAction", { timeout: WAIT });
     const fixTitle = await action.textContent();
+    const nearMissFixes = await page.$$eval(".cm-tooltip-lint .cm-diagnosticAction", (els) => els.map((e) => e.textContent));
     await action.click();
     await page.waitForFunction(
       (p) => !window.mflsPlayground.views.get(p).state.doc.toString().includes("lern"),
       lesson2,
       { timeout: WAIT },
     );
-    results.steps.quickFix = { title: fixTitle, line: (await visibleText(page, lesson2)).split("\n").find((l) => l.includes("Start from")) };
+    const fixedLine = (await visibleText(page, lesson2)).split("\n").find((l) => l.includes("Start from"));
+    await page.mouse.move(5, 5);
+    // The other problem of the lesson has its own fixes, not the near miss's.
+    const editorKey = await cursorAt(page, lesson2, "preferred editor", 3);
+    await page.mouse.move(editorKey.x, editorKey.y);
+    await page.waitForSelector(".cm-tooltip-lint .cm-diagnosticAction", { timeout: WAIT });
+    const unboundFixes = await page.$$eval(".cm-tooltip-lint .cm-diagnosticAction", (els) => els.map((e) => e.textContent));
+    results.steps.quickFix = { title: fixTitle, line: fixedLine, nearMissFixes, unboundFixes };
     await page.mouse.move(5, 5);
 
     // 3. Completion of a course key after `{{ Wh`, the first item accepted with Enter.

@@ -35,23 +35,44 @@ function lintDiagnostic(plugin, item, actions) {
   };
 }
 
-// The quick fixes of `item`, a diagnostic of `file` at `version`. A fix's edit is placed in
-// the text of that version: once the server has a newer one, it does nothing (the newer
-// version's diagnostics bring their own fixes).
-async function fixesFor(client, file, version, item) {
+// The quick fixes of `items`, diagnostics of `file` at `version`, asked in one request over
+// the lines they span: a list of actions per item, matched by the diagnostics the server
+// names as fixed. A fix's edit is placed in the text of that version: once the server has
+// a newer one, it does nothing (the newer version's diagnostics bring their own fixes).
+async function fixesFor(client, file, version, items) {
+  if (!items.length) return [];
+  const first = items.reduce((a, b) => (before(b.range.start, a.range.start) ? b : a));
+  const last = items.reduce((a, b) => (before(a.range.end, b.range.end) ? b : a));
   const found = await client.request("textDocument/codeAction", {
     textDocument: { uri: file.uri },
-    range: item.range,
-    context: { diagnostics: [item], only: ["quickfix"] },
+    range: { start: first.range.start, end: last.range.end },
+    context: { diagnostics: items, only: ["quickfix"] },
   });
-  return (found ?? [])
-    .filter((action) => action.edit)
-    .map((action) => ({
+  const byItem = items.map(() => []);
+  const index = new Map(items.map((item, i) => [sameDiagnostic(item), i]));
+  for (const action of found ?? []) {
+    if (!action.edit) continue;
+    const fix = {
       name: action.title,
       apply: () => {
         if (version == null || file.version === version) applyWorkspaceEdit(client, action.edit, "input.fix");
       },
-    }));
+    };
+    for (const fixed of action.diagnostics ?? []) {
+      const i = index.get(sameDiagnostic(fixed));
+      if (i !== undefined) byItem[i].push(fix);
+    }
+  }
+  return byItem;
+}
+
+function before(a, b) {
+  return a.line < b.line || (a.line === b.line && a.character < b.character);
+}
+
+function sameDiagnostic(item) {
+  const { start, end } = item.range;
+  return `${start.line}:${start.character}-${end.line}:${end.character} ${item.code ?? ""} ${item.message}`;
 }
 
 export function diagnosticsWithFixes(onProblems) {
@@ -74,7 +95,7 @@ export function diagnosticsWithFixes(onProblems) {
         view.dispatch(setDiagnostics(view.state, shown));
         if (!client.serverCapabilities?.codeActionProvider) return true;
         const asked = params.diagnostics.slice(0, MOST_FIXES_ASKED);
-        Promise.all(asked.map((item) => fixesFor(client, file, params.version, item))).then((fixes) => {
+        fixesFor(client, file, params.version, asked).then((fixes) => {
           if (file.version !== params.version && params.version != null) return;
           if (!fixes.some((list) => list.length)) return;
           const withFixes = params.diagnostics.map((item, i) => lintDiagnostic(plugin, item, fixes[i] ?? []));
