@@ -283,6 +283,22 @@ def test_the_playground_in_chromium(session: Session) -> None:
 
     # 8. A lesson added through the file list binds the key lesson 2 reads; renamed, it
     # still does; deleted, the problem is back.
+    # mfcourse.toml typed into is the course the server reads: lesson 3 put first reads the
+    # renamed key before lesson 1 asks it; undone, the problem goes.
+    moved = (
+        "“Which language will you learn?” is read here before it is asked. In course order the"
+        " question is first bound in 01-welcome.md. Ask it earlier, or tell the AI what to do"
+        " while the answer is missing."
+    )
+    assert steps["courseFile"] == {
+        "typed": 'lessons = ["lessons/03-*.md", "lessons/01-*.md", "lessons/02-*.md"]',
+        "reordered": [
+            f"lessons/03-practice.md:7 read-before-asked: {moved}",
+            f"lessons/03-practice.md:10 read-before-asked: {moved}",
+        ],
+        "undone": {"same": True, "readBeforeAsked": []},
+    }
+
     files = steps["files"]
     lessons = [LESSON_1, LESSON_2, LESSON_3]
     assert files["added"] == {

@@ -41,6 +41,28 @@ async function cursorAt(page, file, needle, offset = 0) {
   return at;
 }
 
+// 8b. mfcourse.toml typed into shapes the course: lesson 3 put first reads the key lesson 1
+// asks before it is asked; undone, the problem goes.
+async function courseFileEdit(page) {
+  const toml = "mfcourse.toml";
+  const back = await page.evaluate(() => document.querySelector(".file-editor:not([hidden])")?.dataset.path);
+  const readBeforeAsked = () => page.$$eval("#problems li", (items) =>
+    items.map((li) => li.textContent).filter((t) => t.includes("read-before-asked")));
+  const original = await text(page, toml);
+  await openFile(page, toml);
+  await cursorAt(page, toml, '"lessons/*.md"');
+  await page.keyboard.press("Shift+End");
+  await page.keyboard.type('"lessons/03-*.md", "lessons/01-*.md", "lessons/02-*.md"]', { delay: 20 });
+  const typed = await text(page, toml);
+  await page.waitForFunction(() => [...document.querySelectorAll("#problems li")].some((li) => li.textContent.includes("read-before-asked")), null, { timeout: WAIT });
+  const reordered = await readBeforeAsked();
+  for (let i = 0; i < 20 && (await text(page, toml)) !== original; i++) await page.keyboard.press("Control+z");
+  await page.waitForFunction(() => ![...document.querySelectorAll("#problems li")].some((li) => li.textContent.includes("read-before-asked")), null, { timeout: WAIT });
+  const undone = { same: (await text(page, toml)) === original, readBeforeAsked: await readBeforeAsked() };
+  if (back) await openFile(page, back);
+  return { typed: typed.split("\n").find((line) => line.startsWith("lessons")), reordered, undone };
+}
+
 async function visibleText(page, file) {
   return page.innerText(`.file-editor[data-path="${file}"] .cm-content`);
 }
@@ -390,6 +412,7 @@ async function main() {
     files.deleted = { list: await listed(), unbound: await unbound() };
     results.steps.files = files;
     results.steps.strings = await pageStrings(page);
+    results.steps.courseFile = await courseFileEdit(page);
 
     // 9. The page's policy: what the page needs was never blocked; a request planted to
     // another origin is.

@@ -5,7 +5,7 @@
 // Opened as `index.html?ws=<the URL mfls serve --ws printed>`, the page has no worker: it
 // edits the course of that server's --root, its files as the server has them.
 import { basicSetup } from "codemirror";
-import { EditorState } from "@codemirror/state";
+import { Annotation, EditorState } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
 import { lintGutter } from "@codemirror/lint";
 import {
@@ -181,13 +181,18 @@ function frame(path) {
   return div;
 }
 
-// mfcourse.toml shapes the course: each edit is written where the server reads it.
+// Marks the page's own replacement of a text by the worker's (a course opened).
+const fromWorker = Annotation.define();
+
+// mfcourse.toml shapes the course: each edit is written where the server reads it, in the
+// file's own line ends. A text the page replaced with the worker's own (a course opened) is
+// already there.
 function tomlWriter(path) {
   let pending = -1;
   return EditorView.updateListener.of((update) => {
-    if (!update.docChanged) return;
+    if (!update.docChanged || update.transactions.every((tr) => !tr.docChanged || tr.annotation(fromWorker))) return;
     clearTimeout(pending);
-    pending = setTimeout(() => worker.postMessage({ write: path, text: update.state.doc.toString() }), 300);
+    pending = setTimeout(() => worker.postMessage({ write: path, text: update.state.sliceDoc() }), 300);
   });
 }
 
@@ -288,7 +293,7 @@ function openCourse(files) {
     if (!view) {
       editorFor(path, text);
     } else if (textOf(view) !== text) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, annotations: fromWorker.of(true) });
       loaded.set(path, textOf(view));
     } else {
       loaded.set(path, textOf(view));
