@@ -69,6 +69,7 @@ def test_the_page_over_the_socket_shows_the_servers_course(
                     "MFLS_EXPECTED": json.dumps(expected),
                     "MFLS_LESSON": LESSON,
                     "MFLS_RESULTS": str(results),
+                    "MFLS_SERVER_PID": str(server.pid),
                 },
             )
             finished = run_bounded([node, str(DRIVER)], env=env, cwd=tmp_path, timeout=180)
@@ -91,3 +92,14 @@ def test_the_page_over_the_socket_shows_the_servers_course(
     new = [p for p in typed["problems"] if p not in expected]
     assert len(new) == 1 and new[0].startswith(f"{LESSON}:"), typed["problems"]
     assert "A key nobody asks" in new[0]
+    # The server stops answering, then dies: the page says so, and the request waiting for
+    # the course map fails at once (not after the client's two-minute timeout), as does the
+    # next one.
+    closed = data["steps"]["closed"]
+    where = socket.split("?")[0]
+    assert closed["status"] == (
+        f"mfls at {where} closed the connection: reload the page once it runs again."
+    ), closed
+    gone = f"warning: course map: mfls at {where} closed the connection"
+    assert closed["failures"] == [gone, gone], closed
+    assert closed["waitingFailed"] and closed["waitingWithin10s"] and closed["nextFailed"]

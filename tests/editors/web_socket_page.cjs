@@ -11,6 +11,38 @@ const WAIT = 60_000;
 const results = { steps: {}, errors: [], console: [] };
 const problemsShown = (page) => page.$$eval("#problems li", (items) => items.map((li) => li.textContent));
 
+// The server stops answering while the page waits for the course map, then dies: the page
+// says the connection closed, the request waiting fails at once rather than after the
+// client's two-minute timeout, and so does the next one.
+async function serverGone(page) {
+  const pid = Number(process.env.MFLS_SERVER_PID);
+  const failures = () => results.console.filter((line) => line.includes("course map:"));
+  const failed = async (count) => {
+    const deadline = Date.now() + 10_000;
+    while (failures().length < count && Date.now() < deadline) await page.waitForTimeout(50);
+    return failures().length >= count;
+  };
+  await page.waitForTimeout(1000); // the map asked after the last publish has come
+  const before = failures().length;
+  process.kill(pid, "SIGSTOP");
+  await page.click("#refresh-map");
+  await page.waitForTimeout(500);
+  const killed = Date.now();
+  process.kill(pid, "SIGKILL");
+  await page.waitForFunction(() => document.getElementById("status").dataset.state === "failed", null, { timeout: WAIT });
+  const waitingFailed = await failed(before + 1);
+  const waitingMs = Date.now() - killed;
+  await page.click("#refresh-map");
+  const nextFailed = await failed(before + 2);
+  return {
+    status: await page.textContent("#status"),
+    waitingFailed,
+    waitingWithin10s: waitingMs < 10_000,
+    nextFailed,
+    failures: failures(),
+  };
+}
+
 async function main() {
   await recorded(results, async (browser) => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
@@ -54,6 +86,7 @@ async function main() {
       problems: await problemsShown(page),
       text: await page.evaluate((p) => window.mflsPlayground.views.get(p).state.doc.toString(), lesson),
     };
+    results.steps.closed = await serverGone(page);
   });
 }
 

@@ -36,6 +36,8 @@ const STRINGS = {
     tooLongToShare: (size, most) => `This lesson is too long to share in a link (${size} characters, at most ${most}).`,
     sharedLesson: (path) => `Showing the shared lesson ${path}.`,
     badLink: "The link's lesson could not be read (too long or damaged): here is the example course.",
+    socketClosed: (where, reason) =>
+      `mfls at ${where} closed the connection${reason ? ` (${reason})` : ""}: reload the page once it runs again.`,
   },
   zh: {
     title: "mfls 在线体验",
@@ -70,6 +72,8 @@ const STRINGS = {
     tooLongToShare: (size, most) => `本课时太长，无法放入链接（${size} 个字符，最多 ${most} 个）。`,
     sharedLesson: (path) => `正在显示分享的课时 ${path}。`,
     badLink: "无法读取链接中的课时（过长或已损坏）：以下是示例课程。",
+    socketClosed: (where, reason) =>
+      `${where} 上的 mfls 关闭了连接${reason ? `（${reason}）` : ""}：待它重新运行后请刷新页面。`,
   },
 };
 

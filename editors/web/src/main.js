@@ -119,7 +119,13 @@ const client = new LSPClient({
     diagnosticsWithFixes(onProblems),
     semanticHighlighting(),
   ],
-}).connect(socketUrl ? await webSocketTransport(socketUrl, locale) : workerTransport(worker, locale));
+}).connect(socketUrl ? await webSocketTransport(socketUrl, locale, socketClosed) : workerTransport(worker, locale));
+
+// The server behind the socket is gone: the page says so (its course stays on screen).
+function socketClosed(where, reason) {
+  status.dataset.state = "failed";
+  status.textContent = t("socketClosed", where, reason);
+}
 
 client.initializing.then(() => {
   status.dataset.state = "ready";
@@ -269,7 +275,7 @@ async function refreshMap() {
     const result = await client.request("workspace/executeCommand", { command: "mfls.courseMap", arguments: [uriOf(lesson)] });
     if (result && result.html && result.html !== mapFrame.srcdoc) mapFrame.srcdoc = result.html;
   } catch (error) {
-    console.warn("course map:", error);
+    console.warn("course map:", error?.message ?? error);
   }
 }
 document.getElementById("refresh-map").addEventListener("click", refreshMap);

@@ -5,8 +5,7 @@
 // never pulls: without this, a server that honours the declaration (mfls does) would
 // wait to be asked and the editor would show no problems. It sends no `locale` either:
 // the page's is added, for the server's messages in the page's language.
-function initializeFor(text, locale) {
-  const message = JSON.parse(text);
+function initializeFor(message, text, locale) {
   if (message.method !== "initialize") return text;
   delete message.params.capabilities?.textDocument?.diagnostic;
   message.params.locale = locale;
@@ -20,8 +19,8 @@ export function workerTransport(worker, locale) {
     for (const handler of handlers) handler(event.data.lsp);
   });
   return {
-    send(message) {
-      worker.postMessage({ lsp: initializeFor(message, locale) });
+    send(text) {
+      worker.postMessage({ lsp: initializeFor(JSON.parse(text), text, locale) });
     },
     subscribe(handler) {
       handlers.add(handler);
@@ -33,19 +32,46 @@ export function workerTransport(worker, locale) {
 }
 
 // The same over a WebSocket to `mfls serve --ws` (one JSON-RPC message a text frame), once
-// the socket is open.
-export function webSocketTransport(url, locale) {
+// the socket is open. When the socket closes, `onClose(where, reason)` is called, every request
+// still waiting is answered with an error saying so (the client would wait for its timeout)
+// and every later one fails at once.
+export function webSocketTransport(url, locale, onClose) {
   const handlers = new Set();
+  const waiting = new Set(); // ids of the requests sent and not answered yet
+  const where = url.split("?")[0];
   const socket = new WebSocket(url);
+  let closed = null;
+  const deliver = (text) => {
+    for (const handler of handlers) handler(text);
+  };
   socket.addEventListener("message", (event) => {
     if (typeof event.data !== "string") return;
-    for (const handler of handlers) handler(event.data);
+    let message = null;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      // The client reports what it cannot read.
+    }
+    if (message && message.method === undefined) waiting.delete(message.id);
+    deliver(event.data);
+  });
+  socket.addEventListener("close", (event) => {
+    closed = `mfls at ${where} closed the connection${event.reason ? `: ${event.reason}` : ""}`;
+    const unanswered = [...waiting];
+    waiting.clear();
+    for (const id of unanswered) {
+      deliver(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32099, message: closed } }));
+    }
+    onClose?.(where, event.reason);
   });
   return new Promise((resolve, reject) => {
-    socket.addEventListener("error", () => reject(new Error(`cannot reach mfls at ${url.split("?")[0]}`)));
+    socket.addEventListener("error", () => reject(new Error(`cannot reach mfls at ${where}`)));
     socket.addEventListener("open", () => resolve({
-      send(message) {
-        socket.send(initializeFor(message, locale));
+      send(text) {
+        if (closed) throw new Error(closed);
+        const message = JSON.parse(text);
+        if (message.id !== undefined && message.method !== undefined) waiting.add(message.id);
+        socket.send(initializeFor(message, text, locale));
       },
       subscribe(handler) {
         handlers.add(handler);
