@@ -20,7 +20,9 @@ export function workerTransport(worker, locale) {
   });
   return {
     send(text) {
-      worker.postMessage({ lsp: initializeFor(JSON.parse(text), text, locale) });
+      const message = JSON.parse(text);
+      const initialize = message.method === "initialize";
+      worker.postMessage({ lsp: initializeFor(message, text, locale), ...(initialize && { initialize }) });
     },
     subscribe(handler) {
       handlers.add(handler);

@@ -2,7 +2,7 @@
 // end (SyncServer on a SteppedLoop) over the course the page sends, kept under /course in
 // Pyodide's in-memory file system. Messages from the page:
 //   {course: {path: text, ...}}   the course's files, once, before any LSP message
-//   {lsp: "<JSON-RPC text>"}      a message for the server
+//   {lsp: "<JSON-RPC text>"}      a message for the server (`initialize: true` on initialize)
 //   {write: path, text} / {remove: path}   a file of the course written or removed
 //   {openExport: {name, bytes}}  an AI-Shifu export, unpacked by mfls as the new course
 //   {replace: {path: bytes}}     a folder from disk as the new course
@@ -150,10 +150,10 @@ function uriOf(path) {
   return `${ROOT_URI}/${path.split("/").map(encodeURIComponent).join("/")}`;
 }
 
-// The client chooses no root: the course root is the page's, always /course.
+// The client chooses no root: the course root is the page's, always /course. The page marks
+// `initialize` (it has parsed every message already), so no other message is parsed here.
 function rooted(text) {
   const message = JSON.parse(text);
-  if (message.method !== "initialize") return text;
   message.params.rootUri = ROOT_URI;
   message.params.rootPath = ROOT;
   message.params.workspaceFolders = [{ uri: ROOT_URI, name: "course" }];
@@ -227,7 +227,7 @@ function handleCourse(pyodide, data) {
     packCourse.destroy();
     self.postMessage({ packed: { id: data.pack.id, ...result } });
   } else if (data.lsp !== undefined) {
-    drain(() => server.handle(rooted(data.lsp)));
+    drain(() => server.handle(data.initialize ? rooted(data.lsp) : data.lsp));
   } else if (data.write !== undefined) {
     let existed = true;
     try { pyodide.FS.stat(`${ROOT}/${data.write}`); } catch { existed = false; }
@@ -241,12 +241,17 @@ function handleCourse(pyodide, data) {
 
 async function start(course) {
   const started = performance.now();
+  // The wheels byte-compiled into one archive at build time (scripts/precompile.mjs), fetched
+  // while Pyodide loads.
+  const wheels = fetch(new URL("wheels/manifest.json", base))
+    .then((response) => response.json())
+    .then((manifest) => fetch(new URL(`wheels/${manifest.archive}`, base)))
+    .then((response) => response.arrayBuffer());
+  wheels.catch(() => undefined); // awaited below; a failure is reported there
   const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", base).href });
   const loaded = performance.now();
-  const manifest = await (await fetch(new URL("wheels/manifest.json", base))).json();
   const site = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
-  // The wheels byte-compiled into one archive at build time (scripts/precompile.mjs).
-  const bytes = await (await fetch(new URL(`wheels/${manifest.archive}`, base))).arrayBuffer();
+  const bytes = await wheels;
   pyodide.unpackArchive(bytes, "zip", { extractDir: site });
   const unpacked = performance.now();
   for (const [path, text] of Object.entries(course)) writeFile(pyodide, path, text);
