@@ -394,6 +394,14 @@ def test_exports_and_folders_open_and_save_back(session: Session) -> None:
     assert steps["folder"]["saved"]["suggested"] == "unpacked.json"
     assert Path(steps["folder"]["saved"]["path"]).read_bytes() == original
 
+    # The export dropped and a broken one right after: the course is the export's, saved
+    # under its name (the name of the open in flight was one for both before).
+    raced = steps["raced"]
+    assert raced["refused"] == refused["message"]
+    assert raced["list"] == listed
+    assert raced["saved"]["suggested"] == export.name
+    assert Path(raced["saved"]["path"]).read_bytes() == original
+
 
 def test_a_lesson_shared_by_link(session: Session) -> None:
     share = session.steps["share"]

@@ -97,6 +97,21 @@ async function chooseFiles(page, button, files) {
   await chooser.setFiles(files);
 }
 
+// `files` dropped on the page one right after the other, as a person drops them from a
+// file manager.
+async function dropFiles(page, ...files) {
+  await page.evaluate((dropped) => {
+    const editors = document.getElementById("editors");
+    for (const [bytes, name] of dropped) {
+      const dataTransfer = new DataTransfer();
+      dataTransfer.items.add(new File([new Uint8Array(bytes)], name, { type: "application/json" }));
+      for (const type of ["dragover", "drop"]) {
+        editors.dispatchEvent(new DragEvent(type, { dataTransfer, bubbles: true, cancelable: true }));
+      }
+    }
+  }, files.map((file) => [[...fs.readFileSync(file)], path.basename(file)]));
+}
+
 async function saveExport(page, name) {
   const [download] = await Promise.all([page.waitForEvent("download", { timeout: WAIT }), page.click("#save-export")]);
   const target = path.join(process.env.MFLS_DOWNLOADS, name);
@@ -118,14 +133,7 @@ async function courseFiles(page) {
   })();
   // The broken export dropped on the page (the real one below comes by the file picker).
   const before = await listed(page);
-  const broken = [...fs.readFileSync(process.env.MFLS_BROKEN)];
-  const dropped = await page.evaluateHandle(([bytes, name]) => {
-    const transfer = new DataTransfer();
-    transfer.items.add(new File([new Uint8Array(bytes)], name, { type: "application/json" }));
-    return transfer;
-  }, [broken, path.basename(process.env.MFLS_BROKEN)]);
-  await page.dispatchEvent("#editors", "dragover", { dataTransfer: dropped });
-  await page.dispatchEvent("#editors", "drop", { dataTransfer: dropped });
+  await dropFiles(page, process.env.MFLS_BROKEN);
   steps.refused = { message: await message(page, "error"), before, after: await listed(page) };
   if (!process.env.MFLS_EXPORT) return steps;
   await chooseFiles(page, "#open-export", process.env.MFLS_EXPORT);
@@ -145,6 +153,11 @@ async function courseFiles(page) {
   await chooseFiles(page, "#open-folder", process.env.MFLS_FOLDER);
   steps.folder = { message: await message(page, "info"), list: await listed(page) };
   steps.folder.saved = await saveExport(page, "folder.json");
+  // The export dropped and the broken one right after it: the course is the export's, and
+  // it is saved under the export's name, not the refused one's.
+  await dropFiles(page, process.env.MFLS_EXPORT, process.env.MFLS_BROKEN);
+  steps.raced = { refused: await message(page, "error"), list: await listed(page) };
+  steps.raced.saved = await saveExport(page, "raced.json");
   // Each file's editor in its own frame: the frames of the courses replaced are gone.
   const frames = () => page.evaluate(() => ({
     frames: document.querySelectorAll(".file-editor").length,

@@ -45,8 +45,7 @@ const views = new Map(); // path -> EditorView
 const problems = new Map(); // uri -> diagnostics as published
 const loaded = new Map(); // path -> the file's text as it came, to tell edited files
 let current = null;
-let exportName = null; // the name an export is saved under
-let openingName = null; // ... once the course being opened has come
+let exportName = null; // the name an export is saved under (the course on the page's)
 let nextPack = 0;
 const packing = new Map(); // id -> resolve
 const opened = performance.now();
@@ -60,7 +59,7 @@ worker?.addEventListener("message", (event) => {
     status.dataset.state = "failed";
     status.textContent = t("notStarted", failed);
   } else if (course) {
-    exportName = openingName;
+    exportName = course.saveAs ?? null;
     openCourse(course.files);
     if (course.title != null) say(t("opened", course.title, Object.keys(course.files).length), "info");
   } else if (refused !== undefined) {
@@ -382,7 +381,6 @@ async function openExport(file) {
     say(t("exportRefused", `${file.name}: ${error.message}`), "error"); // a folder dropped
     return;
   }
-  openingName = file.name;
   worker.postMessage({ openExport: { name: file.name, bytes } }, [bytes]);
 }
 
@@ -409,8 +407,7 @@ function openFolder(name, files) {
     say(t("folderEmpty"), "error");
     return;
   }
-  openingName = `${name}.json`;
-  worker.postMessage({ replace: { files, title: name } });
+  worker.postMessage({ replace: { files, title: name, saveAs: `${name}.json` } });
 }
 
 const folderInput = document.getElementById("folder-input");
@@ -479,7 +476,6 @@ document.getElementById("share").addEventListener("click", async () => {
 // A shared link pasted into this tab's address: its lesson replaces the course.
 window.addEventListener("hashchange", async () => {
   if (socketUrl || !location.hash.startsWith(SHARE_PREFIX)) return;
-  openingName = null;
   const course = await firstCourse();
   worker.postMessage({ replace: { files: encoded(course), title: null } });
 });

@@ -5,10 +5,10 @@
 //   {lsp: "<JSON-RPC text>"}      a message for the server (`initialize: true` on initialize)
 //   {write: path, text} / {remove: path}   a file of the course written or removed
 //   {openExport: {name, bytes}}  an AI-Shifu export, unpacked by mfls as the new course
-//   {replace: {path: bytes}}     a folder from disk as the new course
+//   {replace: {files: {path: bytes}, title, saveAs}}  a folder from disk as the new course
 //   {pack: {id, edited: {path: text}}}  the course packed back by mfls into its export
 // and to the page: {lsp: text} for each message the server sends, {ready: {...}} once
-// Python is up, {failed: message} if it cannot start, {course: {files, title}} after
+// Python is up, {failed: message} if it cannot start, {course: {files, title, saveAs}} after
 // an export or folder replaced the course, {refused: message} when mfls refuses one, and
 // {packed: {id, bytes}} or {packed: {id, refused}}.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
@@ -180,8 +180,9 @@ function fromPython(result) {
   return value;
 }
 
-// The course replaced: the server told of each file gone, changed and made.
-function replaced(result) {
+// The course replaced: the server told of each file gone, changed and made. `saveAs` is the
+// name its export is saved under, sent back with the course it belongs to.
+function replaced(result, saveAs) {
   const old = new Set(result.old);
   const made = new Set(result.new);
   const changes = [
@@ -190,7 +191,7 @@ function replaced(result) {
   ];
   const notice = JSON.stringify({ jsonrpc: "2.0", method: "workspace/didChangeWatchedFiles", params: { changes } });
   drain(() => server.handle(notice));
-  self.postMessage({ course: { files: result.texts, title: result.title } });
+  self.postMessage({ course: { files: result.texts, title: result.title, saveAs } });
 }
 
 // An export or folder that mfls's code fails on (a bug, not a refusal) is refused with the
@@ -212,11 +213,11 @@ function handleCourse(pyodide, data) {
     const result = fromPython(open(new Uint8Array(data.openExport.bytes), data.openExport.name));
     open.destroy();
     if (result.refused !== undefined) self.postMessage({ refused: result.refused });
-    else replaced(result);
+    else replaced(result, data.openExport.name);
   } else if (data.replace !== undefined) {
     const replace = pyodide.globals.get("replace_course");
     const files = pyodide.toPy(new Map(Object.entries(data.replace.files)));
-    replaced(fromPython(replace(files, data.replace.title)));
+    replaced(fromPython(replace(files, data.replace.title)), data.replace.saveAs);
     files.destroy();
     replace.destroy();
   } else if (data.pack !== undefined) {
