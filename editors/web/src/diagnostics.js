@@ -6,7 +6,7 @@ import { setDiagnostics } from "@codemirror/lint";
 import { LSPPlugin } from "@codemirror/lsp-client";
 import { applyWorkspaceEdit } from "./workspace.js";
 
-const SEVERITY = { 1: "error", 2: "warning", 3: "info", 4: "hint" };
+export const SEVERITY = { 1: "error", 2: "warning", 3: "info", 4: "hint" };
 const MOST_FIXES_ASKED = 30;
 
 const syncAtOnce = ViewPlugin.fromClass(class {

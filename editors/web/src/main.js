@@ -19,16 +19,17 @@ import {
 } from "@codemirror/lsp-client";
 import { EXAMPLE_COURSE } from "./course.js";
 import { CourseWorkspace } from "./workspace.js";
-import { diagnosticsWithFixes } from "./diagnostics.js";
+import { SEVERITY, diagnosticsWithFixes } from "./diagnostics.js";
 import { semanticHighlighting } from "./semantic.js";
 import { webSocketTransport, workerTransport } from "./transport.js";
 import { locale, t, translatePage } from "./i18n.js";
 import { MOST_SHARED_CHARACTERS, SHARE_PREFIX, shareFragment, sharedLesson } from "./share.js";
 import { folderFiles, pickedFiles } from "./folders.js";
+import { pathUnder, uriUnder } from "./uris.js";
 
 let ROOT_URI = "file:///course"; // in the socket mode, the server's root
-const uriOf = (path) => `${ROOT_URI}/${path.split("/").map(encodeURIComponent).join("/")}`;
-const pathOf = (uri) => uri.slice(ROOT_URI.length + 1).split("/").map(decodeURIComponent).join("/");
+const uriOf = (path) => uriUnder(ROOT_URI, path);
+const pathOf = (uri) => pathUnder(ROOT_URI, uri);
 
 const status = document.getElementById("status");
 const fileList = document.getElementById("file-list");
@@ -233,8 +234,6 @@ function renderFiles() {
 function byCourseOrder(a, b) {
   return (a.endsWith(".toml") ? 0 : 1) - (b.endsWith(".toml") ? 0 : 1) || a.localeCompare(b);
 }
-
-const SEVERITY = { 1: "error", 2: "warning", 3: "info", 4: "hint" };
 
 function onProblems(uri, diagnostics) {
   if (uri !== null) problems.set(uri, diagnostics);

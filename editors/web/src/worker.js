@@ -12,6 +12,7 @@
 // an export or folder replaced the course, {refused: message} when mfls refuses one, and
 // {packed: {id, bytes}} or {packed: {id, refused}}.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { uriUnder } from "./uris.js";
 
 const ROOT = "/course";
 const ROOT_URI = "file:///course";
@@ -147,7 +148,7 @@ def pack_course(edited):
 `;
 
 function uriOf(path) {
-  return `${ROOT_URI}/${path.split("/").map(encodeURIComponent).join("/")}`;
+  return uriUnder(ROOT_URI, path);
 }
 
 // The client chooses no root: the course root is the page's, always /course. The page marks
