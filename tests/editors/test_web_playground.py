@@ -311,6 +311,11 @@ def test_the_playground_in_chromium(session: Session) -> None:
         "unbound": 0,
     }
     assert files["deleted"] == {"list": ["mfcourse.toml", *lessons], "unbound": 1}
+    # A fix that names no problem (padding a marker) goes to the problem its edit touches.
+    assert files["unpaddedFixes"] == [
+        "Pad marker to {{ What is your favourite colour? }}",
+        "Ask for 'What is your favourite colour?' in an interaction before its first use",
+    ]
 
     assert shot.stat().st_size > 10_000
     if os.environ.get("MFLS_UPDATE_SCREENSHOT") == "1":
@@ -397,7 +402,10 @@ def test_exports_and_folders_open_and_save_back(session: Session) -> None:
     # The export dropped and a broken one right after: the course is the export's, saved
     # under its name (the name of the open in flight was one for both before).
     raced = steps["raced"]
-    assert raced["refused"] == refused["message"]
+    assert raced["shown"] == [
+        f"Not opened: {reason}. The course on the page is unchanged.",
+        f"Opened {title}: {len(listed)} files",
+    ]
     assert raced["list"] == listed
     assert raced["saved"]["suggested"] == export.name
     assert Path(raced["saved"]["path"]).read_bytes() == original

@@ -16,7 +16,14 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from editor_harness import REPO, isolated_env, require_executable, require_path, run_bounded
+from editor_harness import (
+    REPO,
+    free_port,
+    isolated_env,
+    require_executable,
+    require_path,
+    run_bounded,
+)
 from test_web_playground import SITE, WEB, _Quiet, _served, mfls
 
 DRIVER = Path(__file__).with_name("web_socket_page.cjs")
@@ -70,6 +77,7 @@ def test_the_page_over_the_socket_shows_the_servers_course(
                     "MFLS_LESSON": LESSON,
                     "MFLS_RESULTS": str(results),
                     "MFLS_SERVER_PID": str(server.pid),
+                    "MFLS_NOBODY": f"ws://127.0.0.1:{free_port()}/",
                 },
             )
             finished = run_bounded([node, str(DRIVER)], env=env, cwd=tmp_path, timeout=180)
@@ -103,3 +111,7 @@ def test_the_page_over_the_socket_shows_the_servers_course(
     gone = f"warning: course map: mfls at {where} closed the connection"
     assert closed["failures"] == [gone, gone], closed
     assert closed["waitingFailed"] and closed["waitingWithin10s"] and closed["nextFailed"]
+
+    # Nothing listening where the page is pointed: its status says so.
+    nobody = data["steps"]["unreachable"]["status"]
+    assert nobody.startswith("Cannot reach mfls at ws://127.0.0.1:"), nobody

@@ -63,6 +63,24 @@ async function courseFileEdit(page) {
   return { typed: typed.split("\n").find((line) => line.startsWith("lessons")), reordered, undone };
 }
 
+// The fixes in the tooltip of the problem at `needle` in `file`, hovered as a person does.
+// The tooltip may come before the fixes do (they are asked after the problems show, and
+// showing them closes an open tooltip): then the mouse goes away and back.
+async function fixesShown(page, file, needle) {
+  const deadline = Date.now() + WAIT;
+  for (;;) {
+    await page.mouse.move(5, 5);
+    const at = await cursorAt(page, file, needle, 3);
+    await page.mouse.move(at.x, at.y);
+    try {
+      await page.waitForSelector(".cm-tooltip-lint .cm-diagnosticAction", { timeout: 3000 });
+      return await page.$$eval(".cm-tooltip-lint .cm-diagnosticAction", (els) => els.map((e) => e.textContent));
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
+}
+
 async function visibleText(page, file) {
   return page.innerText(`.file-editor[data-path="${file}"] .cm-content`);
 }
@@ -155,8 +173,19 @@ async function courseFiles(page) {
   steps.folder.saved = await saveExport(page, "folder.json");
   // The export dropped and the broken one right after it: the course is the export's, and
   // it is saved under the export's name, not the refused one's.
+  // Every message the page shows meanwhile, in order (the two reads may end in either order).
+  await page.evaluate(() => {
+    window.shownMessages = [];
+    new MutationObserver(() => {
+      const text = document.querySelector("#message .text").textContent;
+      if (window.shownMessages.at(-1) !== text) window.shownMessages.push(text);
+    }).observe(document.getElementById("message"), { subtree: true, childList: true, characterData: true });
+  });
   await dropFiles(page, process.env.MFLS_EXPORT, process.env.MFLS_BROKEN);
-  steps.raced = { refused: await message(page, "error"), list: await listed(page) };
+  await page.waitForFunction(() => window.shownMessages.some((t) => t.startsWith("Opened ")) &&
+    window.shownMessages.some((t) => t.startsWith("Not opened: ")), null, { timeout: WAIT });
+  steps.raced = { shown: (await page.evaluate(() => window.shownMessages)).sort(), list: await listed(page) };
+  await page.click("#message button");
   steps.raced.saved = await saveExport(page, "raced.json");
   // Each file's editor in its own frame: the frames of the courses replaced are gone.
   const frames = () => page.evaluate(() => ({
@@ -286,11 +315,9 @@ async function main() {
     };
 
     // 2. The quick fix of the near miss, from the diagnostic's tooltip.
-    const miss = await cursorAt(page, lesson2, "would you like to lern", 3);
-    await page.mouse.move(miss.x, miss.y);
+    const nearMissFixes = await fixesShown(page, lesson2, "would you like to lern");
     const action = await page.waitForSelector(".cm-tooltip-lint .cm-diagnosticAction", { timeout: WAIT });
     const fixTitle = await action.textContent();
-    const nearMissFixes = await page.$$eval(".cm-tooltip-lint .cm-diagnosticAction", (els) => els.map((e) => e.textContent));
     await action.click();
     await page.waitForFunction(
       (p) => !window.mflsPlayground.views.get(p).state.doc.toString().includes("lern"),
@@ -300,10 +327,7 @@ async function main() {
     const fixedLine = (await visibleText(page, lesson2)).split("\n").find((l) => l.includes("Start from"));
     await page.mouse.move(5, 5);
     // The other problem of the lesson has its own fixes, not the near miss's.
-    const editorKey = await cursorAt(page, lesson2, "preferred editor", 3);
-    await page.mouse.move(editorKey.x, editorKey.y);
-    await page.waitForSelector(".cm-tooltip-lint .cm-diagnosticAction", { timeout: WAIT });
-    const unboundFixes = await page.$$eval(".cm-tooltip-lint .cm-diagnosticAction", (els) => els.map((e) => e.textContent));
+    const unboundFixes = await fixesShown(page, lesson2, "preferred editor");
     results.steps.quickFix = { title: fixTitle, line: fixedLine, nearMissFixes, unboundFixes };
     await page.mouse.move(5, 5);
 
@@ -423,6 +447,20 @@ async function main() {
     await page.click("#delete-file");
     await waitUnbound(1);
     files.deleted = { list: await listed(), unbound: await unbound() };
+    // An unpadded marker read unbound: its tooltip offers asking for it and padding it.
+    answers.push("06-unpadded.md");
+    await page.click("#add-lesson");
+    const unpadded = "lessons/06-unpadded.md";
+    await page.waitForSelector(`.file-editor[data-path="${unpadded}"]:not([hidden])`);
+    await page.evaluate((p) => {
+      const view = window.mflsPlayground.views.get(p);
+      view.dispatch({ changes: { from: view.state.doc.length, insert: "Recall {{What is your favourite colour?}}.\n" }, userEvent: "input.paste" });
+    }, unpadded);
+    files.unpaddedFixes = await fixesShown(page, unpadded, "favourite colour");
+    await page.mouse.move(5, 5);
+    answers.push("");  // the confirm: accepted
+    await page.click("#delete-file");
+    await page.waitForFunction((p) => !window.mflsPlayground.views.has(p), unpadded, { timeout: WAIT });
     results.steps.files = files;
     results.steps.strings = await pageStrings(page);
     results.steps.courseFile = await courseFileEdit(page);

@@ -39,8 +39,20 @@ async function serverGone(page) {
     waitingFailed,
     waitingWithin10s: waitingMs < 10_000,
     nextFailed,
-    failures: failures(),
+    failures: failures().slice(before),
   };
+}
+
+// The page pointed at a port where nothing listens says so in its status line.
+async function unreachable(browser) {
+  const page = await browser.newPage();
+  const url = new URL(process.env.MFLS_URL);
+  url.searchParams.set("ws", process.env.MFLS_NOBODY);
+  await page.goto(url.href);
+  await page.waitForFunction(() => document.getElementById("status").dataset.state === "failed", null, { timeout: WAIT });
+  const status = await page.textContent("#status");
+  await page.close();
+  return { status };
 }
 
 async function main() {
@@ -87,6 +99,7 @@ async function main() {
       text: await page.evaluate((p) => window.mflsPlayground.views.get(p).state.doc.toString(), lesson),
     };
     results.steps.closed = await serverGone(page);
+    results.steps.unreachable = await unreachable(browser);
   });
 }
 

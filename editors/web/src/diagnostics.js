@@ -35,44 +35,77 @@ function lintDiagnostic(plugin, item, actions) {
   };
 }
 
-// The quick fixes of `items`, diagnostics of `file` at `version`, asked in one request over
-// the lines they span: a list of actions per item, matched by the diagnostics the server
-// names as fixed. A fix's edit is placed in the text of that version: once the server has
-// a newer one, it does nothing (the newer version's diagnostics bring their own fixes).
+// Problems this many lines apart or closer are asked for their fixes in one request.
+const NEAR_LINES = 3;
+
+// The quick fixes of `items`, diagnostics of `file` at `version`: a list of actions per item.
+// Problems close together are asked in one request over the lines they span (a request per
+// problem kept the worker busy past the next keystroke; one over problems far apart would
+// have the server make fixes for every marker between them). An action goes to the
+// problems the server names as fixed, or, naming none (padding a marker), to those its edit
+// touches. A fix's edit is placed in the text of that version: once the server has a newer
+// one, it does nothing (the newer version's diagnostics bring their own fixes).
 async function fixesFor(client, file, version, items) {
-  if (!items.length) return [];
-  const first = items.reduce((a, b) => (before(b.range.start, a.range.start) ? b : a));
-  const last = items.reduce((a, b) => (before(a.range.end, b.range.end) ? b : a));
-  const found = await client.request("textDocument/codeAction", {
-    textDocument: { uri: file.uri },
-    range: { start: first.range.start, end: last.range.end },
-    context: { diagnostics: items, only: ["quickfix"] },
-  });
   const byItem = items.map(() => []);
-  const index = new Map(items.map((item, i) => [sameDiagnostic(item), i]));
-  for (const action of found ?? []) {
-    if (!action.edit) continue;
-    const fix = {
-      name: action.title,
-      apply: () => {
-        if (version == null || file.version === version) applyWorkspaceEdit(client, action.edit, "input.fix");
-      },
-    };
-    for (const fixed of action.diagnostics ?? []) {
-      const i = index.get(sameDiagnostic(fixed));
-      if (i !== undefined) byItem[i].push(fix);
+  await Promise.all(nearby(items).map(async (group) => {
+    const asked = group.map((i) => items[i]);
+    const found = await client.request("textDocument/codeAction", {
+      textDocument: { uri: file.uri },
+      range: { start: asked[0].range.start, end: asked.map((item) => item.range.end).reduce((a, b) => (before(a, b) ? b : a)) },
+      context: { diagnostics: asked, only: ["quickfix"] },
+    });
+    for (const action of found ?? []) {
+      if (!action.edit) continue;
+      const fix = {
+        name: action.title,
+        apply: () => {
+          if (version == null || file.version === version) applyWorkspaceEdit(client, action.edit, "input.fix");
+        },
+      };
+      const named = action.diagnostics ?? [];
+      const fixed = named.length
+        ? group.filter((i) => named.some((item) => sameDiagnostic(item, items[i])))
+        : group.filter((i) => touches(action.edit, file.uri, items[i].range));
+      for (const i of fixed) byItem[i].push(fix);
     }
-  }
+  }));
   return byItem;
 }
 
-function before(a, b) {
-  return a.line < b.line || (a.line === b.line && a.character < b.character);
+// The indices of `items` in groups of problems close together, each group in text order.
+function nearby(items) {
+  const order = items.map((_, i) => i).sort((a, b) => compare(items[a].range.start, items[b].range.start));
+  const groups = [];
+  let last = -Infinity;
+  for (const i of order) {
+    const { start, end } = items[i].range;
+    if (start.line > last + NEAR_LINES) groups.push([]);
+    groups.at(-1).push(i);
+    last = Math.max(last, end.line);
+  }
+  return groups;
 }
 
-function sameDiagnostic(item) {
-  const { start, end } = item.range;
-  return `${start.line}:${start.character}-${end.line}:${end.character} ${item.code ?? ""} ${item.message}`;
+function compare(a, b) {
+  return a.line - b.line || a.character - b.character;
+}
+
+function before(a, b) {
+  return compare(a, b) < 0;
+}
+
+function sameDiagnostic(a, b) {
+  return compare(a.range.start, b.range.start) === 0 && compare(a.range.end, b.range.end) === 0 &&
+    (a.code ?? null) === (b.code ?? null) && a.message === b.message;
+}
+
+// Whether an edit of `edit` in `uri` touches `range` (an insertion at its end counts).
+function touches(edit, uri, range) {
+  const inFile = [
+    ...(edit.changes?.[uri] ?? []),
+    ...(edit.documentChanges ?? []).filter((change) => change.textDocument?.uri === uri).flatMap((change) => change.edits),
+  ];
+  return inFile.some((text) => !before(range.end, text.range.start) && !before(text.range.end, range.start));
 }
 
 export function diagnosticsWithFixes(onProblems) {

@@ -38,6 +38,8 @@ const STRINGS = {
     badLink: "The link's lesson could not be read (too long or damaged): here is the example course.",
     socketClosed: (where, reason) =>
       `mfls at ${where} closed the connection${reason ? ` (${reason})` : ""}: reload the page once it runs again.`,
+    socketUnreachable: (where) =>
+      `Cannot reach mfls at ${where}: is \`mfls serve --ws\` running there, and is the address the one it printed?`,
   },
   zh: {
     title: "mfls 在线体验",
@@ -74,6 +76,8 @@ const STRINGS = {
     badLink: "无法读取链接中的课时（过长或已损坏）：以下是示例课程。",
     socketClosed: (where, reason) =>
       `${where} 上的 mfls 关闭了连接${reason ? `（${reason}）` : ""}：待它重新运行后请刷新页面。`,
+    socketUnreachable: (where) =>
+      `无法连接 ${where} 上的 mfls：请确认 \`mfls serve --ws\` 正在那里运行，且地址与它打印的一致。`,
   },
 };
 

@@ -47,6 +47,7 @@ const problems = new Map(); // uri -> diagnostics as published
 const loaded = new Map(); // path -> the file's text as it came, to tell edited files
 let current = null;
 let exportName = null; // the name an export is saved under (the course on the page's)
+let courseNumber = 0; // how many courses replaced the first, as the worker counts them
 let nextPack = 0;
 const packing = new Map(); // id -> resolve
 const opened = performance.now();
@@ -61,6 +62,7 @@ worker?.addEventListener("message", (event) => {
     status.textContent = t("notStarted", failed);
   } else if (course) {
     exportName = course.saveAs ?? null;
+    courseNumber += 1;
     openCourse(course.files);
     if (course.title != null) say(t("opened", course.title, Object.keys(course.files).length), "info");
   } else if (refused !== undefined) {
@@ -119,10 +121,23 @@ const client = new LSPClient({
     diagnosticsWithFixes(onProblems),
     semanticHighlighting(),
   ],
-}).connect(socketUrl ? await webSocketTransport(socketUrl, locale, socketClosed) : workerTransport(worker, locale));
+}).connect(socketUrl ? await reachServer(socketUrl) : workerTransport(worker, locale));
+
+// The socket mode's transport; a server that cannot be reached is said on the page.
+async function reachServer(url) {
+  try {
+    return await webSocketTransport(url, locale, socketClosed);
+  } catch (error) {
+    status.dataset.state = "failed";
+    status.textContent = t("socketUnreachable", url.split("?")[0]);
+    throw error;
+  }
+}
 
 // The server behind the socket is gone: the page says so (its course stays on screen).
+let socketGone = false;
 function socketClosed(where, reason) {
+  socketGone = true;
   status.dataset.state = "failed";
   status.textContent = t("socketClosed", where, reason);
 }
@@ -144,6 +159,7 @@ async function openServersCourse() {
       openCourse(courses[0].files);
       return;
     } catch (error) {
+      if (socketGone) return;
       if (!/still being indexed/.test(String(error && error.message))) {
         status.dataset.state = "failed";
         status.textContent = String(error && error.message || error);
@@ -155,8 +171,12 @@ async function openServersCourse() {
 }
 
 // A file whose lines all end in CRLF keeps them when edited; others get LF.
+function separatorOf(text) {
+  return text.includes("\r\n") && !text.replace(/\r\n/g, "").includes("\n") ? "\r\n" : "\n";
+}
+
 function lineEnds(text) {
-  return text.includes("\r\n") && !text.replace(/\r\n/g, "").includes("\n") ? EditorState.lineSeparator.of("\r\n") : [];
+  return separatorOf(text) === "\r\n" ? EditorState.lineSeparator.of("\r\n") : [];
 }
 
 function editorFor(path, text) {
@@ -192,14 +212,27 @@ const fromWorker = Annotation.define();
 
 // mfcourse.toml shapes the course: each edit is written where the server reads it, in the
 // file's own line ends. A text the page replaced with the worker's own (a course opened) is
-// already there.
+// already there, and an edit of the course before it is not written (nor, by the worker,
+// one sent before the new course came: `courseNumber`).
 function tomlWriter(path) {
   let pending = -1;
   return EditorView.updateListener.of((update) => {
-    if (!update.docChanged || update.transactions.every((tr) => !tr.docChanged || tr.annotation(fromWorker))) return;
+    if (!update.docChanged) return;
+    if (update.transactions.some((tr) => tr.annotation(fromWorker))) clearTimeout(pending);
+    if (update.transactions.every((tr) => !tr.docChanged || tr.annotation(fromWorker))) return;
     clearTimeout(pending);
-    pending = setTimeout(() => worker.postMessage({ write: path, text: update.state.sliceDoc() }), 300);
+    pending = setTimeout(() => writeFile(path, update.state.sliceDoc()), 300);
   });
+}
+
+// A file of the course written or removed where the server reads it, for the course on the
+// page: the worker ignores what was sent for a course it has replaced meanwhile.
+function writeFile(path, text) {
+  worker.postMessage({ write: path, text, epoch: courseNumber });
+}
+
+function removeFile(path) {
+  worker.postMessage({ remove: path, epoch: courseNumber });
 }
 
 function show(path) {
@@ -294,7 +327,8 @@ function openCourse(files) {
   current = null;
   for (const [path, text] of Object.entries(files)) {
     const view = views.get(path);
-    if (!view) {
+    if (view && separatorOf(text) !== view.state.lineBreak) closeEditor(path);
+    if (!views.has(path)) {
       editorFor(path, text);
     } else if (textOf(view) !== text) {
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, annotations: fromWorker.of(true) });
@@ -330,7 +364,7 @@ document.getElementById("add-lesson").addEventListener("click", () => {
   const path = lessonPath(window.prompt(t("newLessonName"), suggested) || "");
   if (!path || views.has(path)) return;
   const text = "# New lesson\n\n";
-  worker.postMessage({ write: path, text });
+  writeFile(path, text);
   editorFor(path, text);
   show(path);
 });
@@ -341,8 +375,8 @@ document.getElementById("rename-file").addEventListener("click", () => {
   if (!path || views.has(path)) return;
   const text = textOf(views.get(current));
   closeEditor(current);
-  worker.postMessage({ remove: current });
-  worker.postMessage({ write: path, text });
+  removeFile(current);
+  writeFile(path, text);
   editorFor(path, text);
   show(path);
   onProblems(null, []);
@@ -351,7 +385,7 @@ document.getElementById("rename-file").addEventListener("click", () => {
 document.getElementById("delete-file").addEventListener("click", () => {
   if (!current || current === "mfcourse.toml" || !window.confirm(t("deleteFile", current))) return;
   closeEditor(current);
-  worker.postMessage({ remove: current });
+  removeFile(current);
   onProblems(null, []);
   show(views.keys().next().value);
 });

@@ -34,14 +34,16 @@ export function workerTransport(worker, locale) {
 }
 
 // The same over a WebSocket to `mfls serve --ws` (one JSON-RPC message a text frame), once
-// the socket is open. When the socket closes, `onClose(where, reason)` is called, every request
-// still waiting is answered with an error saying so (the client would wait for its timeout)
-// and every later one fails at once.
+// the socket is open (rejected if it never opens). When an open socket closes,
+// `onClose(where, reason)` is called (`where`: the URL without its query, so no token),
+// every request still waiting is answered with an error saying so (the client would wait
+// for its timeout), every later one fails at once, and notifications are dropped.
 export function webSocketTransport(url, locale, onClose) {
   const handlers = new Set();
   const waiting = new Set(); // ids of the requests sent and not answered yet
   const where = url.split("?")[0];
   const socket = new WebSocket(url);
+  let opened = false;
   let closed = null;
   const deliver = (text) => {
     for (const handler of handlers) handler(text);
@@ -58,6 +60,7 @@ export function webSocketTransport(url, locale, onClose) {
     deliver(event.data);
   });
   socket.addEventListener("close", (event) => {
+    if (!opened) return;
     closed = `mfls at ${where} closed the connection${event.reason ? `: ${event.reason}` : ""}`;
     const unanswered = [...waiting];
     waiting.clear();
@@ -68,19 +71,26 @@ export function webSocketTransport(url, locale, onClose) {
   });
   return new Promise((resolve, reject) => {
     socket.addEventListener("error", () => reject(new Error(`cannot reach mfls at ${where}`)));
-    socket.addEventListener("open", () => resolve({
-      send(text) {
-        if (closed) throw new Error(closed);
-        const message = JSON.parse(text);
-        if (message.id !== undefined && message.method !== undefined) waiting.add(message.id);
-        socket.send(initializeFor(message, text, locale));
-      },
-      subscribe(handler) {
-        handlers.add(handler);
-      },
-      unsubscribe(handler) {
-        handlers.delete(handler);
-      },
-    }));
+    socket.addEventListener("open", () => {
+      opened = true;
+      resolve({
+        send(text) {
+          const message = JSON.parse(text);
+          const request = message.id !== undefined && message.method !== undefined;
+          if (closed) {
+            if (request) throw new Error(closed);
+            return;
+          }
+          if (request) waiting.add(message.id);
+          socket.send(initializeFor(message, text, locale));
+        },
+        subscribe(handler) {
+          handlers.add(handler);
+        },
+        unsubscribe(handler) {
+          handlers.delete(handler);
+        },
+      });
+    });
   });
 }

@@ -3,7 +3,9 @@
 // Pyodide's in-memory file system. Messages from the page:
 //   {course: {path: text, ...}}   the course's files, once, before any LSP message
 //   {lsp: "<JSON-RPC text>"}      a message for the server (`initialize: true` on initialize)
-//   {write: path, text} / {remove: path}   a file of the course written or removed
+//   {write: path, text, epoch} / {remove: path, epoch}   a file of the course written or
+//                                removed; ignored when `epoch` (how many courses the page
+//                                had seen replace the first) is older than the worker's
 //   {openExport: {name, bytes}}  an AI-Shifu export, unpacked by mfls as the new course
 //   {replace: {files: {path: bytes}, title, saveAs}}  a folder from disk as the new course
 //   {pack: {id, edited: {path: text}}}  the course packed back by mfls into its export
@@ -183,7 +185,9 @@ function fromPython(result) {
 
 // The course replaced: the server told of each file gone, changed and made. `saveAs` is the
 // name its export is saved under, sent back with the course it belongs to.
+let epoch = 0;
 function replaced(result, saveAs) {
+  epoch += 1;
   const old = new Set(result.old);
   const made = new Set(result.new);
   const changes = [
@@ -230,6 +234,8 @@ function handleCourse(pyodide, data) {
     self.postMessage({ packed: { id: data.pack.id, ...result } });
   } else if (data.lsp !== undefined) {
     drain(() => server.handle(data.initialize ? rooted(data.lsp) : data.lsp));
+  } else if ((data.write !== undefined || data.remove !== undefined) && data.epoch !== epoch) {
+    // Sent for a course replaced since: not this course's file.
   } else if (data.write !== undefined) {
     let existed = true;
     try { pyodide.FS.stat(`${ROOT}/${data.write}`); } catch { existed = false; }
