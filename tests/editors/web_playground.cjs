@@ -424,18 +424,20 @@ async function main() {
       count,
       { timeout: WAIT },
     );
+    // A lesson added by the button (named `name` in its dialog), `text` pasted at its end.
+    const addLesson = async (name, text) => {
+      answers.push(name);
+      await page.click("#add-lesson");
+      const added = `lessons/${name}`;
+      await page.waitForSelector(`.file-editor[data-path="${added}"]:not([hidden])`);
+      await page.evaluate(([p, t]) => {
+        const view = window.mflsPlayground.views.get(p);
+        view.dispatch({ changes: { from: view.state.doc.length, insert: t }, userEvent: "input.paste" });
+      }, [added, text]);
+      return added;
+    };
     const files = {};
-    answers.push("04-editor.md");
-    await page.click("#add-lesson");
-    const added = "lessons/04-editor.md";
-    await page.waitForSelector(`.file-editor[data-path="${added}"]:not([hidden])`);
-    await page.evaluate((p) => {
-      const view = window.mflsPlayground.views.get(p);
-      view.dispatch({
-        changes: { from: view.state.doc.length, insert: "?[{{ What is your preferred editor? }} Vim | Emacs | VS Code]\n" },
-        userEvent: "input.paste",
-      });
-    }, added);
+    const added = await addLesson("04-editor.md", "?[{{ What is your preferred editor? }} Vim | Emacs | VS Code]\n");
     await waitUnbound(0);
     files.added = { list: await listed(), unbound: await unbound(), text: await text(page, added) };
     answers.push("lessons/05-editor.md");
@@ -448,14 +450,7 @@ async function main() {
     await waitUnbound(1);
     files.deleted = { list: await listed(), unbound: await unbound() };
     // An unpadded marker read unbound: its tooltip offers asking for it and padding it.
-    answers.push("06-unpadded.md");
-    await page.click("#add-lesson");
-    const unpadded = "lessons/06-unpadded.md";
-    await page.waitForSelector(`.file-editor[data-path="${unpadded}"]:not([hidden])`);
-    await page.evaluate((p) => {
-      const view = window.mflsPlayground.views.get(p);
-      view.dispatch({ changes: { from: view.state.doc.length, insert: "Recall {{What is your favourite colour?}}.\n" }, userEvent: "input.paste" });
-    }, unpadded);
+    const unpadded = await addLesson("06-unpadded.md", "Recall {{What is your favourite colour?}}.\n");
     files.unpaddedFixes = await fixesShown(page, unpadded, "favourite colour");
     await page.mouse.move(5, 5);
     answers.push("");  // the confirm: accepted
