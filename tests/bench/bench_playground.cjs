@@ -131,7 +131,6 @@ async function round(browser, keystrokes) {
     page.on("dialog", (dialog) => dialog.accept(dialogAnswer));
     const text = bigLesson(50_000);
     result.lessonBytes = Buffer.byteLength(text);
-    result.problemsBefore = await page.$$eval("#problems li", (items) => items.length);
     await addLesson(page, BIG, text);
     for (const measured of await typeNearMisses(page, BIG, keystrokes, 250)) {
       result.keystrokes.push({ scenario: "big", ...measured });

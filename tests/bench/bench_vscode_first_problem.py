@@ -32,12 +32,13 @@ sys.path.insert(0, str(HERE.parent / "editors"))
 
 from editor_harness import (  # noqa: E402
     EDITORS,
+    QUIET_WORKBENCH,
     copy_course,
     isolated_env,
+    path_without_mfls,
     run_bounded,
     serving_code_server,
 )
-from test_editor_vscode import _path_without_mfls  # noqa: E402
 
 DRIVER = HERE / "vscode_first_problem.cjs"
 CODE_SERVER = EDITORS / "code-server" / "node_modules" / ".bin" / "code-server"
@@ -76,15 +77,7 @@ def one_run(
 ) -> dict[str, object]:
     user_data = work / "user-data"
     (user_data / "User").mkdir(parents=True)
-    settings = {
-        "workbench.startupEditor": "none",
-        "workbench.tips.enabled": False,
-        "security.workspace.trust.enabled": False,
-        "telemetry.telemetryLevel": "off",
-        "extensions.autoUpdate": False,
-        "extensions.autoCheckUpdates": False,
-        "update.mode": "none",
-    }
+    settings = dict(QUIET_WORKBENCH)
     if trace:
         settings["mfls.trace.server"] = "messages"
     (user_data / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
@@ -134,7 +127,7 @@ def main() -> int:
     base.mkdir(parents=True, exist_ok=True)
     env = isolated_env(base / "home")
     env.pop("PYTHONPATH", None)
-    env["PATH"] = _path_without_mfls(env.get("PATH", ""))
+    env["PATH"] = path_without_mfls(env.get("PATH", ""))
     extensions = base / "extensions"
     installed = run_bounded(
         [

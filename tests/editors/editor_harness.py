@@ -179,6 +179,15 @@ def run_bounded(
     return Finished(process.returncode, out.decode(errors="replace"), err.decode(errors="replace"))
 
 
+def path_without_mfls(path: str) -> str:
+    """PATH without the folders that hold an `mfls` executable."""
+    return os.pathsep.join(
+        folder
+        for folder in path.split(os.pathsep)
+        if folder and shutil.which("mfls", path=folder) is None
+    )
+
+
 QUIET_WORKBENCH: dict[str, object] = {
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": False,

@@ -18,6 +18,7 @@ from editor_harness import (
     copy_course,
     isolated_env,
     missing,
+    path_without_mfls,
     read_checks,
     require_executable,
     require_path,
@@ -43,15 +44,6 @@ class Session:
     extensions: Path  # where code-server installed the extensions
     stub_python: str  # the interpreter the stub Python extension reports as selected
     path_python: str  # `python3` on the PATH code-server runs with
-
-
-def _path_without_mfls(path: str) -> str:
-    """PATH without the folders that hold an `mfls` executable."""
-    return os.pathsep.join(
-        folder
-        for folder in path.split(os.pathsep)
-        if folder and shutil.which("mfls", path=folder) is None
-    )
 
 
 def _stub_python_extension(node: str, work: Path) -> Path:
@@ -105,7 +97,7 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
     # mfls neither on PATH nor importable: the extension must run the server it carries.
     env = isolated_env(work / "home")
     env.pop("PYTHONPATH", None)
-    env["PATH"] = _path_without_mfls(env.get("PATH", ""))
+    env["PATH"] = path_without_mfls(env.get("PATH", ""))
     assert shutil.which("mfls", path=env["PATH"]) is None
     path_python = shutil.which("python3", path=env["PATH"])
     if path_python is None:

@@ -15,6 +15,7 @@
 const fs = require("fs");
 const path = require("path");
 const { recorded } = require(path.join(__dirname, "page_kit.cjs"));
+const { until } = require(path.join(__dirname, "driver_kit.cjs"));
 
 const WAIT = 60_000;
 const results = { steps: {}, errors: [], console: [], requests: [] };
@@ -54,10 +55,12 @@ async function courseFileEdit(page) {
   await page.keyboard.press("Shift+End");
   await page.keyboard.type('"lessons/03-*.md", "lessons/01-*.md", "lessons/02-*.md"]', { delay: 20 });
   const typed = await text(page, toml);
-  await page.waitForFunction(() => [...document.querySelectorAll("#problems li")].some((li) => li.textContent.includes("read-before-asked")), null, { timeout: WAIT });
-  const reordered = await readBeforeAsked();
+  const reordered = await until(async () => {
+    const rows = await readBeforeAsked();
+    return rows.length ? rows : null;
+  }, "read-before-asked problems", WAIT, 100);
   for (let i = 0; i < 20 && (await text(page, toml)) !== original; i++) await page.keyboard.press("Control+z");
-  await page.waitForFunction(() => ![...document.querySelectorAll("#problems li")].some((li) => li.textContent.includes("read-before-asked")), null, { timeout: WAIT });
+  await until(async () => (await readBeforeAsked()).length === 0, "the read-before-asked problems to go", WAIT, 100);
   const undone = { same: (await text(page, toml)) === original, readBeforeAsked: await readBeforeAsked() };
   if (back) await openFile(page, back);
   return { typed: typed.split("\n").find((line) => line.startsWith("lessons")), reordered, undone };

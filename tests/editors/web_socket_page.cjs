@@ -1,41 +1,75 @@
 // The playground's page over `mfls serve --ws` in headless chromium: opened as
 // `index.html?ws=...`, it waits for the problems of the server's course to be the ones
 // `mfls check` gives (MFLS_EXPECTED, a JSON list; in any order), then types a read of a key no lesson
-// asks at the end of a lesson (MFLS_LESSON) and waits for one more problem.
+// asks at the end of a lesson (MFLS_LESSON) and waits for one more problem; then stops and
+// kills the server (MFLS_SERVER_PID), and opens the page pointed where nothing listens
+// (MFLS_NOBODY, a socket URL).
 // Environment: MFLS_NODE_MODULES (with playwright-core), MFLS_CHROMIUM, MFLS_URL (the
-// page with its ?ws=), MFLS_EXPECTED, MFLS_LESSON, MFLS_RESULTS (a JSON file written at the end).
+// page with its ?ws=), MFLS_EXPECTED, MFLS_LESSON, MFLS_SERVER_PID, MFLS_NOBODY,
+// MFLS_RESULTS (a JSON file written at the end).
 const path = require("path");
 const { recorded } = require(path.join(__dirname, "page_kit.cjs"));
+const { until } = require(path.join(__dirname, "driver_kit.cjs"));
 
 const WAIT = 60_000;
 const results = { steps: {}, errors: [], console: [] };
 const problemsShown = (page) => page.$$eval("#problems li", (items) => items.map((li) => li.textContent));
 
+// The requests the page has sent over the socket and not had answered, id -> method (a
+// command's name for workspace/executeCommand), read from the frames.
+const unanswered = new Map();
+function watchFrames(page) {
+  page.on("websocket", (socket) => {
+    const read = (payload) => {
+      try {
+        return JSON.parse(payload);
+      } catch {
+        return {};
+      }
+    };
+    socket.on("framesent", ({ payload }) => {
+      const message = read(payload);
+      if (message.id !== undefined && message.method !== undefined) {
+        unanswered.set(message.id, message.params?.command ?? message.method);
+      }
+    });
+    socket.on("framereceived", ({ payload }) => {
+      const message = read(payload);
+      if (message.id !== undefined && message.method === undefined) unanswered.delete(message.id);
+    });
+  });
+}
+
+const mapsWaiting = () => [...unanswered.values()].filter((name) => name === "mfls.courseMap").length;
+
 // The server stops answering while the page waits for the course map, then dies: the page
-// says the connection closed, the request waiting fails at once rather than after the
-// client's two-minute timeout, and so does the next one.
+// says the connection closed, each course map request waiting fails at once rather than
+// after the client's two-minute timeout, and so does the next one.
 async function serverGone(page) {
   const pid = Number(process.env.MFLS_SERVER_PID);
   const failures = () => results.console.filter((line) => line.includes("course map:"));
-  const failed = async (count) => {
-    const deadline = Date.now() + 10_000;
-    while (failures().length < count && Date.now() < deadline) await page.waitForTimeout(50);
-    return failures().length >= count;
-  };
-  await page.waitForTimeout(1000); // the map asked after the last publish has come
+  const failed = (count) => until(() => failures().length >= count, `${count} course map failures`, 10_000, 50)
+    .then(() => true, () => false);
   const before = failures().length;
+  let waiting = 0;
   process.kill(pid, "SIGSTOP");
-  await page.click("#refresh-map");
-  await page.waitForTimeout(500);
+  try {
+    const asked = mapsWaiting();
+    await page.click("#refresh-map");
+    await until(() => mapsWaiting() > asked, "the course map asked", 10_000, 50);
+    waiting = mapsWaiting();
+  } finally {
+    process.kill(pid, "SIGKILL");
+  }
   const killed = Date.now();
-  process.kill(pid, "SIGKILL");
   await page.waitForFunction(() => document.getElementById("status").dataset.state === "failed", null, { timeout: WAIT });
-  const waitingFailed = await failed(before + 1);
+  const waitingFailed = await failed(before + waiting);
   const waitingMs = Date.now() - killed;
   await page.click("#refresh-map");
-  const nextFailed = await failed(before + 2);
+  const nextFailed = await failed(before + waiting + 1);
   return {
     status: await page.textContent("#status"),
+    waiting,
     waitingFailed,
     waitingWithin10s: waitingMs < 10_000,
     nextFailed,
@@ -60,6 +94,7 @@ async function main() {
     const page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
     page.on("console", (m) => results.console.push(`${m.type()}: ${m.text()}`));
     page.on("pageerror", (e) => results.errors.push(`page error: ${e.message}`));
+    watchFrames(page);
     await page.goto(process.env.MFLS_URL);
     const expected = JSON.parse(process.env.MFLS_EXPECTED);
     try {

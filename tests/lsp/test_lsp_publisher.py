@@ -245,7 +245,7 @@ def test_a_client_that_checks_versions_gets_an_unchanged_list_again_for_a_newer_
     clock.advance(DELAY)
     clock.settle()
     assert len(sent) == 3
-    # Closed at version 0's list: the list without a version is still sent.
+    # Closed: the same list is sent again, without a version.
     del source.open["a"]
     pub.publish("a")
     assert sent[-1] == ("a", ["A", "B"], None)

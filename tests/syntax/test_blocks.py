@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from mfls.syntax.blocks import _PLAIN_LINES, Unit, _plain_lines_end, iter_units, parse_blocks
 from mfls.syntax.model import Block, BlockKind
 from tests.commonmark.blockcompare import markdown_it_blocks, mfls_blocks
-from tests.heap import frozen_heap
 
 P = BlockKind.PARAGRAPH
 H = BlockKind.HEADING
@@ -324,9 +323,8 @@ def test_adversarial_inputs_stay_linear() -> None:
     }
     for name, make in makers.items():
         small, big = make(20_000), make(80_000)
-        with frozen_heap():
-            t_small = min(_seconds(small) for _ in range(3))
-            t_big = min(_seconds(big) for _ in range(3))
+        t_small = min(_seconds(small) for _ in range(3))
+        t_big = min(_seconds(big) for _ in range(3))
         # Four times the input: a linear parser takes about four times as long, a
         # quadratic one sixteen times. The margin absorbs allocator and load noise.
         assert t_big < 9 * t_small + 0.1, (name, t_small, t_big)

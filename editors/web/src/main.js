@@ -47,7 +47,7 @@ const problems = new Map(); // uri -> diagnostics as published
 const loaded = new Map(); // path -> the file's text as it came, to tell edited files
 let current = null;
 let exportName = null; // the name an export is saved under (the course on the page's)
-let courseNumber = 0; // how many courses replaced the first, as the worker counts them
+let epoch = 0; // how many courses replaced the first, as the worker counts them
 let nextPack = 0;
 const packing = new Map(); // id -> resolve
 const opened = performance.now();
@@ -62,7 +62,7 @@ worker?.addEventListener("message", (event) => {
     status.textContent = t("notStarted", failed);
   } else if (course) {
     exportName = course.saveAs ?? null;
-    courseNumber += 1;
+    epoch += 1;
     openCourse(course.files);
     if (course.title != null) say(t("opened", course.title, Object.keys(course.files).length), "info");
   } else if (refused !== undefined) {
@@ -213,14 +213,13 @@ const fromWorker = Annotation.define();
 // mfcourse.toml shapes the course: each edit is written where the server reads it, in the
 // file's own line ends. A text the page replaced with the worker's own (a course opened) is
 // already there, and an edit of the course before it is not written (nor, by the worker,
-// one sent before the new course came: `courseNumber`).
+// one sent before the new course came: `epoch`).
 function tomlWriter(path) {
   let pending = -1;
   return EditorView.updateListener.of((update) => {
     if (!update.docChanged) return;
-    if (update.transactions.some((tr) => tr.annotation(fromWorker))) clearTimeout(pending);
-    if (update.transactions.every((tr) => !tr.docChanged || tr.annotation(fromWorker))) return;
     clearTimeout(pending);
+    if (!update.transactions.some((tr) => tr.docChanged && !tr.annotation(fromWorker))) return;
     pending = setTimeout(() => writeFile(path, update.state.sliceDoc()), 300);
   });
 }
@@ -228,11 +227,11 @@ function tomlWriter(path) {
 // A file of the course written or removed where the server reads it, for the course on the
 // page: the worker ignores what was sent for a course it has replaced meanwhile.
 function writeFile(path, text) {
-  worker.postMessage({ write: path, text, epoch: courseNumber });
+  worker.postMessage({ write: path, text, epoch });
 }
 
 function removeFile(path) {
-  worker.postMessage({ remove: path, epoch: courseNumber });
+  worker.postMessage({ remove: path, epoch });
 }
 
 function show(path) {

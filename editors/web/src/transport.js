@@ -50,13 +50,15 @@ export function webSocketTransport(url, locale, onClose) {
   };
   socket.addEventListener("message", (event) => {
     if (typeof event.data !== "string") return;
-    let message = null;
-    try {
-      message = JSON.parse(event.data);
-    } catch {
-      // The client reports what it cannot read.
+    // Read here only while a request waits (a publish can be large; the client reads it too).
+    if (waiting.size) {
+      try {
+        const message = JSON.parse(event.data);
+        if (message.method === undefined) waiting.delete(message.id);
+      } catch {
+        // The client reports what it cannot read.
+      }
     }
-    if (message && message.method === undefined) waiting.delete(message.id);
     deliver(event.data);
   });
   socket.addEventListener("close", (event) => {
