@@ -161,6 +161,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
         EN: "",
         ZH: "`target` 的值无效，使用平台的默认目标。`target` 必须是以下之一：${choices}。",
     },
+    "config.page-value": {
+        EN: "",
+        ZH: "`page` 不是 mfls 检查的学员页面版本，按所有检查的版本处理。`page` 必须是以下之一"
+        "或它们的列表：${choices}。",
+    },
     "config.list-type": {EN: "", ZH: "`${key}` 必须是字符串列表，已忽略。"},
     "config.diagnostics-type": {
         EN: "",

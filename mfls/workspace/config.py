@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from mfls.text.lines import line_column, nth_line_start
 from mfls.workspace.diagnostic_registry import DEFAULT_SEVERITIES, OFF, SEVERITY_NAMES
 from mfls.workspace.hosts import HOST_NAMES
+from mfls.workspace.learner_page import PAGE_VERSIONS
 
 if TYPE_CHECKING:
     from mfls.workspace.course_layout import CourseLayout
@@ -56,6 +57,8 @@ class CourseConfig(NamedTuple):
     severities: Mapping[str, str] = MappingProxyType({})
     # None: the host's default (default_target).
     target: str | None = None
+    # The learner page versions checked (`mfls.workspace.learner_page`); None: every one.
+    page: tuple[str, ...] | None = None
     # An AI-Shifu course folder (`mfls.workspace.course_creator`): its layout.
     layout: CourseLayout | None = None
     # The course file's text as the workspace read it (None: none, or unreadable).
@@ -78,6 +81,8 @@ CONFIG_MESSAGES: Final = {
     "one of ${choices}.",
     "config.target-value": "`target` is not a known target; the host's default applies. "
     "`target` must be one of ${choices}.",
+    "config.page-value": "`page` names no learner page mfls checks; every checked version "
+    "applies. `page` must be one of ${choices}, or a list of them.",
     "config.list-type": "`${key}` must be a list of strings; it is ignored.",
     "config.diagnostics-type": "`diagnostics` must be a table of code = severity; ignored.",
     "config.unknown-code": "Unknown diagnostic code `${code}` is ignored.",
@@ -144,6 +149,7 @@ _TOP_FIELDS: Final = (
     "name",
     "host",
     "target",
+    "page",
     "lessons",
     "references",
     "system-keys",
@@ -212,6 +218,14 @@ def _read_fields(text: str, data: dict[str, Any]) -> tuple[CourseConfig, list[Co
         else:
             choices = ", ".join(repr(t) for t in TARGETS)
             problem("config.target-value", "target", choices=choices)
+    page = data.get("page")
+    if page is not None:
+        versions = [page] if isinstance(page, str) else page
+        if isinstance(versions, list) and all(v in PAGE_VERSIONS for v in versions):
+            values["page"] = tuple(v for v in PAGE_VERSIONS if v in versions)
+        else:
+            choices = ", ".join(f'"{v}"' for v in PAGE_VERSIONS)
+            problem("config.page-value", "page", choices=choices)
     for key, attribute in (
         ("lessons", "lessons"),
         ("references", "references"),
