@@ -32,3 +32,12 @@ rm -rf .pyodide-wheels
 python3 -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
   --python-version 3.14 --implementation py --abi none --platform any --dest .pyodide-wheels \
   -r <(python3 tests/pyodide/requirements.py)
+# The learner page's parser (tests/hosts/test_learner_page.py): remark-flow 0.1.6 and
+# 1.0.0-alpha.7 side by side, npm ci only when the lock file changed.
+(
+  cd tests/hosts/remark_flow
+  if [ ! -f node_modules/.package-lock.json ] \
+    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+)
