@@ -156,10 +156,10 @@ def pending_journal(course_root: str | os.PathLike[str]) -> Journal | None:
             return None
         reason = problems[0].reason if problems else "unreadable"
         return Journal(location, root, "", "", "", damaged=reason)
-    import json
+    from mfls.text.json_nesting import COURSE_FILE_NESTING, loads_within
 
     try:
-        data = json.loads(raw)
+        data = loads_within(raw.decode("utf-8"), COURSE_FILE_NESTING)
         files = tuple(
             JournalFile(
                 _text(f["path"]),

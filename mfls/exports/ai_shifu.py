@@ -11,13 +11,13 @@ Everything else (unknown fields too) is kept as it came, in its order.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from mfls.exports.json_text import nesting
+from mfls.text.json_nesting import TooDeep, loads_within
 
 KNOWN_VERSIONS: Final = ("1.0",)
 """The export versions mfls reads (the platform writes "1.0")."""
@@ -75,8 +75,9 @@ class Export:
 MAX_NESTING: Final = 800
 """How deep objects and lists may nest in an export. Every step of mfls walks an export
 without recursion; the limit leaves room for `json.loads` (which recurses, within
-Python's limit of 1,000 frames) to read the folder's manifest, which holds the export
-one level deeper."""
+Python's limit of 1,000 frames, and within the far smaller stack of the playground's
+Pyodide) to read the folder's manifest, which holds the export one level deeper. Text
+nested deeper is refused before `json.loads` sees it (`loads_within`)."""
 
 
 class _NotJsonNumber(ValueError):
@@ -94,23 +95,29 @@ def _finite(text: str) -> float:
     return value
 
 
-def parse_json(data: bytes) -> Any | ExportProblem:
-    """The JSON value of `data` (UTF-8, a BOM allowed), or why it is not JSON. A number
-    too large for a float (`1e400`) is refused: written back it would be `Infinity`."""
+def _too_deep(depth: int, most: int) -> ExportProblem:
+    return ExportProblem(
+        f"nested too deep to read: objects and lists nest {depth} levels deep; mfls reads "
+        f"exports nested up to {most} levels"
+    )
+
+
+def parse_json(data: bytes, most: int = MAX_NESTING) -> Any | ExportProblem:
+    """The JSON value of `data` (UTF-8, a BOM allowed), or why it is not JSON. Text
+    nested more than `most` levels is refused before it is read. A number too large for
+    a float (`1e400`) is refused: written back it would be `Infinity`."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         return ExportProblem(f"not UTF-8 text (byte {error.start})")
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
+        return loads_within(text, most, parse_constant=_reject_constant, parse_float=_finite)
+    except TooDeep as error:
+        return _too_deep(error.depth, MAX_NESTING)
     except _NotJsonNumber as error:
         return ExportProblem(
             f"the number {_shortened(str(error))} is too large: it would be read as "
             "infinity, which JSON cannot write back"
-        )
-    except RecursionError:
-        return ExportProblem(
-            f"nested too deep to read (objects and lists may nest {MAX_NESTING} levels)"
         )
     except ValueError as error:
         return ExportProblem(f"not JSON ({error})")
@@ -139,10 +146,7 @@ def validate(value: Any) -> Export | ExportProblem:
         return ExportProblem("not an AI-Shifu export: the JSON is not an object")
     depth = nesting(value)
     if depth > MAX_NESTING:
-        return ExportProblem(
-            f"objects and lists nest {depth} levels deep; mfls reads exports nested up to "
-            f"{MAX_NESTING} levels"
-        )
+        return _too_deep(depth, MAX_NESTING)
     missing = [k for k in ("version", "shifu", "outline_items", "structure") if k not in value]
     if missing:
         return ExportProblem(f"not an AI-Shifu export: no {', '.join(map(repr, missing))} field")

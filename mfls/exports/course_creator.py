@@ -17,7 +17,6 @@ in the manifest, so `pack` still writes them back.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -120,7 +119,11 @@ def unpack_course_creator(export: Export, source: bytes, source_name: str) -> Co
     flat = _Flat()
     flat.walk(export.outline, None, 0)
     items, shifu = export.items, export.shifu
-    stored = copy.deepcopy(export.data)
+    # The manifest's export: a copy of the tables that get a file's reference, the rest
+    # shared with `export.data` (a deep copy recursed once per level of nesting).
+    stored = dict(export.data)
+    stored["shifu"] = dict(shifu)
+    stored["outline_items"] = [dict(item) for item in items]
     files: dict[str, bytes] = {}
     placed: list[Placed] = []
     file_of: dict[int, str] = {}

@@ -13,7 +13,7 @@ import posixpath
 from collections.abc import Callable
 from typing import Any
 
-from mfls.exports.ai_shifu import ExportProblem, parse_json, validate
+from mfls.exports.ai_shifu import MAX_NESTING, ExportProblem, parse_json, validate
 from mfls.exports.layout import (
     CONTENT_FIELD,
     DEFAULT_FORMAT,
@@ -66,7 +66,7 @@ def pack(read: Reader) -> bytes | ExportProblem:
     data = read(MANIFEST)
     if isinstance(data, ExportProblem):
         return ExportProblem(f"no {MANIFEST} ({data.message}): not a folder made by `mfls unpack`")
-    manifest = parse_json(data)
+    manifest = parse_json(data, MAX_NESTING + 1)  # the export, one level down
     if isinstance(manifest, ExportProblem):
         return ExportProblem(f"{MANIFEST}: {manifest.message}")
     if not isinstance(manifest, dict) or manifest.get("manifest") != MANIFEST_KIND:

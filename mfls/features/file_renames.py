@@ -11,6 +11,7 @@ import os
 import posixpath
 from collections.abc import Iterator, Sequence
 
+from mfls.text.json_nesting import COURSE_FILE_NESTING, loads_within
 from mfls.workspace.course_creator import LESSONS, lesson_path
 from mfls.workspace.json_spans import Spanned, json_spans
 
@@ -48,7 +49,7 @@ def structure_edits(root: str, text: str, renames: Sequence[Rename]) -> list[Tex
     body = text.removeprefix("\ufeff")
     shift = len(text) - len(body)
     try:
-        json.loads(body)
+        loads_within(body, COURSE_FILE_NESTING)
         top = json_spans(body)
     except (ValueError, RecursionError):
         return []

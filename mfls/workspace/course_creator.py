@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from mfls.disk import Disk
+from mfls.text.json_nesting import COURSE_FILE_NESTING, loads_within
 from mfls.text.lines import line_column
 from mfls.workspace.config import COURSE_FILE, ConfigProblem, CourseConfig
 from mfls.workspace.course_layout import CourseLayout, StructureLesson, SyncedLesson
@@ -129,7 +130,7 @@ def _set_keys(text: str | None) -> frozenset[str]:
         return frozenset()
     try:
         return frozenset(tomllib.loads(text.removeprefix("\ufeff")))
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return frozenset()
 
 
@@ -172,11 +173,9 @@ def read_layout(root: str, disk: Disk, max_bytes: int) -> CourseLayout:
 def _synced(path: str, root: str, disk: Disk, max_bytes: int) -> tuple[SyncedLesson, ...]:
     """The lessons of `.shifu-sync.json`; none when it is unusable (the tool then falls
     back to no manifest too: `_load_sync`)."""
-    import json  # here: a check of a folder without one loads no `json`
-
     text, _ = disk.read_text(path, root, max_bytes)
     try:
-        data = json.loads(text) if text is not None else None
+        data = loads_within(text, COURSE_FILE_NESTING) if text is not None else None
     except (ValueError, RecursionError):
         return ()
     if not isinstance(data, dict) or not isinstance(data.get("lessons"), list):
@@ -209,7 +208,7 @@ def _from_structure(layout: CourseLayout, text: str) -> CourseLayout:
     body = text.removeprefix("\ufeff")
     shift = len(text) - len(body)
     try:
-        json.loads(body, parse_constant=_reject_constant)
+        loads_within(body, COURSE_FILE_NESTING, parse_constant=_reject_constant)
     except json.JSONDecodeError as error:
         offset = min(error.pos + shift, len(text))
         span = (offset, min(offset + 1, len(text)), *line_column(text, offset))
