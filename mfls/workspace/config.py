@@ -166,6 +166,8 @@ def parse_course_config(text: str) -> tuple[CourseConfig, list[ConfigProblem]]:
         data = tomllib.loads(body)
     except tomllib.TOMLDecodeError as error:
         return CourseConfig(), [_syntax_problem(text, shift, str(error))]
+    except RecursionError:  # tomllib recurses once per level of nesting
+        return CourseConfig(), [_syntax_problem(text, shift, "nested too deep to read")]
     return _read_fields(text, data)
 
 
