@@ -1,4 +1,6 @@
-"""The Neovim plugin's root rule and *.mdflow filetype, in Debian's headless Neovim."""
+"""The Neovim plugin's root rule (setup()'s and lsp/mfls.lua's, the server's own: the
+nearest course file or AI-Shifu course folder, else .git, else the file's folder) and
+*.mdflow filetype, in headless Neovim 0.7.2 (Debian's) and 0.11.4."""
 
 from __future__ import annotations
 
@@ -11,21 +13,30 @@ from editor_harness import (
     isolated_env,
     read_checks,
     run_bounded,
-    system_nvim,
 )
+from tmux_nvim import NVIMS
 
 DRIVER = Path(__file__).with_name("nvim_root.lua")
 
 
-@pytest.fixture(scope="module")
-def root_checks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Check]:
-    nvim = system_nvim()
+@pytest.fixture(scope="module", params=sorted(NVIMS))
+def root_checks(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Check]:
+    nvim = NVIMS[request.param]()
     work = tmp_path_factory.mktemp("nvim-root")
     tree = work / "tree"
     (tree / "repo" / ".git").mkdir(parents=True)
     (tree / "repo" / "course" / "lessons").mkdir(parents=True)
     (tree / "repo" / "course" / "mfcourse.toml").write_text('name = "c"\n', encoding="utf-8")
     (tree / "repo" / "notes").mkdir()
+    for folder, landmark in [("shifu", "structure.json"), ("synced", ".shifu-sync.json")]:
+        (tree / "repo" / folder / "lessons").mkdir(parents=True)
+        (tree / "repo" / folder / landmark).write_text("{}\n", encoding="utf-8")
+    (tree / "repo" / "course" / "inner" / "lessons").mkdir(parents=True)
+    (tree / "repo" / "course" / "inner" / "structure.json").write_text("{}\n", encoding="utf-8")
+    (tree / "repo" / "loose-json" / "notes").mkdir(parents=True)
+    (tree / "repo" / "loose-json" / "structure.json").write_text("{}\n", encoding="utf-8")
     (tree / "loose").mkdir()
     (tree / "loose" / "d.mdflow").write_text("Use {{ key }}.\n", encoding="utf-8")
     results = work / "results.json"
@@ -50,12 +61,23 @@ def root_checks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Check]:
     return checks
 
 
+ROOTS = [
+    "course file wins over .git",
+    ".git when there is no course file",
+    "the file's folder otherwise",
+    "an AI-Shifu course folder wins over .git",
+    ".shifu-sync.json beside lessons/ too",
+    "structure.json without lessons/ is no course",
+    "the nearer of a course file and a course folder",
+]
+
+
 @pytest.mark.parametrize(
     "name",
     [
-        "course file wins over .git",
-        ".git when there is no course file",
-        "the file's folder otherwise",
+        *ROOTS,
+        *(f"{name} (lsp/mfls.lua)" for name in ROOTS),
+        "lsp/mfls.lua's server and filetypes",
         "mdflow filetype",
     ],
 )

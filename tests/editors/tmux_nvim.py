@@ -51,15 +51,22 @@ NVIMS: dict[str, Callable[[], str]] = {"0.7": system_nvim, "0.11": current_nvim}
 """The supported Neovims: Debian's (0.7.2) and the current one of the test dependencies."""
 
 
-def readme_init_lines() -> list[str]:
-    """The init.lua lines editors/README.md gives for Neovim without a plugin manager, with
-    this checkout in place of /path/to/mfls."""
+SETUP = 'require("mfls").setup()'
+"""The plugin's own setup (Neovim 0.7 and later)."""
+ENABLE = 'vim.lsp.enable("mfls")'
+"""Neovim 0.11's way: the plugin's lsp/mfls.lua, enabled."""
+
+
+def readme_init_lines(call: str = SETUP) -> list[str]:
+    """The init.lua lines editors/README.md gives for Neovim without a plugin manager, those
+    that end with `call`, with this checkout in place of /path/to/mfls."""
     text = (EDITORS / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## Neovim", 1)[1].split("\n## ", 1)[0]
-    for block in re.findall(r"```lua\n(.*?)```", section, flags=re.DOTALL):
-        if "runtimepath" in block:
-            return block.replace("/path/to/mfls", str(REPO)).splitlines()
-    raise AssertionError("editors/README.md gives no init.lua lines for Neovim")
+    for section in text.split("\n## Neovim")[1:]:
+        section = section.split("\n## ", 1)[0]
+        for block in re.findall(r"```lua\n(.*?)```", section, flags=re.DOTALL):
+            if "runtimepath" in block and block.rstrip().endswith(call):
+                return block.replace("/path/to/mfls", str(REPO)).splitlines()
+    raise AssertionError(f"editors/README.md gives no init.lua lines for Neovim ending {call}")
 
 
 def _holds_mfls(folder: str) -> bool:
@@ -70,15 +77,19 @@ def _holds_mfls(folder: str) -> bool:
 class Terminal:
     """One Neovim in one tmux pane."""
 
-    def __init__(self, work: Path, nvim: str, lesson: str, *, server: bool = True) -> None:
-        """`nvim lesson` in the example course; without `server`, no `mfls` on PATH."""
+    def __init__(
+        self, work: Path, nvim: str, lesson: str, *, server: bool = True, call: str = SETUP
+    ) -> None:
+        """`nvim lesson` in the example course, with the README's init.lua lines ending with
+        `call`; without `server`, no `mfls` on PATH."""
         self.tmux = require_executable("tmux")
         self.work = work
         self.course = copy_course(work)
         home = work / "home"
         config = home / ".config" / "nvim"
         config.mkdir(parents=True)
-        (config / "init.lua").write_text("\n".join(readme_init_lines()) + "\n", encoding="utf-8")
+        init = "\n".join(readme_init_lines(call)) + "\n"
+        (config / "init.lua").write_text(init, encoding="utf-8")
         # `mfls` on PATH, as `pipx install` puts it, running this checkout's server; the
         # folders of any other `mfls` are left out.
         bin_dir = work / "bin"

@@ -6,7 +6,7 @@ local M = {}
 local defaults = {
   cmd = { "mfls" },
   filetypes = { "markdown", "markdownflow" },
-  root_markers = { "mfcourse.toml", ".git" },
+  root_markers = root.DEFAULT_MARKERS,
   settings = {},
   locale = "auto",
   init_options = nil,
@@ -88,6 +88,10 @@ local function client_locale()
   return vim.v.lang
 end
 
+local function before_init(params)
+  params.locale = params.locale or client_locale()
+end
+
 local function client_config(root_dir)
   local cfg = M.config
   local settings = vim.deepcopy(cfg.settings or {})
@@ -108,9 +112,7 @@ local function client_config(root_dir)
     },
     settings = settings,
     init_options = init_options,
-    before_init = function(params)
-      params.locale = params.locale or client_locale()
-    end,
+    before_init = before_init,
     capabilities = cfg.capabilities or vim.lsp.protocol.make_client_capabilities(),
     commands = { ["mfls.showReferences"] = show_references },
     on_init = on_init,
@@ -127,12 +129,11 @@ local function is_managed_filetype(ft)
   return false
 end
 
-local COURSE_FILE = "mfcourse.toml"
-
---- True when the buffer's file lies in a course (a folder above it holds mfcourse.toml).
+--- True when the buffer's file lies in a course (a folder above it holds mfcourse.toml or
+--- is an AI-Shifu course folder).
 local function in_course(bufnr)
   local path = vim.api.nvim_buf_get_name(bufnr)
-  return path ~= "" and root.find_up(vim.fn.fnamemodify(path, ":p:h"), COURSE_FILE) ~= nil
+  return path ~= "" and root.course_root(vim.fn.fnamemodify(path, ":p:h")) ~= nil
 end
 
 --- Adds the marker highlighting to a Markdown buffer of a course (a markdownflow buffer
@@ -261,6 +262,14 @@ end
 
 --- Stops every mfls client and attaches the managed buffers again.
 function M.restart()
+  if vim.lsp.is_enabled ~= nil and vim.lsp.is_enabled("mfls") then
+    -- Started by vim.lsp.enable("mfls") (lsp/mfls.lua): Neovim's own restart.
+    vim.lsp.enable("mfls", false)
+    vim.defer_fn(function()
+      vim.lsp.enable("mfls")
+    end, 500)
+    return
+  end
   local list = vim.lsp.get_clients and vim.lsp.get_clients({ name = "mfls" })
     or vim.lsp.get_active_clients()
   for _, client in ipairs(list) do
@@ -279,13 +288,74 @@ function M.restart()
   end, 500)
 end
 
+local function define_commands()
+  vim.api.nvim_create_user_command("MflsRestart", M.restart, { desc = "Restart the mfls server" })
+  require("mfls.course_map").commands()
+end
+
+--- Loading a syntax clears the buffer's: adds the markers once it is done.
+local function highlight_after_syntax(group)
+  vim.api.nvim_create_autocmd("Syntax", {
+    group = group,
+    pattern = "markdown",
+    callback = function(args)
+      vim.schedule(function()
+        M.highlight_markers(args.buf)
+      end)
+    end,
+  })
+end
+
+local enabled_before = false
+
+--- on_attach of lsp/mfls.lua: a buffer attached by `vim.lsp.enable("mfls")` gets what
+--- setup() gives one (commands, code lenses, completion, `K`, marker highlighting).
+function M.on_enabled_attach(client, bufnr)
+  if not enabled_before then
+    enabled_before = true
+    define_commands()
+    if M.config.highlight_markers then
+      highlight_after_syntax(vim.api.nvim_create_augroup("mfls_enabled", { clear = true }))
+    end
+  end
+  attach_codelens(client, bufnr)
+  if M.config.omnifunc and vim.lsp.completion ~= nil and vim.lsp.completion.enable then
+    vim.lsp.completion.enable(true, client.id, bufnr, { autotrigger = false })
+  end
+  buffer_setup(bufnr)
+end
+
+--- The configuration lsp/mfls.lua gives Neovim 0.11 and later (`vim.lsp.enable("mfls")`):
+--- the server, its filetypes, the root rule of setup() and, on attach, what setup() gives
+--- a buffer. `vim.lsp.config("mfls", {...})` changes any field; a `root_markers` set there
+--- is what the root rule walks.
+function M.lsp_config()
+  return {
+    cmd = vim.deepcopy(defaults.cmd),
+    filetypes = vim.deepcopy(defaults.filetypes),
+    root_markers = vim.deepcopy(root.DEFAULT_MARKERS),
+    root_dir = function(bufnr, on_dir)
+      local path = vim.api.nvim_buf_get_name(bufnr)
+      if path == "" then
+        return
+      end
+      local markers = (vim.lsp.config ~= nil and vim.lsp.config.mfls or {}).root_markers
+      on_dir(root.for_file(path, markers or root.DEFAULT_MARKERS))
+    end,
+    settings = {},
+    before_init = before_init,
+    on_init = on_init,
+    commands = { ["mfls.showReferences"] = show_references },
+    on_attach = M.on_enabled_attach,
+  }
+end
+
 --- Configures the plugin. Options: cmd, filetypes, root_markers, settings, locale,
 --- init_options, capabilities, on_attach, autostart, omnifunc, highlight_markers.
 function M.setup(opts)
   M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
   local group = vim.api.nvim_create_augroup("mfls", { clear = true })
-  vim.api.nvim_create_user_command("MflsRestart", M.restart, { desc = "Restart the mfls server" })
-  require("mfls.course_map").commands()
+  define_commands()
   if M.config.omnifunc and vim.lsp.completion ~= nil and vim.lsp.completion.enable then
     -- Neovim 0.11+: the accepted item's text is written whole (a snippet, expanded on
     -- CompleteDone) only where vim.lsp.completion is enabled; without autotrigger,
@@ -301,16 +371,7 @@ function M.setup(opts)
     })
   end
   if M.config.highlight_markers then
-    -- Loading a syntax clears the buffer's: add the markers once it is done.
-    vim.api.nvim_create_autocmd("Syntax", {
-      group = group,
-      pattern = "markdown",
-      callback = function(args)
-        vim.schedule(function()
-          M.highlight_markers(args.buf)
-        end)
-      end,
-    })
+    highlight_after_syntax(group)
   end
   if not M.config.autostart then
     return
