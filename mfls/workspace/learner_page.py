@@ -237,8 +237,9 @@ def page_key(key: str, taken: Collection[str]) -> str:
 # links and images, character references, GFM's literal autolinks.
 _UNMODELLED: Final = re.compile(
     r"[`*~$<\r\n\x00]|\]\(|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]*);"
-    r"|(?i:www\.|https?:|mailto:|xmpp:)|@"
+    r"|@"
 )
+_AUTOLINK: Final = re.compile(r"(?i:www\.|https?://[^\s|\]]*\.|mailto:|xmpp:)|@")
 _ASCII_PUNCTUATION: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
@@ -265,7 +266,9 @@ def _markdown_text(line: str) -> str | None:
             continue
         out.append(char)
         index += 1
-    return "".join(out)
+    decoded = "".join(out)
+    # GFM's literal autolinks are found in the text after its escapes are read.
+    return None if _AUTOLINK.search(decoded) else decoded
 
 
 def _kind(char: str) -> str:

@@ -1,0 +1,293 @@
+"""mfls's model of AI-Shifu's learner page (`mfls/workspace/learner_page.py`) against the
+page's real parser: remark-flow 0.1.6 and 1.0.0-alpha.7 from npm, run in Node through
+markdown-flow-ui's ContentRender pipeline (`remark_flow_page.py`), one process per version
+for every line of this module.
+
+The differential test: for every interaction line of the conformance corpus, of the real
+AI-Shifu exports and of a seeded generator, the model's reading equals the package's,
+element for element (variable, button labels and values, input hint, multiple choice) and
+in the text shown around them. A line the model declines (`read_line` gives None: Markdown
+inline syntax it does not read) is counted, and each source keeps a floor of lines read.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from remark_flow_page import installed_version, page_readings, require_page
+
+from mfls.workspace.learner_page import (
+    PAGE_VERSIONS,
+    REMARK_FLOW_016,
+    REMARK_FLOW_100A7,
+    binding_readable,
+    binding_text,
+    page_key,
+    read_line,
+)
+from tests.ai_shifu_exports import shared_exports
+
+CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
+
+
+def _interaction_lines(text: str) -> Iterator[str]:
+    for line in text.splitlines():
+        if line.strip(" \t").startswith("?["):
+            yield line
+
+
+def conformance_lines() -> list[str]:
+    found: dict[str, None] = {}
+    for path in sorted(CONFORMANCE.glob("*.json")):
+        for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
+            if isinstance(case.get("input"), str):
+                found.update(dict.fromkeys(_interaction_lines(case["input"])))
+    return list(found)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def export_lines() -> list[str]:
+    folder = shared_exports()
+    if folder is None:
+        return []
+    found: dict[str, None] = {}
+    for path in sorted(folder.glob("*.json")):
+        for text in _strings(json.loads(path.read_text(encoding="utf-8"))):
+            found.update(dict.fromkeys(_interaction_lines(text)))
+    return list(found)
+
+
+KEYS = [
+    *("level", "Level2", "learner_name", "x", "_x", "x_", "L", "a1b2"),  # ASCII
+    *("2nd", "9", "1a"),  # a digit first
+    *("a b", "What would you like to learn?", "what?", "a-b", "a.b", "a:b"),
+    *("café", "naïve", "Ünïcödé", "Ａｂ"),  # accents, full width
+    *("名字", "学习目标", "你好世界", "㐀", "鿿"),  # CJK, and outside U+4E00-U+9FA5
+    *("ひらがな", "カタカナ", "ｶﾅ", "ー"),  # kana
+    *("한글", "이름"),  # Hangul
+    *("a\tb", "x\u00a0y", "é2"),
+]
+OPTIONS = [
+    *("A", "B", "Option C", "Python", "学习", "カナ", "한글", "é"),
+    *("https://x", "x//y", "//v", "l//", "a//b//c", "\\//", "https:\\/\\/x"),
+    *("http://x_y", "https://x.com"),  # the second an autolink: the model declines it
+    *("a\\|b", "a\\\\", "\\", "a\\.b"),
+    *("A｜B", "a | b", " ", "%{{", "}}", "%{x}", "a…b", "x..y"),
+]
+SEPARATORS = [" | ", "|", " || ", "||", " ｜ ", "｜", "|||", " | | "]
+HINTS = ["", "...", "...hint", " ...Your answer", "...a...b", "... x//y", "...a|b"]
+
+
+def _binding(rng: random.Random) -> str:
+    key = rng.choice(KEYS)
+    pad = rng.choice(["", "", " ", "  ", "\t", "\u3000"])
+    left, right = (pad, pad) if rng.random() < 0.8 else (pad, "")
+    return rng.choice(["%{{", "%{{", "%{{", "{{", "% {{"]) + left + key + right + "}}"
+
+
+def generated_lines(count: int = 1000, seed: int = 28) -> list[str]:
+    """Interactions over the key alphabets, paddings, option texts and separators each
+    page version reads otherwise (a seeded generator: the same lines every run)."""
+    rng = random.Random(seed)
+    lines = []
+    for _ in range(count):
+        head = _binding(rng) if rng.random() < 0.85 else ""
+        if head and rng.random() < 0.1:
+            head = " " + head
+        options = [rng.choice(OPTIONS) for _ in range(rng.randint(0, 4))]
+        body = ""
+        for index, option in enumerate(options):
+            body += option + (rng.choice(SEPARATORS) if index < len(options) - 1 else "")
+        if rng.random() < 0.3:
+            body += rng.choice(["", " | ", " || ", "|"]) + rng.choice(HINTS)
+        space = rng.choice(["", " ", " ", "  "])
+        tail = rng.choice(["", "", " ", " then", " ?[Next]", " ?[%{{k}} A | B]", " (x)"])
+        lines.append(f"?[{head}{space}{body}]{tail}")
+    return lines
+
+
+def key_lines() -> list[str]:
+    """A binding of every sample key, tight and padded, and the page's name for it."""
+    lines = []
+    for key in KEYS:
+        lines.append("?[%{{" + key + "}} A | B]")
+        lines.append("?[%{{ " + key + " }} A | B]")
+        new = page_key(key, ())
+        lines.append(f"?[{binding_text(new, PAGE_VERSIONS)} A | B]")
+        lines.append(f"?[{binding_text(new, (REMARK_FLOW_100A7,))} ...hint]")
+    return lines
+
+
+# The issue's and the README's claims, each with what the learner gets on each version.
+CLAIMS = [
+    "?[%{{level}} A | B]",
+    "?[%{{ level }} A | B]",
+    "?[%{{What would you like to learn?}} Python | JS]",
+    "?[%{{site}} https://x | B]",
+    "?[%{{site}} https:\\/\\/x | B]",
+    "?[%{{x}} a\\|b | c]",
+    "?[%{{x}} A || B]",
+    "?[%{{x}} A ｜ B]",
+    "?[%{{x}} A | B | ...Other]",
+    "?[%{{x}} \\.\\.\\.not a hint | B]",
+]
+
+SOURCES = {
+    "conformance": conformance_lines(),
+    "exports": export_lines(),
+    "generated": generated_lines(),
+    "keys": key_lines(),
+    "claims": CLAIMS,
+}
+ALL_LINES = list(dict.fromkeys(line for lines in SOURCES.values() for line in lines))
+# The least share of each source's lines the model must read (not decline).
+FLOORS = {"conformance": 0.6, "exports": 1.0, "generated": 0.75, "keys": 1.0, "claims": 1.0}
+
+
+@cache
+def _real(version: str) -> dict[str, dict[str, Any]]:
+    return dict(zip(ALL_LINES, page_readings(version, ALL_LINES), strict=True))
+
+
+@pytest.fixture(scope="module", params=PAGE_VERSIONS)
+def page(request: pytest.FixtureRequest) -> tuple[str, dict[str, dict[str, Any]]]:
+    require_page()
+    version: str = request.param
+    assert version.endswith(installed_version(version))
+    return version, _real(version)
+
+
+def _model(line: str, version: str) -> dict[str, Any] | None:
+    reading = read_line(line, version)
+    if reading is None:
+        return None
+    return {"elements": [e.to_properties() for e in reading.elements], "text": reading.text}
+
+
+@pytest.mark.parametrize("source", list(SOURCES))
+def test_model_equals_the_page_line_for_line(
+    page: tuple[str, dict[str, dict[str, Any]]], source: str
+) -> None:
+    version, real = page
+    lines = SOURCES[source]
+    if source == "exports" and not lines:
+        pytest.skip("the real AI-Shifu exports are not here")
+    assert lines
+    read = 0
+    differ = []
+    for line in lines:
+        mine = _model(line, version)
+        if mine is None:
+            continue
+        read += 1
+        theirs = {"elements": real[line]["elements"], "text": real[line]["text"]}
+        if mine != theirs:
+            differ.append((line, mine, theirs))
+    assert not differ, f"{len(differ)} lines differ, first: {differ[:3]}"
+    assert read >= FLOORS[source] * len(lines), f"the model read {read} of {len(lines)}"
+
+
+def test_the_sources_hold_what_they_should() -> None:
+    """The corpus has interaction lines; the generator covers each case it names."""
+    assert len(SOURCES["conformance"]) >= 100
+    generated = SOURCES["generated"]
+    for needle in ("%{{ ", "\\|", "||", "｜", "//", "...", "한글", "カタカナ", "2nd"):
+        assert any(needle in line for line in generated), needle
+
+
+@pytest.mark.parametrize("padded", [False, True])
+def test_binding_readable_is_what_the_page_binds(
+    page: tuple[str, dict[str, dict[str, Any]]], padded: bool
+) -> None:
+    version, real = page
+    for key in KEYS:
+        line = "?[%{{ " + key + " }} A | B]" if padded else "?[%{{" + key + "}} A | B]"
+        elements = real[line]["elements"]
+        bound = bool(elements) and elements[0].get("variableName") == key
+        assert bound == binding_readable(key, padded, (version,)), (key, padded)
+
+
+def test_page_key_is_bound_by_every_version(page: tuple[str, dict[str, dict[str, Any]]]) -> None:
+    version, real = page
+    for key in KEYS:
+        new = page_key(key, ())
+        assert new and binding_readable(new, False, PAGE_VERSIONS), key
+        for line, form in (
+            (f"?[{binding_text(new, PAGE_VERSIONS)} A | B]", PAGE_VERSIONS),
+            (f"?[{binding_text(new, (REMARK_FLOW_100A7,))} ...hint]", (REMARK_FLOW_100A7,)),
+        ):
+            if version in form:
+                assert real[line]["elements"][0].get("variableName") == new, (key, line)
+
+
+def test_page_key_names() -> None:
+    assert page_key("What would you like to learn?", ()) == "what_would_you_like_to_learn"
+    assert page_key("2nd try", ()) == "_2nd_try"
+    assert page_key("café au lait", ()) == "cafe_au_lait"
+    assert page_key("学习目标", ()) == "学习目标"
+    assert page_key("カタカナ", ()) == "katakana"
+    assert page_key("한글 이름", ()) == "hangeul_ireum"
+    assert page_key("level", {"level", "level_2"}) == "level_3"
+    assert page_key("???", ()) == page_key("???", ()) != page_key("!!!", ())
+
+
+def _buttons(element: dict[str, Any]) -> list[tuple[str, str]]:
+    return list(zip(element.get("buttonTexts", []), element.get("buttonValues", []), strict=True))
+
+
+def test_what_the_learner_gets(page: tuple[str, dict[str, dict[str, Any]]]) -> None:
+    """The claims of the README and of mfls's messages, on the real page."""
+    version, real = page
+    old = version == REMARK_FLOW_016
+
+    def element(line: str) -> dict[str, Any] | None:
+        elements = real[line]["elements"]
+        return elements[0] if elements else None
+
+    padded = element("?[%{{ level }} A | B]")
+    if old:  # a padded binding: buttons without a variable, the marker in a label
+        assert padded == {
+            "buttonTexts": ["%{{ level }} A", "B"],
+            "buttonValues": ["%{{ level }} A", "B"],
+        }
+    else:
+        assert padded is not None and padded["variableName"] == "level"
+    question = element("?[%{{What would you like to learn?}} Python | JS]")
+    if old:
+        assert question is not None and "variableName" not in question
+        assert question["buttonTexts"][0] == "%{{What would you like to learn?}} Python"
+    else:  # raw text
+        assert question is None
+        assert real["?[%{{What would you like to learn?}} Python | JS]"]["text"] == (
+            "?[%{{What would you like to learn?}} Python | JS]"
+        )
+    site = element("?[%{{site}} https://x | B]")
+    assert site is not None and _buttons(site) == [("https:", "x"), ("B", "B")]
+    escaped = element("?[%{{site}} https:\\/\\/x | B]")  # markdown-flow: one option https://x
+    assert escaped is not None and _buttons(escaped)[0] == ("https:", "x")
+    pipes = element("?[%{{x}} a\\|b | c]")  # markdown-flow: `a|b` and `c`
+    assert pipes is not None and pipes["buttonTexts"] == ["a", "b", "c"]
+    multiple = element("?[%{{x}} A || B]")
+    assert multiple is not None and multiple["buttonTexts"] == ["A", "B"]
+    assert multiple.get("isMultiSelect") is (True if old else None)
+    wide = element("?[%{{x}} A ｜ B]")
+    assert wide is not None
+    assert wide["buttonTexts"] == (["A ｜ B"] if old else ["A", "B"])
+    dots = element("?[%{{x}} \\.\\.\\.not a hint | B]")  # markdown-flow: two options
+    assert dots is not None and dots["placeholder"] == "not a hint | B"
