@@ -33,6 +33,19 @@ local function main()
     record(name .. " (lsp/mfls.lua)", from_enabled ~= nil
       and vim.fn.resolve(from_enabled) == vim.fn.resolve(expected), tostring(from_enabled))
   end
+  -- nvim-lspconfig's lsp/mfls.lua, proposed there (packaging/), uses Neovim 0.10's vim.fs.
+  if vim.fn.has("nvim-0.11") == 1 then
+    local registry = dofile(os.getenv("MFLS_LSPCONFIG"))
+    for _, case in ipairs(cases) do
+      local name, file, expected = case[1], tree .. "/" .. case[2], tree .. "/" .. case[3]
+      local got = nil
+      registry.root_dir(vim.fn.bufadd(file), function(dir)
+        got = dir
+      end)
+      record(name .. " (nvim-lspconfig)", got ~= nil
+        and vim.fn.resolve(got) == vim.fn.resolve(expected), tostring(got))
+    end
+  end
   record("lsp/mfls.lua's server and filetypes", vim.deep_equal(enabled.cmd, { "mfls" })
     and vim.deep_equal(enabled.filetypes, { "markdown", "markdownflow" })
     and type(enabled.on_attach) == "function", vim.inspect(enabled.cmd))

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from editor_harness import (
     EDITORS,
+    REPO,
     Check,
     isolated_env,
     read_checks,
@@ -44,6 +45,7 @@ def root_checks(
         work / "home",
         {
             "MFLS_PLUGIN": str(EDITORS / "nvim"),
+            "MFLS_LSPCONFIG": str(REPO / "packaging" / "nvim-lspconfig" / "lsp" / "mfls.lua"),
             "MFLS_TREE": str(tree),
             "MFLS_RESULTS": str(results),
         },
@@ -84,3 +86,13 @@ ROOTS = [
 def test_root_and_filetype(root_checks: dict[str, Check], name: str) -> None:
     check = root_checks[name]
     assert check.ok, f"{name}: {check.detail}"
+
+
+def test_nvim_lspconfigs_file_finds_the_same_roots(
+    root_checks: dict[str, Check], request: pytest.FixtureRequest
+) -> None:
+    """packaging/nvim-lspconfig/lsp/mfls.lua, loaded with dofile as Neovim loads it."""
+    if "0.11" not in request.node.callspec.id:
+        pytest.skip("the file nvim-lspconfig would hold is for Neovim 0.11 and later")
+    checks = {name: root_checks[f"{name} (nvim-lspconfig)"] for name in ROOTS}
+    assert [f"{name}: {c.detail}" for name, c in checks.items() if not c.ok] == []
