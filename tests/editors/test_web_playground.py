@@ -49,6 +49,8 @@ DRIVER = Path(__file__).with_name("web_playground.cjs")
 SCREENSHOT = REPO / "docs" / "playground.png"
 OLD_KEY = "What would you like to learn?"
 NEW_KEY = "Which language will you learn?"
+DEEP = (1_000, 4_000, 10_000, 100_000)
+"""How deep the exports nest that the page must refuse and survive (4,000 killed it)."""
 LESSON_1, LESSON_2, LESSON_3 = (
     "lessons/01-welcome.md",
     "lessons/02-first-program.md",
@@ -152,6 +154,9 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     require_path(modules / "playwright-core", "playwright-core (npm ci in editors/web)")
     broken = tmp_path / "broken.json"
     broken.write_text('{"version": "1.0", "shifu": {"title": 3}}\n', encoding="utf-8")
+    deep = [tmp_path / f"deep-{depth}.json" for depth in DEEP]
+    for depth, file in zip(DEEP, deep, strict=True):
+        file.write_text('{"version": "1.0", "x": ' + "[" * depth + "]" * depth + "}\n")
     export = real_export()
     folder = tmp_path / "unpacked"
     if export is not None:
@@ -175,6 +180,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
                 "MFLS_SHOT": str(shot),
                 "MFLS_FOREIGN_URL": foreign,
                 "MFLS_BROKEN": str(broken),
+                "MFLS_DEEP": ",".join(map(str, deep)),
                 "MFLS_DOWNLOADS": str(downloads),
                 **({"MFLS_EXPORT": str(export), "MFLS_FOLDER": str(folder)} if export else {}),
             },
@@ -409,6 +415,59 @@ def test_exports_and_folders_open_and_save_back(session: Session) -> None:
     assert raced["list"] == listed
     assert raced["saved"]["suggested"] == export.name
     assert Path(raced["saved"]["path"]).read_bytes() == original
+
+
+def test_the_page_survives_deep_exports_and_restarts_mfls(session: Session) -> None:
+    steps = session.steps["survives"]
+    assert not session.data["errors"], (session.data["errors"], session.data["console"])
+
+    # Each deep export is refused with mfls unpack's own words (checked before any
+    # recursive read), and mfls is still up.
+    for depth, shown in zip(DEEP, steps["deep"], strict=True):
+        cli = mfls("unpack", str(session.tmp / shown["name"]), str(session.tmp / "never"))
+        assert cli.returncode == 2
+        reason = cli.stderr.strip().removeprefix("mfls unpack: ")
+        assert f"nest {depth + 1} levels deep" in reason
+        assert shown == {
+            "name": f"deep-{depth}.json",
+            "message": f"Not opened: {reason}. The course on the page is unchanged.",
+            "state": "ready",
+        }
+
+    # Then a real export opens and typing in it brings its problems.
+    if session.export is not None:
+        title = json.loads(session.export.read_bytes())["shifu"]["title"]
+        assert steps["opened"].startswith(f"Opened {title}: ")
+    typed = steps["typed"]
+    assert "unbound-reference" in typed["problem"] and typed["state"] == "ready"
+
+    # Python failed fatally: the page says so, never "ready", and offers a restart;
+    # a request meanwhile is answered at once.
+    dead = steps["dead"]
+    assert dead["state"] == "failed" and dead["status"].startswith("mfls stopped: ")
+    assert dead["message"] == (
+        "mfls stopped working in this page (its Python failed). Your course is kept: "
+        "restart mfls (the button beside the status) to go on checking it."
+    )
+    assert dead["button"] == "Restart mfls"
+    assert dead["saveRefused"].startswith("No export saved: ")
+
+    # Restarted: the same course (files, edited text), its problems, the same export
+    # saved, and typing works.
+    restarted = steps["restarted"]
+    assert restarted["status"].startswith("mfls 0.1.0, Python 3.14")
+    assert restarted["list"] == typed["list"] and restarted["text"] == typed["text"]
+    assert typed["problem"] in restarted["problems"]
+    assert restarted["saved"]["suggested"] == typed["saved"]["suggested"]
+    saved_before, saved_after = typed["saved"]["path"], restarted["saved"]["path"]
+    assert Path(saved_after).read_bytes() == Path(saved_before).read_bytes()
+    assert "a key after the restart" in restarted["typed"]
+    assert restarted["state"] == "ready"
+
+    # In Chinese too.
+    zh = session.steps["chinese"]["dead"]
+    assert zh["state"] == "failed" and zh["status"].startswith("mfls 已停止：")
+    assert zh["button"] == "重新启动 mfls" and _chinese(zh["message"])
 
 
 def test_a_lesson_shared_by_link(session: Session) -> None:

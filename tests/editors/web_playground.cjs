@@ -9,7 +9,8 @@
 // Environment: MFLS_NODE_MODULES (with playwright-core), MFLS_URL, MFLS_CHROMIUM,
 // MFLS_RESULTS (a JSON file written at the end), MFLS_SHOT (the screenshot's path),
 // MFLS_FOREIGN_URL (another origin, for a request the page must not make), MFLS_BROKEN
-// (a .json mfls refuses), MFLS_EXPORT and MFLS_FOLDER (an AI-Shifu export and that export
+// (a .json mfls refuses), MFLS_DEEP (exports nested too deep, comma-separated),
+// MFLS_EXPORT and MFLS_FOLDER (an AI-Shifu export and that export
 // unpacked by `mfls unpack`; when absent, those steps are skipped), MFLS_DOWNLOADS (a folder
 // for the downloads).
 const fs = require("fs");
@@ -109,7 +110,7 @@ const problemsShown = (page) => page.$$eval("#problems li", (items) => items.map
 async function message(page, kind) {
   await page.waitForSelector(`#message[data-kind="${kind}"]:not([hidden])`, { timeout: WAIT });
   const shown = await page.textContent("#message .text");
-  await page.click("#message button");
+  await page.click("#message #dismiss");
   return shown;
 }
 
@@ -188,7 +189,7 @@ async function courseFiles(page) {
   await page.waitForFunction(() => window.shownMessages.some((t) => t.startsWith("Opened ")) &&
     window.shownMessages.some((t) => t.startsWith("Not opened: ")), null, { timeout: WAIT });
   steps.raced = { shown: (await page.evaluate(() => window.shownMessages)).sort(), list: await listed(page) };
-  await page.click("#message button");
+  await page.click("#message #dismiss");
   steps.raced.saved = await saveExport(page, "raced.json");
   // Each file's editor in its own frame: the frames of the courses replaced are gone.
   const frames = () => page.evaluate(() => ({
@@ -201,6 +202,71 @@ async function courseFiles(page) {
   await page.click("#delete-file");
   await page.waitForFunction((p) => !window.mflsPlayground.views.has(p), shown, { timeout: WAIT });
   steps.deleted = { path: shown, ...(await frames()), problems: await problemsShown(page) };
+  return steps;
+}
+
+// Exports nested far too deep (MFLS_DEEP, comma-separated), dropped one after the other:
+// each refused with mfls's message while the status stays ready; then the real export is
+// opened and typed into, and its problems come. Then the worker's Python is made to fail
+// fatally: the page says so and offers a restart, which brings mfls back on the course the
+// page has (saved, it is the same export byte for byte; typed into, problems come).
+async function survives(page) {
+  const steps = { deep: [] };
+  const state = () => page.getAttribute("#status", "data-state");
+  for (const file of process.env.MFLS_DEEP.split(",")) {
+    await dropFiles(page, file);
+    steps.deep.push({ name: path.basename(file), message: await message(page, "error"), state: await state() });
+  }
+  if (process.env.MFLS_EXPORT) {
+    await chooseFiles(page, "#open-export", process.env.MFLS_EXPORT);
+    steps.opened = await message(page, "info");
+  }
+  const lesson = (await listed(page)).find((p) => p.endsWith(".md") && !p.startsWith("prompts/"));
+  const typedProblem = async (key) => {
+    await openFile(page, lesson);
+    await page.evaluate((p) => {
+      const view = window.mflsPlayground.views.get(p);
+      view.dispatch({ selection: { anchor: view.state.doc.length } });
+      view.focus();
+    }, lesson);
+    await page.keyboard.type(`\nRecall {{ ${key} }}.`, { delay: 20 });
+    return until(async () => (await problemsShown(page)).find((p) => p.includes(key)) ?? null,
+      `a problem about ${key}`, WAIT, 100);
+  };
+  steps.typed = { lesson, problem: await typedProblem("the deep key"), state: await state() };
+  steps.typed.saved = await saveExport(page, "before-break.json");
+  steps.typed.list = await listed(page);
+  steps.typed.text = await text(page, lesson);
+
+  await page.evaluate(() => window.mflsPlayground.breakPython());
+  await page.waitForSelector("#restart:not([hidden])", { timeout: WAIT });
+  await page.waitForSelector("#message[data-kind=error]:not([hidden])", { timeout: WAIT });
+  steps.dead = {
+    message: await page.textContent("#message .text"),
+    button: await page.textContent("#restart"),
+    status: await page.textContent("#status"),
+    state: await state(),
+  };
+  await page.screenshot({ path: process.env.MFLS_SHOT.replace(/\.png$/, "-stopped.png") });
+  // Asked for a fix meanwhile, the page gets an answer (an error), not a wait.
+  steps.dead.saveRefused = await (async () => {
+    await page.click("#save-export");
+    return message(page, "error");
+  })();
+  await page.click("#restart");
+  await page.waitForSelector("#status[data-state=ready]", { timeout: WAIT });
+  steps.restarted = {
+    status: await page.textContent("#status"),
+    list: await listed(page),
+    text: await text(page, lesson),
+    problems: await until(async () => {
+      const shown = await problemsShown(page);
+      return shown.some((p) => p.includes("the deep key")) ? shown : null;
+    }, "the problems after the restart", WAIT, 100),
+  };
+  steps.restarted.saved = await saveExport(page, "after-restart.json");
+  steps.restarted.typed = await typedProblem("a key after the restart");
+  steps.restarted.state = await state();
   return steps;
 }
 
@@ -275,7 +341,7 @@ async function chinese(browser) {
     record(page);
     await page.goto(process.env.MFLS_URL);
     await page.waitForFunction(() => document.querySelectorAll("#problems li").length >= 2, null, { timeout: WAIT });
-    return {
+    const shown = {
       languages: await page.evaluate(() => navigator.languages),
       lang: await page.getAttribute("html", "lang"),
       title: await page.title(),
@@ -284,6 +350,16 @@ async function chinese(browser) {
       problems: await problemsShown(page),
       violations: await page.evaluate(() => window.mflsViolations),
     };
+    await page.evaluate(() => window.mflsPlayground.breakPython());
+    await page.waitForSelector("#restart:not([hidden])", { timeout: WAIT });
+    await page.waitForSelector("#message[data-kind=error]:not([hidden])", { timeout: WAIT });
+    shown.dead = {
+      message: await page.textContent("#message .text"),
+      button: await page.textContent("#restart"),
+      status: await page.textContent("#status"),
+      state: await page.getAttribute("#status", "data-state"),
+    };
+    return shown;
   } finally {
     await context.close();
   }
@@ -484,6 +560,7 @@ async function main() {
     // 10. Share links, 11. exports and folders (the course replaced last), 12. Chinese.
     results.steps.share = await share(context, page);
     results.steps.courseFiles = await courseFiles(page);
+    results.steps.survives = await survives(page);
     results.steps.csp.later = await page.evaluate(() => [...window.mflsViolations]);
     results.steps.chinese = await chinese(browser);
   });

@@ -40,7 +40,7 @@ const messageBox = document.getElementById("message");
 translatePage();
 
 const socketUrl = new URLSearchParams(location.search).get("ws");
-const worker = socketUrl ? null : new Worker("worker.js", { type: "module" });
+let worker = socketUrl ? null : new Worker("worker.js", { type: "module" });
 if (socketUrl) for (const id of ["course-buttons", "add-lesson", "rename-file", "delete-file"]) document.getElementById(id).hidden = true;
 const views = new Map(); // path -> EditorView
 const problems = new Map(); // uri -> diagnostics as published
@@ -52,7 +52,10 @@ let nextPack = 0;
 const packing = new Map(); // id -> resolve
 const opened = performance.now();
 
-worker?.addEventListener("message", (event) => {
+let kept = {}; // the bytes of the course's files that have no editor (an export's manifest)
+let dead = false; // mfls's Python failed fatally in the worker
+worker?.addEventListener("message", fromTheWorker);
+function fromTheWorker(event) {
   const { ready, failed, course, refused, packed } = event.data;
   if (ready) {
     status.textContent = t("started", ready.version, ready.seconds.toFixed(1));
@@ -60,8 +63,15 @@ worker?.addEventListener("message", (event) => {
   } else if (failed) {
     status.dataset.state = "failed";
     status.textContent = t("notStarted", failed);
+  } else if (event.data.dead !== undefined) {
+    dead = true;
+    status.dataset.state = "failed";
+    status.textContent = t("stopped", event.data.dead);
+    restartButton.hidden = false;
+    say(t("stoppedRestart"), "error");
   } else if (course) {
     exportName = course.saveAs ?? null;
+    kept = course.kept ?? {};
     epoch += 1;
     openCourse(course.files);
     if (course.title != null) say(t("opened", course.title, Object.keys(course.files).length), "info");
@@ -71,7 +81,7 @@ worker?.addEventListener("message", (event) => {
     packing.get(packed.id)?.(packed);
     packing.delete(packed.id);
   }
-});
+}
 
 // A message above the editor (what was opened, saved or refused), until dismissed.
 function say(text, kind, link) {
@@ -82,7 +92,29 @@ function say(text, kind, link) {
   field.value = link || "";
   messageBox.hidden = false;
 }
-messageBox.querySelector("button").addEventListener("click", () => { messageBox.hidden = true; });
+
+// mfls started again in a new worker, on the course as the page has it: every editor's
+// text and the other files the course came with; the client connects to it anew (and
+// opens every file there). The button shows beside the status while mfls is dead.
+const restartButton = document.getElementById("restart");
+restartButton.addEventListener("click", () => {
+  messageBox.hidden = true;
+  restartButton.hidden = true;
+  worker.terminate();
+  const files = { ...kept };
+  for (const [path, view] of views) files[path] = textOf(view);
+  worker = new Worker("worker.js", { type: "module" });
+  worker.addEventListener("message", fromTheWorker);
+  worker.postMessage({ course: files });
+  dead = false;
+  epoch = 0;
+  status.dataset.state = "loading";
+  status.textContent = t("restarting");
+  client.disconnect();
+  client.connect(workerTransport(worker, locale));
+  client.initializing.then(initialized);
+});
+messageBox.querySelector("#dismiss").addEventListener("click", () => { messageBox.hidden = true; });
 
 // The course the page opens with: the example, or the lesson a shared link carries (with
 // the example's mfcourse.toml); a link that does not read says so and gives the example.
@@ -143,10 +175,14 @@ function socketClosed(where, reason) {
 }
 
 client.initializing.then(() => {
-  status.dataset.state = "ready";
   window.mflsReady = (performance.now() - opened) / 1000;
+  initialized();
   if (socketUrl) openServersCourse();
 });
+
+function initialized() {
+  if (!dead && status.dataset.state !== "failed") status.dataset.state = "ready";
+}
 
 // The socket mode: the course's files from the server (`mfls.courseFiles`), asked again
 // while it is still indexing them.
@@ -519,5 +555,7 @@ function encoded(course) {
 
 if (!socketUrl) openCourse(startCourse);
 
-// For the browser test and the benchmark: the views by path.
-window.mflsPlayground = { views, problems, show, uriOf, loaded };
+// For the browser test and the benchmark: the views by path; `breakPython` makes the
+// worker's Python fail fatally (it harms only this page's mfls, which can be restarted).
+const breakPython = () => worker?.postMessage({ breakPython: true });
+window.mflsPlayground = { views, problems, show, uriOf, loaded, breakPython };

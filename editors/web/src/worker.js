@@ -9,10 +9,17 @@
 //   {openExport: {name, bytes}}  an AI-Shifu export, unpacked by mfls as the new course
 //   {replace: {files: {path: bytes}, title, saveAs}}  a folder from disk as the new course
 //   {pack: {id, edited: {path: text}}}  the course packed back by mfls into its export
+//   {breakPython: true}          Python made to fail fatally, as a too deep recursion in C
+//                                does (for the browser test of a restart; it harms only
+//                                this page's own Python, which the page then offers to
+//                                restart)
 // and to the page: {lsp: text} for each message the server sends, {ready: {...}} once
-// Python is up, {failed: message} if it cannot start, {course: {files, title, saveAs}} after
-// an export or folder replaced the course, {refused: message} when mfls refuses one, and
-// {packed: {id, bytes}} or {packed: {id, refused}}.
+// Python is up, {failed: message} if it cannot start, {course: {files, kept, title, saveAs}}
+// after an export or folder replaced the course (`kept`: the bytes of its other files, for
+// a restart), {refused: message} when mfls refuses one, {packed: {id, bytes}} or {packed:
+// {id, refused}}, and {dead: message} once Pyodide has failed fatally (it cannot run
+// again: every later request is answered with an error, and the page may start a new
+// worker with the course it has).
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { uriUnder } from "./uris.js";
 
@@ -22,6 +29,7 @@ const base = new URL(".", self.location.href);
 
 let server = null; // the Python SyncServer
 let timer = null;
+let dead = null; // why Pyodide failed fatally, once it has
 const waiting = []; // page messages that came before Python was ready
 
 function send(texts) {
@@ -60,9 +68,41 @@ function schedule() {
   if (next === undefined || next === null) return;
   timer = setTimeout(() => {
     timer = null;
-    catchUp();
-    schedule();
+    try {
+      catchUp();
+      schedule();
+    } catch (error) {
+      if (!fatal(error)) throw error;
+      die(error);
+    }
   }, next * 1000);
+}
+
+// Pyodide's fatal error (a stack overflow in C code, say): the first call throws the error
+// itself, every later one that it "already fatally failed".
+function fatal(error) {
+  return Boolean(error && (error.pyodide_fatal_error || /fatally failed/.test(String(error.message))));
+}
+
+function die(error) {
+  if (dead !== null) return;
+  dead = String(error && error.message || error).split("\n")[0];
+  if (timer !== null) clearTimeout(timer);
+  timer = null;
+  self.postMessage({ dead });
+}
+
+// After death: a request is answered with an error at once (the client would wait for its
+// timeout), a pack refused; the rest is dropped.
+function answerDead(data) {
+  if (data.pack !== undefined) {
+    self.postMessage({ packed: { id: data.pack.id, refused: dead } });
+  } else if (data.lsp !== undefined) {
+    const message = JSON.parse(data.lsp);
+    if (message.id === undefined || message.method === undefined) return;
+    const error = { code: -32603, message: `mfls stopped: ${dead}` };
+    self.postMessage({ lsp: JSON.stringify({ jsonrpc: "2.0", id: message.id, error }) });
+  }
 }
 
 // The course's exports and folders, by mfls's own code: `mfls.exports` unpacks and packs
@@ -100,7 +140,7 @@ def replace_course(files, title):
 
     old = _course_files()
     _remove_course()
-    texts = {}
+    texts, kept = {}, {}
     for path, data in files.items():
         if not _safe(path):
             continue
@@ -112,7 +152,9 @@ def replace_course(files, title):
         text = decode_text(data) if _shown(path) else None
         if text is not None:
             texts[path] = text
-    return {"old": old, "new": _course_files(), "texts": texts, "title": title}
+        else:
+            kept[path] = data
+    return {"old": old, "new": _course_files(), "texts": texts, "kept": kept, "title": title}
 
 def open_export(data, name):
     from mfls.exports.ai_shifu import ExportProblem, read_export
@@ -163,10 +205,11 @@ function rooted(text) {
   return JSON.stringify(message);
 }
 
-function writeFile(pyodide, path, text) {
+// A file's text, or its bytes (a Uint8Array).
+function writeFile(pyodide, path, content) {
   const full = `${ROOT}/${path}`;
   pyodide.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
-  pyodide.FS.writeFile(full, text, { encoding: "utf8" });
+  pyodide.FS.writeFile(full, content, typeof content === "string" ? { encoding: "utf8" } : {});
 }
 
 function watched(path, type) {
@@ -196,15 +239,24 @@ function replaced(result, saveAs) {
   ];
   const notice = JSON.stringify({ jsonrpc: "2.0", method: "workspace/didChangeWatchedFiles", params: { changes } });
   drain(() => server.handle(notice));
-  self.postMessage({ course: { files: result.texts, title: result.title, saveAs } });
+  self.postMessage({ course: { files: result.texts, kept: result.kept, title: result.title, saveAs } });
 }
 
 // An export or folder that mfls's code fails on (a bug, not a refusal) is refused with the
 // error, and the course stays as it was.
 function handle(pyodide, data) {
+  if (dead !== null) {
+    answerDead(data);
+    return;
+  }
   try {
     handleCourse(pyodide, data);
   } catch (error) {
+    if (fatal(error)) {
+      die(error);
+      answerDead(data);
+      return;
+    }
     const why = String(error && error.message || error);
     if (data.pack !== undefined) self.postMessage({ packed: { id: data.pack.id, refused: why } });
     else if (data.openExport !== undefined || data.replace !== undefined) self.postMessage({ refused: why });
@@ -232,6 +284,8 @@ function handleCourse(pyodide, data) {
     edited.destroy();
     packCourse.destroy();
     self.postMessage({ packed: { id: data.pack.id, ...result } });
+  } else if (data.breakPython) {
+    pyodide.runPython('import json; json.loads("[" * 1_000_000 + "]" * 1_000_000)');
   } else if (data.lsp !== undefined) {
     drain(() => server.handle(data.initialize ? rooted(data.lsp) : data.lsp));
   } else if ((data.write !== undefined || data.remove !== undefined) && data.epoch !== epoch) {
