@@ -26,12 +26,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, partial
 
-from mfls.features import key_display
+from mfls.features import gate_values, key_display
 from mfls.features.at_offset import marker_at
 from mfls.features.facts import facts_of
 from mfls.syntax.keys import OPENING_SEQUENCE, WHITESPACE_CHARS
 from mfls.syntax.model import BlockKind, ScanResult
-from mfls.workspace.index import CourseSnapshot, Memo, WorkspaceSnapshot
+from mfls.workspace.index import CourseSnapshot, DocEntry, Memo, WorkspaceSnapshot
 from mfls.workspace.overlay_mapping import GONE, Layered
 
 _OPENER = len(OPENING_SEQUENCE)
@@ -121,7 +121,7 @@ def complete(
     text = entry.text
     span = edit_range(text, entry.result_near(offset), offset)
     if span is None:
-        return None
+        return _gate_values(course, entry, offset)
     edit = key_edit(text, span, offset)
     table = _table(course)
     local: dict[int, str] = {}
@@ -157,6 +157,20 @@ def _own_key(course: CourseSnapshot, uri: str, edit: _Edit, typed: str) -> str |
     only = found[0]
     inside = only.marker.start <= edit.start and edit.end <= only.marker.end
     return key if only.uri == uri and inside else None
+
+
+def _gate_values(course: CourseSnapshot, entry: DocEntry, offset: int) -> Completion | None:
+    """AI-Shifu's gate values (`features/gate_values.py`), after `//` in an option."""
+    span = gate_values.completion_span(entry, offset) if gate_values.gated(course) else None
+    if span is None:
+        return None
+    items = [
+        CompletionItem(
+            value, f"{HOST}{value}", "AI-Shifu gate", gate_values.describe(value) or "", "host"
+        )
+        for value in gate_values.GATES
+    ]
+    return Completion(span[0], span[1], items, before="", after="")
 
 
 def _completion(edit: _Edit, items: list[CompletionItem], incomplete: bool) -> Completion:

@@ -10,6 +10,7 @@ from typing import Any, Final, NamedTuple
 
 from mfls.features.at_offset import invalid_span
 from mfls.features.facts import CourseFacts, facts_of, near_miss_index
+from mfls.features.gate_values import gate_problems
 from mfls.features.lesson_structure import structure_of
 from mfls.features.messages import EN, LANGUAGES, bare, brief, counted, quoted, say
 from mfls.features.near_miss import NearMissIndex
@@ -51,6 +52,7 @@ from mfls.workspace.diagnostic_registry import (
 from mfls.workspace.diagnostic_registry import (
     FIXED_OUTPUT_UNCLOSED as FIXED_OUTPUT_UNCLOSED_CODE,
 )
+from mfls.workspace.diagnostic_registry import UNKNOWN_GATE_VALUE as UNKNOWN_GATE_VALUE_CODE
 from mfls.workspace.index import CourseSnapshot, DocEntry, Memo, Occurrence, WorkspaceSnapshot
 from mfls.workspace.uris import uri_to_path
 
@@ -313,6 +315,7 @@ def entry_diagnostics(
     by_marker.sort(key=lambda d: d.start)  # stable: one marker's codes in rule order
     diagnostics.extend(by_marker)
     diagnostics.extend(_unclosed_fixed_output(course, entry, language))
+    diagnostics.extend(_unknown_gate_values(course, entry, language))
     return _with_severities(course, diagnostics)
 
 
@@ -433,6 +436,21 @@ def _unclosed_fixed_output(
     message = say(language, FIXED_OUTPUT_UNCLOSED_CODE)
     return [
         _diagnostic(FIXED_OUTPUT_UNCLOSED_CODE, s.start, s.end, message) for s in structure.unclosed
+    ]
+
+
+def _unknown_gate_values(
+    course: CourseSnapshot, entry: DocEntry, language: str
+) -> list[Diagnostic]:
+    """unknown-gate-value: an AI-Shifu button value starting with `_sys_` but no gate."""
+    return [
+        _diagnostic(
+            UNKNOWN_GATE_VALUE_CODE,
+            found.start,
+            found.end,
+            say(language, UNKNOWN_GATE_VALUE_CODE, short=brief(found.value, 28)),
+        )
+        for found in gate_problems(course, entry)
     ]
 
 

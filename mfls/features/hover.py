@@ -1,4 +1,5 @@
-"""Hover on a marker: the exact key, made visible, and what the course knows about it."""
+"""Hover on a marker: the exact key, made visible, and what the course knows about it;
+elsewhere, on the constructs `construct_hover` describes."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from dataclasses import dataclass
 
 from mfls.features import key_display
 from mfls.features.at_offset import interaction_among, invalid_at, invalid_span, marker_at
+from mfls.features.construct_hover import construct_hover
 from mfls.features.diagnostics import hidden_text, runs_on_text, runtime_name
 from mfls.features.facts import facts_of
 from mfls.features.lesson_structure import structure_of
@@ -70,7 +72,8 @@ def hover(
     if invalid is not None:
         start, end = invalid_span(invalid)
         return HoverInfo(_describe_invalid(invalid, entry.text, language), start, end)
-    return None
+    other = construct_hover(course, entry, offset, language)
+    return None if other is None else HoverInfo(*other)
 
 
 # What markdown-flow does with a marker inside fixed output (tests/hosts).
@@ -84,10 +87,10 @@ def _fixed_output_note(
     if not facts_of(course).read(marker):
         return None
     structure = structure_of(course, entry)
-    if structure is None or structure.fixed_at(marker.start) is None:
+    span = None if structure is None else structure.fixed_at(marker.start)
+    if span is None:
         return None
-    block = next(b for b in structure.blocks if b.start <= marker.start <= b.end)
-    return say(language, "hover.fixed-block" if block.fixed else "hover.fixed-span")
+    return say(language, "hover.fixed-block" if span.alone else "hover.fixed-span")
 
 
 def _describe_invalid(invalid: InvalidMarker, text: str, language: str) -> str:

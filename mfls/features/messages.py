@@ -355,6 +355,72 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "and still substitutes the marker with the answer.",
         ZH: "位于固定输出中：markdown-flow 让 AI 原样输出这段文字，但仍会把标记替换为回答。",
     },
+    # What markdown-flow 0.4.2 does with fixed output (tests/hosts).
+    "hover.fixed.line": {
+        EN: "Fixed output: a `===text===` line.",
+        ZH: "固定输出：一行 `===文字===`。",
+    },
+    "hover.fixed.fence": {
+        EN: "Fixed output: the lines between two `!===` lines.",
+        ZH: "固定输出：两行 `!===` 之间的内容。",
+    },
+    "hover.fixed.in-line": {
+        EN: "Fixed output: `===text===` inside a line (a line with exactly two `===`).",
+        ZH: "固定输出：行内的 `===文字===`（该行恰好有两个 `===`）。",
+    },
+    "hover.fixed.bang": {
+        EN: "Fixed output: `!===text!===` inside a line.",
+        ZH: "固定输出：行内的 `!===文字!===`。",
+    },
+    "hover.fixed.alone": {
+        EN: "markdown-flow shows it as written, without the AI, so it is never translated.",
+        ZH: "markdown-flow 不经过 AI，原样显示它，所以它不会被翻译。",
+    },
+    "hover.fixed.told": {
+        EN: "markdown-flow tells the AI to output it as written, but when the course answers "
+        "in the learner's language (AI-Shifu's `use_learner_language`) it tells the AI to "
+        "translate it into that language.",
+        ZH: "markdown-flow 让 AI 原样输出它；但当课程使用学员的语言（AI-Shifu 的 "
+        "`use_learner_language`）时，会让 AI 把它翻译成那种语言。",
+    },
+    "hover.fixed.markers": {
+        EN: "Markers and interactions inside it are read as everywhere else.",
+        ZH: "其中的标记和交互照常读取。",
+    },
+    # An interaction that binds no key (tests/hosts).
+    "hover.no-variable": {
+        EN: "An interaction without a variable: the answer is stored nowhere. markdown-flow "
+        "gives it to the conversation: the AI reads it as the learner's message in the "
+        "prompts that follow, and no `{{...}}` can read it.",
+        ZH: "没有变量的交互：回答不会保存到任何地方。markdown-flow 把它交给对话："
+        "AI 在之后的提示词中把它当作学员的消息读取，任何 `{{...}}` 都读不到它。",
+    },
+    "hover.no-variable.plain": {
+        EN: "An interaction without a variable: the answer is stored nowhere, and no "
+        "`{{...}}` can read it.",
+        ZH: "没有变量的交互：回答不会保存到任何地方，任何 `{{...}}` 都读不到它。",
+    },
+    # AI-Shifu's gate values (ai-shifu learn_funcs.py; tests/hosts).
+    "hover.gate": {
+        EN: "`${value}`: ${does}",
+        ZH: "`${value}`：${does}",
+    },
+    "gate.pay": {
+        EN: "AI-Shifu stops the lesson at this interaction until the learner has paid for "
+        "the course, then goes on by itself.",
+        ZH: "AI-Shifu 会在这个交互处暂停课程，直到学员购买课程后自动继续。",
+    },
+    "gate.login": {
+        EN: "AI-Shifu stops the lesson at this interaction until the learner has logged in, "
+        "then goes on by itself.",
+        ZH: "AI-Shifu 会在这个交互处暂停课程，直到学员登录后自动继续。",
+    },
+    "hover.gate.unknown": {
+        EN: "`${value}` is no AI-Shifu gate: only `_sys_pay` and `_sys_login`, written "
+        "exactly so, gate the lesson. This button is an ordinary answer.",
+        ZH: "`${value}` 不是 AI-Shifu 的关卡值：只有原样写出的 `_sys_pay` 和 `_sys_login` "
+        "才会拦住课程。这个按钮只是普通回答。",
+    },
     # -- code action titles
     "action.bind-with": {EN: "Bind with ${marker}", ZH: "改用 ${marker} 绑定"},
     "action.convert-legacy": {

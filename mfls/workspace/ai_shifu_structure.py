@@ -7,6 +7,13 @@ reads. markdown-flow splits a document into prompt blocks at every match of
 a line `===text===` and the lines between two `!===` fence lines are fixed output:
 shown as written, markers still substituted. A block made only of fixed output is shown
 without the AI; an unclosed `!===` makes the whole block an ordinary prompt.
+
+Inside a line, as markdown-flow 0.4.2 (and 0.3.1, 0.3.4) rewrites a prompt block for the
+AI (`parser/output.py` `process_output_instructions`): `!===text!===` (any number on one
+line, never across lines) and, on a line holding no `!===` and exactly two `===`,
+`===text===` are fixed output too. Markers, code blocks and interactions stay what the
+scanner reads inside them: the SDK substitutes markers there and cuts a block at every
+interaction before it looks for fixed output, so no fixed output spans an interaction.
 """
 
 from __future__ import annotations
@@ -20,15 +27,33 @@ from mfls.syntax.model import BlockKind, ScanResult
 BLOCK_SEPARATOR: Final = re.compile(r"\n\s*---\s*\n")
 _FENCE: Final = re.compile(r"!={3,}\s*$")
 _INLINE: Final = re.compile(r"===(.+)=== *$")
+_IN_LINE: Final = re.compile(r"===\s*(.+?)\s*===")
+_BANG: Final = re.compile(r"!===(.*?)!===")
+
+LINE: Final = "line"
+"""A line `===text===`."""
+FENCE: Final = "fence"
+"""Lines between two `!===` lines, those lines included."""
+IN_LINE: Final = "in-line"
+"""`===text===` inside a line that holds other text."""
+BANG: Final = "bang"
+"""`!===text!===` inside a line."""
 
 
 class FixedSpan(NamedTuple):
-    """Fixed output: a `===text===` line or a `!===` fence (its fence lines included)."""
+    """Fixed output: a `===text===` line, a `!===` fence (its fence lines included), or
+    a `===text===` or `!===text!===` inside a line (`form`). `inner` is the text the
+    SDK puts between its `<原样输出>` tags (before it trims an `===` form's); `alone`:
+    the SDK shows it without the AI, all that stands between `---` lines and
+    interactions being fixed output."""
 
     start: int
     end: int
     fence: bool
     closed: bool = True
+    form: str = LINE
+    inner: tuple[int, int] = (0, 0)
+    alone: bool = False
 
 
 class LessonBlock(NamedTuple):
@@ -58,9 +83,16 @@ class Structure(NamedTuple):
         return None
 
 
-def lesson_structure(text: str, protected: Sequence[tuple[int, int]] = ()) -> Structure:
+def lesson_structure(
+    text: str,
+    protected: Sequence[tuple[int, int]] = (),
+    opaque: Sequence[tuple[int, int]] = (),
+    cuts: Sequence[tuple[int, int]] = (),
+) -> Structure:
     """The blocks of `text`; `protected` lists the spans no separator may overlap (the
-    code blocks, HTML blocks and markers the scanner found)."""
+    code blocks, HTML blocks and markers the scanner found), `opaque` (sorted) those whose
+    text fixed output never sees (code blocks, markers), `cuts` (sorted) the
+    interactions, at which the SDK cuts a block before it looks for fixed output."""
     segments: list[tuple[int, int]] = []
     separators: list[tuple[int, int]] = []
     at = 0
@@ -76,6 +108,7 @@ def lesson_structure(text: str, protected: Sequence[tuple[int, int]] = ()) -> St
         separators.append((dash, dash + 3))
         at = match.end()
     segments.append((at, len(text)))
+    seen = _masked(text, opaque) if opaque else text
     blocks: list[LessonBlock] = []
     for start, end in segments:
         part = text[start:end]
@@ -84,14 +117,55 @@ def lesson_structure(text: str, protected: Sequence[tuple[int, int]] = ()) -> St
             continue
         first = start + len(part) - len(part.lstrip())
         last = first + len(stripped)
-        fixed, spans = _fixed(text, first, last)
-        blocks.append(LessonBlock(len(blocks), first, last, fixed, spans))
+        inside = [(a, b) for a, b in cuts if first <= a and b <= last]
+        pieces = _between(first, last, inside)
+        spans: list[FixedSpan] = []
+        fixed = not inside
+        for piece_start, piece_end in pieces:
+            alone, found = _fixed(seen, piece_start, piece_end)
+            spans.extend(found)
+            fixed = fixed and alone
+        blocks.append(LessonBlock(len(blocks), first, last, fixed, tuple(spans)))
     return Structure(tuple(blocks), tuple(separators))
 
 
+def _masked(text: str, opaque: Sequence[tuple[int, int]]) -> str:
+    """`text` with the characters of `opaque` but line breaks made NUL: no `===` there."""
+    parts: list[str] = []
+    at = 0
+    for start, end in opaque:
+        if start < at:
+            start = at
+        if end <= start:
+            continue
+        parts.append(text[at:start])
+        parts.append(re.sub(r"[^\n]", "\0", text[start:end]))
+        at = end
+    parts.append(text[at:])
+    return "".join(parts)
+
+
+def _between(start: int, end: int, cuts: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The pieces of `[start, end)` around `cuts`, each without surrounding whitespace, as
+    the SDK keeps the content blocks beside an interaction."""
+    pieces: list[tuple[int, int]] = []
+    at = start
+    for cut_start, cut_end in [*cuts, (end, end)]:
+        pieces.append((at, cut_start))
+        at = max(at, cut_end)
+    return [p for p in pieces if p[0] < p[1]]
+
+
 def _fixed(text: str, start: int, end: int) -> tuple[bool, tuple[FixedSpan, ...]]:
-    """The fixed-output spans of one block, and whether they make all of it."""
-    spans: list[FixedSpan] = []
+    """The fixed-output spans of one piece of a block (a block, or the text between two
+    of its interactions), and whether they make all of it (the SDK then shows it
+    without the AI: `is_preserved_content_block`). The spans are those
+    `process_output_instructions` rewrites, line by line: `!===text!===` first, then a
+    `!===` fence, then `===text===` on a line with exactly two `===` and no `!===`."""
+    part = text[start:end]
+    lead = len(part) - len(part.lstrip())
+    start, end = start + lead, start + len(part.rstrip())
+    found: list[FixedSpan] = []
     only_fixed = True
     has_fixed = False
     fence_start: int | None = None
@@ -100,40 +174,70 @@ def _fixed(text: str, start: int, end: int) -> tuple[bool, tuple[FixedSpan, ...]
         line_end = text.find("\n", at, end)
         if line_end == -1:
             line_end = end
-        line = text[at:line_end].strip()
-        if _FENCE.match(line):
-            has_fixed = True
-            if fence_start is None:
-                fence_start = at
-            else:
-                spans.append(FixedSpan(fence_start, line_end, fence=True))
+        raw = text[at:line_end]
+        line = raw.strip()
+        if fence_start is not None:
+            if _FENCE.match(line):
+                inner = (text.find("\n", fence_start, at) + 1, max(at - 1, fence_start))
+                found.append(FixedSpan(fence_start, line_end, True, form=FENCE, inner=inner))
                 fence_start = None
-        elif fence_start is None and line:
-            match = _INLINE.match(line)
-            inner = match.group(1).strip() if match else ""
-            if inner and "===" not in inner:
+        elif "!===" in raw and _BANG.search(raw):
+            only_fixed = False
+            found.extend(
+                FixedSpan(
+                    at + m.start(),
+                    at + m.end(),
+                    False,
+                    form=BANG,
+                    inner=(at + m.start(1), at + m.end(1)),
+                )
+                for m in _BANG.finditer(raw)
+            )
+        elif _FENCE.match(line):
+            has_fixed = True
+            fence_start = at
+        elif line:
+            whole = _INLINE.match(line)
+            content = whole.group(1) if whole else ""
+            if content.strip() and "===" not in content:
                 has_fixed = True
-                spans.append(FixedSpan(at, line_end, fence=False))
             else:
                 only_fixed = False
+            match = _IN_LINE.search(raw) if "!===" not in raw and raw.count("===") == 2 else None
+            if match is not None and match.group(1).strip():
+                inner = (at + match.start(1), at + match.end(1))
+                if whole is not None and content.strip() and "===" not in content:
+                    found.append(FixedSpan(at, line_end, False, form=LINE, inner=inner))
+                else:
+                    found.append(
+                        FixedSpan(
+                            at + match.start(), at + match.end(), False, form=IN_LINE, inner=inner
+                        )
+                    )
         at = line_end + 1
     if fence_start is not None:
         fence_end = text.find("\n", fence_start, end)
-        spans.append(
-            FixedSpan(fence_start, end if fence_end == -1 else fence_end, fence=True, closed=False)
+        found.append(
+            FixedSpan(fence_start, end if fence_end == -1 else fence_end, True, False, form=FENCE)
         )
         only_fixed = False
-    return has_fixed and only_fixed, tuple(spans)
+    alone = has_fixed and only_fixed
+    return alone, tuple(span._replace(alone=alone) for span in found)
 
 
 def scanned_structure(text: str, result: ScanResult) -> Structure:
     """`lesson_structure` with the code blocks, HTML blocks and markers of `result`
-    protected, as markdown-flow protects them."""
+    protected, as markdown-flow protects them; fixed output read around its code blocks,
+    markers and interactions."""
+    code = [(block.start, block.end) for block in result.blocks if block.is_code]
     protected = [
         (block.start, block.end)
         for block in result.blocks
         if block.is_code or block.kind is BlockKind.HTML_BLOCK
     ]
-    protected.extend((marker.start, marker.end) for marker in result.markers)
+    markers = [(marker.start, marker.end) for marker in result.markers]
+    protected.extend(markers)
     protected.sort()
-    return lesson_structure(text, protected)
+    opaque = sorted(code + markers)
+    cuts = [(interaction.start, interaction.end) for interaction in result.interactions]
+    return lesson_structure(text, protected, opaque, cuts)

@@ -33,6 +33,7 @@ EMPTY_INTERACTION: Final = "empty-interaction"
 RUNTIME_BINDING_IGNORED: Final = "runtime-binding-ignored"
 RUNTIME_KEY_DIFFERS: Final = "runtime-key-differs"
 FIXED_OUTPUT_UNCLOSED: Final = "fixed-output-unclosed"
+UNKNOWN_GATE_VALUE: Final = "unknown-gate-value"
 COURSE_FILE_INVALID: Final = "course-file-invalid"
 
 MARKER_LINE_BREAK_RUNS_ON: Final = "marker-line-break.runs-on"
@@ -313,6 +314,20 @@ REGISTRY: Final = (
                 "as an ordinary prompt, `!===` included.",
                 ZH: "这段 `!===` 固定输出没有闭合：请加一行 `!===`。在本块结束之前没有 `!===` "
                 "行闭合它，所以 markdown-flow 会把整个块（连同 `!===`）当作普通提示词发给 AI。",
+            },
+        },
+    ),
+    CodeInfo(
+        UNKNOWN_GATE_VALUE,
+        "warning",
+        "An AI-Shifu button value starting with `_sys_` that gates nothing.",
+        {
+            UNKNOWN_GATE_VALUE: {
+                EN: "${short} gates nothing: write `_sys_pay` or `_sys_login`. AI-Shifu stops "
+                "the lesson for payment or login only at a button whose value is one of them, "
+                "written exactly so; this button is an ordinary answer.",
+                ZH: "${short} 不会拦住课程：请写成 `_sys_pay` 或 `_sys_login`。只有按钮的值原样"
+                "等于其中之一时，AI-Shifu 才会暂停课程等待付费或登录；这个按钮只是普通回答。",
             },
         },
     ),

@@ -190,6 +190,7 @@ _CASES: list[tuple[dict[str, str], str | None]] = [
     ({"a.md": "?[{{ KEY }} A | B]\n"}, 'target = "markdown-flow-0.4"\n'),
     ({"a.md": "?[ %{{ KEY }} A | B]\n\nHi {{ a} }}.\n"}, 'target = "markdown-flow-0.3"\n'),
     ({"a.md": "Intro\n---\n!===\nnot closed\n---\nnext\n"}, AI_SHIFU),
+    ({"a.md": "?[Pay//_sys_KEY]\n"}, AI_SHIFU),
 ]
 _COURSE_FILES = [
     "name = = 1\n",

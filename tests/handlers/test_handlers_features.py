@@ -50,7 +50,7 @@ def test_server_capabilities(tmp_path: Path) -> None:
     caps = course.initialized["capabilities"]
     assert caps["positionEncoding"] == "utf-16"
     assert caps["textDocumentSync"]["change"] == 2  # incremental
-    assert caps["completionProvider"]["triggerCharacters"] == ["{", "[", " "]
+    assert caps["completionProvider"]["triggerCharacters"] == ["{", "[", " ", "/"]
     for provider in ("hover", "definition", "declaration", "references", "documentHighlight"):
         assert caps[f"{provider}Provider"], provider
     assert caps["documentSymbolProvider"] and caps["workspaceSymbolProvider"]

@@ -7,14 +7,17 @@ there (0.4.2, and mfls, keep the HTML block whole)."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_flow import MarkdownFlow, ProcessMode
 from markdown_flow.enums import BlockType
+from markdown_flow.parser.output import process_output_instructions
 from runtimes import Runtime
 
 from mfls.syntax.scanner import scan
-from mfls.workspace.ai_shifu_structure import scanned_structure
+from mfls.workspace.ai_shifu_structure import BANG, scanned_structure
 
 
 def ours(text: str) -> list[tuple[str, bool]]:
@@ -130,3 +133,89 @@ def test_an_unclosed_fence_makes_the_block_an_ordinary_prompt() -> None:
     assert seen.startswith("!===") and "VALUE-SUBSTITUTED" in seen
     structure = scanned_structure(text, scan(text))
     assert [(s.start, s.end) for s in structure.unclosed] == [(0, 4)]
+
+
+# -- fixed output inside a line (deliverable: `===text===`, `!===text!===`) ------------
+
+_TAGGED = re.compile(r"<原样输出>(.*?)</原样输出>", re.S)
+
+
+def sdk_fixed(text: str) -> list[tuple[str, bool]]:
+    """What markdown-flow 0.4.2 puts between `<原样输出>` tags in each content block (as
+    it rewrites the block for the AI), and whether the block is shown without the AI."""
+    found: list[tuple[str, bool]] = []
+    for block in MarkdownFlow(text).get_all_blocks():
+        if block.block_type is BlockType.INTERACTION:
+            continue
+        preserved = block.block_type is BlockType.PRESERVED_CONTENT
+        rewritten, _ = process_output_instructions(block.content)
+        found.extend((inner, preserved) for inner in _TAGGED.findall(rewritten))
+    return found
+
+
+def ours_fixed(text: str) -> list[tuple[str, bool]]:
+    structure = scanned_structure(text, scan(text))
+    found: list[tuple[str, bool]] = []
+    for block in structure.blocks:
+        for span in block.spans:
+            if not span.closed:
+                continue
+            inner = text[span.inner[0] : span.inner[1]]
+            found.append((inner if span.form == BANG else inner.strip(), span.alone))
+    return found
+
+
+IN_LINE_TEXTS = [
+    "Say ===this=== now",
+    "Say === this  === now",
+    "a ===x=== b ===y===",
+    "!===a!=== and !===b!===",
+    "Say !=== kept  as is !=== now",
+    "!===!===",
+    "x === a ===",
+    "x ======",
+    "before !===one\ntwo {{k}}!=== after",
+    "Hi ==={{ a===b }}=== there",
+    "Hi !==={{ a!===b }}!=== there",
+    "===?[%{{k}} A|B]===",
+    "Say !===?[%{{k}} A|B]!=== now",
+    "!===\nPick\n?[A|B]\nthen\n!===",
+    "Intro ===a {{k}}=== and\n?[A|B]\n===b===",
+    "===Shown===\n!===x!===",
+    "`===code===` and ===real===",
+]
+
+
+def test_fixed_output_inside_a_line_is_what_the_sdk_tags() -> None:
+    for text in IN_LINE_TEXTS:
+        assert ours_fixed(text) == sdk_fixed(text), text
+
+
+IN_LINE_LINES = st.sampled_from(
+    [
+        "",
+        "text",
+        "more {{k}} text",
+        "===fixed===",
+        "x ===y=== z",
+        "x ===y=== ===z===",
+        "p !===q!=== r",
+        "p !=== q !=== r !===s!===",
+        "!===",
+        "  !===  ",
+        "=== {{k}} ===",
+        "?[A | B]",
+        "say ===?[%{{k}} A]=== it",
+        "!===?[C]!===",
+        "---",
+        "===",
+        "a === b",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(IN_LINE_LINES, max_size=10))
+def test_generated_fixed_output_is_what_the_sdk_tags(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    assert ours_fixed(text) == sdk_fixed(text)

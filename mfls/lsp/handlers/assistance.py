@@ -28,9 +28,12 @@ def on_hover(snap: Snapshot, params: t.HoverParams) -> t.Hover | None:
     return None if info is None else to_proto.hover(snap.convert, at.index, info)
 
 
-# `{` and `[` open a marker and an interaction; a space typed inside an open `{{` asks
-# again (VS Code closes its list at a space): elsewhere a space gets no list.
-COMPLETION_OPTIONS = t.CompletionOptions(trigger_characters=["{", "[", " "], resolve_provider=True)
+# `{` and `[` open a marker and an interaction, `/` (of `//`) an option's value; a space
+# typed inside an open `{{` asks again (VS Code closes its list at a space): elsewhere a
+# space gets no list.
+COMPLETION_OPTIONS = t.CompletionOptions(
+    trigger_characters=["{", "[", " ", "/"], resolve_provider=True
+)
 
 
 def complete(snap: Snapshot, params: t.CompletionParams) -> t.CompletionList | None:
