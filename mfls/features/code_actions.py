@@ -1,7 +1,9 @@
 """Quick fixes, source actions and the merge refactoring, as plain workspace changes.
 
 Every action is an ordinary edit of markers (or, for an unbound reference, one inserted
-interaction); nothing else in any document changes.
+interaction); nothing else in any document changes. A binding an action writes is spelled
+by `features/binding_spelling.py`: in a course that targets AI-Shifu's learner page, no
+action writes a binding the targeted page versions cannot read.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from mfls.features import rename as rn
+from mfls.features.binding_spelling import BindingSpelling, spelling_of
 from mfls.features.facts import CourseFacts, facts_of
 from mfls.features.messages import EN, say
 from mfls.features.refusal import Refusal
@@ -101,18 +104,24 @@ def _marker_actions(
     span = (marker.start, marker.end)
     old_runtime = entry.target != CURRENT
     facts = facts_of(course)
+    spelling = spelling_of(course.config)
     binding = marker.role is Role.BINDING and not marker.legacy
-    if old_runtime and binding and not facts.reserved(marker.key):
+    if old_runtime and binding and not facts.reserved(marker.key) and spelling.writable(marker.key):
         yield _fix(
             RUNTIME_BINDING_IGNORED,
             "action.bind-with",
-            say(language, "action.bind-with", marker=rn.padded(marker.key, True)),
-            _single(entry, percent_changes(text, marker)),
+            say(language, "action.bind-with", marker=spelling.binding(marker.key, True)),
+            _single(entry, percent_changes(text, marker, spelling)),
             span,
         )
     # Converting a legacy learner-profile binding would make it a reserved-key error;
-    # an old runtime binds only the legacy form.
-    if marker.legacy and not old_runtime and not facts.legacy_profile(marker):
+    # an old runtime and the learner page bind only the legacy form.
+    if (
+        marker.legacy
+        and not old_runtime
+        and spelling.converts_legacy
+        and not facts.legacy_profile(marker)
+    ):
         changes = rn.marker_changes(text, marker, marker.key, legacy=False)
         if changes:
             yield _fix(
@@ -122,7 +131,7 @@ def _marker_actions(
                 _single(entry, changes),
                 span,
             )
-    if rn.can_pad(text, marker) and not rn.is_padded(text, marker):
+    if _paddable(text, marker, spelling):
         yield CodeAction(
             title=say(language, "action.pad", marker=rn.padded(marker.key, marker.legacy)),
             kind=QUICKFIX,
@@ -140,6 +149,9 @@ def _marker_actions(
     for extra in merge_targets.get(marker.key, ()):
         if extra not in targets and extra != marker.key and extra not in provided:
             targets.append(extra)
+    if course.bindings.get(marker.key):
+        # A merge writes the key's bindings under the target's name.
+        targets = [target for target in targets if spelling.writable(target)]
     for target in targets:
         change = rn.rename_key(course, marker.key, target, merge=True)
         if isinstance(change, Refusal):
@@ -181,7 +193,9 @@ def _unbound_fixes(
     code = facts.unbound_code(marker.key)
     near = facts.near(marker.key)
     if near is not None:
-        changes = rn.marker_changes(text, marker, near.key, legacy=marker.legacy)
+        changes = rn.marker_changes(
+            text, marker, near.key, legacy=marker.legacy, spelling=spelling_of(course.config)
+        )
         if changes:
             yield _fix(
                 code,
@@ -190,7 +204,7 @@ def _unbound_fixes(
                 _single(entry, changes),
                 span,
             )
-    insertion = _binding_insertion(course, marker.key)
+    insertion = _binding_insertion(course, marker.key, spelling_of(course.config))
     if insertion is not None:
         plain, snippet = insertion
         yield _fix(
@@ -216,20 +230,21 @@ def _doc_change(entry: DocEntry, changes: list[TextChange]) -> DocumentChange:
 
 
 def _binding_insertion(
-    course: CourseSnapshot, key: str
+    course: CourseSnapshot, key: str, spelling: BindingSpelling
 ) -> tuple[WorkspaceChange, WorkspaceChange] | None:
     """The interaction `?[{{ key }} ...]` inserted before the first use of `key` the host
     substitutes, in course order (lessons first; reference documents only when no lesson
-    uses it), as plain text and as a snippet."""
+    uses it), as plain text and as a snippet; none when the learner page could not read
+    its binding."""
     first = _first_use(course, key)
-    if first is None:
+    if first is None or not spelling.writable(key):
         return None
     entry = first.entry
     text = rn.doc_text(entry)
     block = _block_of(rn.doc_scan(entry).blocks, first.marker.start)
     eol = _line_ending(text)
     # An old target's runtime binds only `%{{key}}`.
-    padded_key = rn.padded(key, entry.target != CURRENT)
+    padded_key = spelling.binding(key, entry.target != CURRENT)
     plain_body = f"?[{padded_key} Option A | Option B | ...Other]"
     snippet_key = _SNIPPET_SPECIAL.sub(r"\\\1", padded_key)
     snippet_body = f"?[{snippet_key} ${{1:Option A}} | ${{2:Option B}} | ...${{3:Other}}]"
@@ -275,19 +290,24 @@ def _line_ending(text: str) -> str:
 # Source actions.
 
 
-def percent_changes(text: str, marker: Marker) -> list[TextChange]:
+def percent_changes(text: str, marker: Marker, spelling: BindingSpelling) -> list[TextChange]:
     """The edits that make the binding `marker` a `%{{key}}` binding."""
+    if spelling.for_page:
+        return rn.marker_changes(text, marker, marker.key, legacy=True, spelling=spelling)
     if rn.can_pad(text, marker):
-        return [TextChange(marker.start, marker.end, rn.padded(marker.key, True))]
+        return [TextChange(marker.start, marker.end, spelling.binding(marker.key, True))]
     return [TextChange(marker.start, marker.start, "%")]
 
 
-def legacy_changes(entry: DocEntry, keep: frozenset[str] = frozenset()) -> list[TextChange]:
+def legacy_changes(
+    entry: DocEntry, keep: frozenset[str] = frozenset(), *, spelling: BindingSpelling
+) -> list[TextChange]:
     """Every legacy binding of the document converted to `{{ key }}`, but those of the
     keys in `keep` (a host's legacy learner-profile keys); none under an old target,
-    whose runtime binds only the legacy form."""
+    whose runtime binds only the legacy form, nor for the learner page, which reads
+    only that form too."""
     text = rn.doc_text(entry)
-    if "%" not in text or entry.target != CURRENT:
+    if "%" not in text or entry.target != CURRENT or not spelling.converts_legacy:
         return []
     changes: list[TextChange] = []
     for marker in rn.doc_marker_scan(entry).markers:
@@ -296,12 +316,19 @@ def legacy_changes(entry: DocEntry, keep: frozenset[str] = frozenset()) -> list[
     return changes
 
 
-def padding_changes(entry: DocEntry) -> list[TextChange]:
-    """Every marker of the document that can be padded, written `{{ key }}`."""
+def _paddable(text: str, marker: Marker, spelling: BindingSpelling) -> bool:
+    """Whether "pad marker" is offered on `marker`: it is not padded yet, padding loses
+    nothing, and the learner page (if targeted) still reads it padded."""
+    return rn.can_pad(text, marker) and not rn.is_padded(text, marker) and spelling.may_pad(marker)
+
+
+def padding_changes(entry: DocEntry, spelling: BindingSpelling) -> list[TextChange]:
+    """Every marker of the document that can be padded, written `{{ key }}` (but a
+    binding the learner page would no longer read)."""
     text = rn.doc_text(entry)
     changes: list[TextChange] = []
     for marker in rn.doc_marker_scan(entry).markers:
-        if rn.can_pad(text, marker) and not rn.is_padded(text, marker):
+        if _paddable(text, marker, spelling):
             changes.extend(rn.marker_changes(text, marker, marker.key, legacy=marker.legacy))
     return changes
 
@@ -309,14 +336,15 @@ def padding_changes(entry: DocEntry) -> list[TextChange]:
 def _document_source_actions(
     course: CourseSnapshot, entry: DocEntry, language: str
 ) -> Iterator[CodeAction]:
-    legacy = legacy_changes(entry, facts_of(course).profile_keys)
+    spelling = spelling_of(course.config)
+    legacy = legacy_changes(entry, facts_of(course).profile_keys, spelling=spelling)
     if legacy:
         yield CodeAction(
             say(language, "action.convert-legacy-document"),
             CONVERT_LEGACY,
             _single(entry, legacy),
         )
-    padding = padding_changes(entry)
+    padding = padding_changes(entry, spelling)
     if padding:
         yield CodeAction(say(language, "action.pad-document"), PAD_MARKERS, _single(entry, padding))
 
@@ -334,13 +362,14 @@ def _course_change(
 
 def _course_source_actions(course: CourseSnapshot, language: str) -> Iterator[CodeAction]:
     keep = facts_of(course).profile_keys
-    legacy = _course_change(course, lambda entry: legacy_changes(entry, keep))
+    spelling = spelling_of(course.config)
+    legacy = _course_change(course, lambda entry: legacy_changes(entry, keep, spelling=spelling))
     if legacy.documents:
         yield CodeAction(
             say(language, "action.convert-legacy-course"),
             CONVERT_LEGACY_COURSE,
             legacy,
         )
-    padding = _course_change(course, padding_changes)
+    padding = _course_change(course, lambda entry: padding_changes(entry, spelling))
     if padding.documents:
         yield CodeAction(say(language, "action.pad-course"), PAD_MARKERS_COURSE, padding)

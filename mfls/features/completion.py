@@ -10,6 +10,11 @@ what was typed; Neovim 0.11 filters no item with an edit range, so the server fi
 (`complete` with a limit), and it inserts a plain text only up to its first space, so
 clients that take snippets get the text as one (`snippet_text`).
 
+Right after `?[%{{` in a course whose learner page reads only unpadded bindings
+(`features/binding_spelling.py`: remark-flow 0.1.6 targeted), the item writes the key
+tight, `%{{key}}`: the range starts right after `{{` (padding typed there is replaced)
+and ends at the `}}`.
+
 Ranking (`CompletionItem.sort_text`, and `doubt` for the items that are not real keys):
 keys bound in this lesson, then keys bound in other lessons in course order, then keys
 the host provides, then, labelled, keys that are doubtful: only read (never asked in a
@@ -28,6 +33,7 @@ from functools import cached_property, partial
 
 from mfls.features import gate_values, key_display
 from mfls.features.at_offset import marker_at
+from mfls.features.binding_spelling import spelling_of
 from mfls.features.facts import facts_of
 from mfls.syntax.keys import OPENING_SEQUENCE, WHITESPACE_CHARS
 from mfls.syntax.model import BlockKind, ScanResult
@@ -122,7 +128,8 @@ def complete(
     span = edit_range(text, entry.result_near(offset), offset)
     if span is None:
         return _gate_values(course, entry, offset)
-    edit = key_edit(text, span, offset)
+    tight = page_binding(text, span[0]) and not spelling_of(course.config).pads_bindings
+    edit = key_edit(text, span, offset, tight=tight)
     table = _table(course)
     local: dict[int, str] = {}
     if entry.kind == "lesson":
@@ -179,13 +186,30 @@ def _completion(edit: _Edit, items: list[CompletionItem], incomplete: bool) -> C
     )
 
 
-def key_edit(text: str, span: tuple[int, int], offset: int) -> _Edit:
+def page_binding(text: str, start: int) -> bool:
+    """Whether the marker whose `{{` (or `%{{`) is at `start` is a `%{{` right after an
+    unescaped `?[`: where the learner page reads a binding."""
+    percent = start if text.startswith("%", start) else start - 1
+    return (
+        percent >= 2
+        and text[percent] == "%"
+        and text[percent - 2 : percent] == "?["
+        and text[percent - 3 : percent - 2] != "\\"
+    )
+
+
+def key_edit(text: str, span: tuple[int, int], offset: int, *, tight: bool = False) -> _Edit:
     """The part of the marker `span` (from its `{{`, see `edit_range`) a key replaces:
     from the end of the padding typed after `{{` to the cursor, or to the end of the
     key already there. The padding written mirrors what was typed: `{{` alone gets
-    `{{ key }}`, `{{Wh` gets `{{What...}}`."""
+    `{{ key }}`, `{{Wh` gets `{{What...}}`. `tight`: no padding at all, from right after
+    `{{` to the cursor (to the `}}` of a closed marker)."""
     start, end = span
     body = start + text.startswith("%", start) + _OPENER
+    if tight:
+        if text.startswith("}}", end - 2) and end - 2 >= offset:
+            return _Edit(body, end - 2, "", "", True)
+        return _Edit(body, offset, "", "}}", False)
     typed = text[body:offset]
     lead = len(typed) - len(typed.lstrip(WHITESPACE_CHARS))
     key_start = body + lead

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, NamedTuple
 
 from mfls.features.at_offset import invalid_span
+from mfls.features.binding_spelling import NO_PAGE, BindingSpelling, spelling_of
 from mfls.features.facts import CourseFacts, facts_of, near_miss_index
 from mfls.features.gate_values import gate_problems
 from mfls.features.lesson_structure import structure_of
@@ -48,6 +49,7 @@ from mfls.workspace.diagnostic_registry import (
     RUNTIME_BINDING_IGNORED_POSITION,
     RUNTIME_KEY_DIFFERS,
     UNBOUND_REFERENCE,
+    UNBOUND_REFERENCE_PAGE,
 )
 from mfls.workspace.diagnostic_registry import (
     FIXED_OUTPUT_UNCLOSED as FIXED_OUTPUT_UNCLOSED_CODE,
@@ -97,20 +99,26 @@ def scan_diagnostics(
     target: str = CURRENT,
     reserved: Callable[[str], bool] | None = None,
     language: str = EN,
+    spelling: BindingSpelling = NO_PAGE,
 ) -> list[Diagnostic]:
     """Invalid markers, legacy bindings (but those of the keys in `quiet_legacy`) and
     interactions that ask nothing; `text`, when given, names control characters and
     tells a missing `}}` from a broken line. Under an old `target` (a released
     markdown-flow), what its runtime reads otherwise instead of the legacy hints; a
     binding of a `reserved` key keeps its reserved-key error instead (the `%` form
-    would not help). Messages in `language`."""
+    would not help). No legacy hint where the learner page is targeted (`spelling`): it
+    reads no other form. Messages in `language`, the bindings they advise as `spelling`
+    writes them."""
     found = [_invalid(marker, text, language) for marker in result.invalid]
     for interaction in result.interactions:
         asks = interaction.choices or interaction.input is not None
         if interaction.binding is not None and not asks:
-            found.append(_asks_nothing(result, interaction, language))
+            found.append(_asks_nothing(result, interaction, language, spelling))
     if target != CURRENT:
-        found.extend(runtime_diagnostics(result, text, target, reserved, language))
+        found.extend(runtime_diagnostics(result, text, target, reserved, language, spelling))
+        found.sort(key=lambda d: (d.start, d.end))
+        return found
+    if not spelling.converts_legacy:
         found.sort(key=lambda d: (d.start, d.end))
         return found
     for marker in result.markers:
@@ -145,6 +153,7 @@ def runtime_diagnostics(
     target: str,
     reserved: Callable[[str], bool] | None = None,
     language: str = EN,
+    spelling: BindingSpelling = NO_PAGE,
 ) -> list[Diagnostic]:
     """Where the runtime of an old `target` reads a marker otherwise than the memory
     syntax: a `{{ key }}` binding it ignores, a `%{{key}}` binding it does not see (0.3:
@@ -164,7 +173,7 @@ def runtime_diagnostics(
                         language,
                         RUNTIME_BINDING_IGNORED,
                         runtime=runtime,
-                        bare=bare(marker.key),
+                        binding=spelling.binding(bare(marker.key), True),
                         quoted=quoted(marker.key),
                     ),
                 )
@@ -259,13 +268,16 @@ def runs_on_text(marker: InvalidMarker, text: str, language: str = EN) -> str | 
     return say(language, "part.runs-on.lines", count=count) if count >= 3 else None
 
 
-def _asks_nothing(result: ScanResult, interaction: Interaction, language: str) -> Diagnostic:
+def _asks_nothing(
+    result: ScanResult, interaction: Interaction, language: str, spelling: BindingSpelling
+) -> Diagnostic:
     at = bisect_left(result.markers, interaction.start, key=lambda m: m.start)
     marker = result.markers[at] if at < len(result.markers) else None
     key = interaction.binding or ""
     legacy = marker is not None and marker.legacy
     message_id = EMPTY_INTERACTION_LEGACY if legacy else EMPTY_INTERACTION
-    message = say(language, message_id, key=key, quoted=quoted(key))
+    binding = spelling.binding(key, True)
+    message = say(language, message_id, key=key, quoted=quoted(key), binding=binding)
     return _diagnostic(EMPTY_INTERACTION, interaction.start, interaction.end, message)
 
 
@@ -307,7 +319,13 @@ def entry_diagnostics(
     rules of `MARKER_RULES` in text order, then the lesson structure's."""
     facts = facts_of(course)
     diagnostics = scan_diagnostics(
-        entry.marker_scan, entry.text, facts.profile_keys, entry.target, facts.reserved, language
+        entry.marker_scan,
+        entry.text,
+        facts.profile_keys,
+        entry.target,
+        facts.reserved,
+        language,
+        spelling_of(course.config),
     )
     by_marker: list[Diagnostic] = []
     for rule in MARKER_RULES:
@@ -715,13 +733,20 @@ def _unbound(
             difference=_difference(key, near.key, near.distance, language),
         )
         return _KeyVerdict(NEAR_MISS, message, related)
-    percent = "%" if course.config.runtime_target != CURRENT else ""
+    spelling = spelling_of(course.config)
+    legacy = course.config.runtime_target != CURRENT
+    if spelling.writable(key):
+        binding = spelling.binding(key, legacy)
+        message = say(language, UNBOUND_REFERENCE, short=brief(key), binding=binding)
+        return _KeyVerdict(UNBOUND_REFERENCE, message)
+    taken = frozenset(course.all_keys()) | course.host.provided_keys
+    readable = spelling.readable_key(key, taken)
     message = say(
         language,
-        UNBOUND_REFERENCE,
+        UNBOUND_REFERENCE_PAGE,
         short=brief(key),
-        key=key,
-        percent=percent,
+        readable=readable,
+        binding=spelling.binding(readable, legacy),
     )
     return _KeyVerdict(UNBOUND_REFERENCE, message)
 

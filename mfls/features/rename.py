@@ -15,6 +15,11 @@ How a marker is rewritten (`marker_changes`):
   keeps its padding too: added spaces could change what that context is.
 When only the key is replaced and the new key ends with `}` right before the closing
 `}}`, one space is added so the marker still closes after the key.
+
+In a course that targets AI-Shifu's learner page, a binding of a key the page can read is
+written as `features/binding_spelling.py` spells it (unpadded `%{{key}}` where remark-flow
+0.1.6 is targeted), its `%` added where it lacked one; a binding of a key it cannot read
+(a new name the author chose) is written as above.
 """
 
 from __future__ import annotations
@@ -23,10 +28,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mfls.features.at_offset import marker_at
+from mfls.features.binding_spelling import NO_PAGE, BindingSpelling, spelling_of
+from mfls.features.binding_spelling import padded as padded
 from mfls.features.messages import EN, say
 from mfls.features.refusal import Refusal
 from mfls.syntax.keys import check_new_key, trimmed
-from mfls.syntax.model import Marker, ScanResult
+from mfls.syntax.model import Marker, Role, ScanResult
 from mfls.text.edits import TextChange
 from mfls.text.lines import line_number
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot, relative_path
@@ -233,10 +240,6 @@ def validate_new_key(course: CourseSnapshot, name: str) -> str | Refusal:
 # Rewriting markers.
 
 
-def padded(key: str, legacy: bool) -> str:
-    return ("%{{ " if legacy else "{{ ") + key + " }}"
-
-
 def can_pad(text: str, marker: Marker) -> bool:
     """True when the marker can be written whole without losing anything but padding."""
     if marker.literal:
@@ -252,8 +255,18 @@ def is_padded(text: str, marker: Marker) -> bool:
     return text[marker.start : marker.end] == padded(marker.key, marker.legacy)
 
 
-def marker_changes(text: str, marker: Marker, new_key: str, *, legacy: bool) -> list[TextChange]:
-    """The edits that make `marker` read `new_key` (see the module notes)."""
+def marker_changes(
+    text: str,
+    marker: Marker,
+    new_key: str,
+    *,
+    legacy: bool,
+    spelling: BindingSpelling = NO_PAGE,
+) -> list[TextChange]:
+    """The edits that make `marker` read `new_key` (see the module notes), a binding
+    spelled as `spelling` says where the learner page can read it at all."""
+    if spelling.for_page and marker.role is Role.BINDING and spelling.writable(new_key):
+        return _page_binding_changes(text, marker, new_key, spelling)
     if can_pad(text, marker):
         replacement = padded(new_key, legacy)
         if text[marker.start : marker.end] == replacement:
@@ -268,6 +281,19 @@ def marker_changes(text: str, marker: Marker, new_key: str, *, legacy: bool) -> 
     if key_text != text[marker.key_start : marker.key_end]:
         changes.append(TextChange(marker.key_start, marker.key_end, key_text))
     return changes
+
+
+def _page_binding_changes(
+    text: str, marker: Marker, new_key: str, spelling: BindingSpelling
+) -> list[TextChange]:
+    """`marker_changes` of a binding in a course that targets the learner page."""
+    if can_pad(text, marker):
+        replacement = spelling.binding(new_key, True)
+        if text[marker.start : marker.end] == replacement:
+            return []
+        return [TextChange(marker.start, marker.end, replacement)]
+    changes = [] if marker.legacy else [TextChange(marker.start, marker.start, "%")]
+    return changes + marker_changes(text, marker, new_key, legacy=True)
 
 
 # Rename.
@@ -341,13 +367,16 @@ def rename_key(
     for occurrence in occurrences:
         by_doc.setdefault(occurrence.uri, []).append(occurrence.marker)
     docs = course.docs
+    spelling = spelling_of(course.config)
     documents: list[DocumentChange] = []
     for doc_uri in sorted(by_doc, key=lambda uri: (docs[uri].order, uri)):
         entry = docs[doc_uri]
         text = entry.text
         changes: list[TextChange] = []
         for marker in sorted(by_doc[doc_uri], key=lambda m: m.start):
-            changes.extend(marker_changes(text, marker, new_key, legacy=marker.legacy))
+            changes.extend(
+                marker_changes(text, marker, new_key, legacy=marker.legacy, spelling=spelling)
+            )
         if changes:
             documents.append(
                 DocumentChange(doc_uri, entry.path, entry.version, text, tuple(changes))

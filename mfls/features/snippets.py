@@ -2,8 +2,9 @@
 
 The binding written first is the form the course target's runtime saves: `{{ key }}`
 for the current syntax, `%{{key}}` for a released markdown-flow line (which reads only
-that, and under 0.3 only right after `?[`, where the snippet puts it). Syntax:
-docs/syntax.md, rules 12-15.
+that, and under 0.3 only right after `?[`, where the snippet puts it); in a course that
+targets AI-Shifu's learner page, the form its page versions read
+(`features/binding_spelling.py`). Syntax: docs/syntax.md, rules 12-15.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from mfls.features.binding_spelling import BindingSpelling, spelling_of
 from mfls.syntax.model import BlockKind, ScanResult
 from mfls.text.lines import line_start
 from mfls.workspace.config import CURRENT
@@ -46,8 +48,15 @@ _SHAPES = (
 )
 
 
-def binding_snippet(target: str) -> str:
-    """The binding the runtime of `target` saves, its key as tab stop 1."""
+_PLACEHOLDER_KEY = "question"
+
+
+def binding_snippet(target: str, spelling: BindingSpelling) -> str:
+    """The binding the runtime of `target` saves (and the learner page, if targeted,
+    reads), its key as tab stop 1."""
+    if spelling.for_page:
+        written = spelling.binding(_PLACEHOLDER_KEY, True)
+        return written.replace(_PLACEHOLDER_KEY, "${1:" + _PLACEHOLDER_KEY + "}", 1)
     if target == CURRENT:
         return "{{ ${1:question} }}"
     return "%{{${1:question}}}"
@@ -64,7 +73,7 @@ def interaction_snippets(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> 
     found = snapshot.entry(uri)
     if found is None:
         return None
-    _, entry = found
+    course, entry = found
     text = entry.text
     match = _AFTER_OPENER.search(text, line_start(text, offset), offset)
     if match is None:
@@ -75,7 +84,7 @@ def interaction_snippets(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> 
     if _in_code_or_literal(result, opener):
         return None
     end = offset + 1 if text[offset : offset + 1] == "]" else offset
-    binding = binding_snippet(entry.target)
+    binding = binding_snippet(entry.target, spelling_of(course.config))
     items = []
     for order, (label, rest) in enumerate(_SHAPES):
         snippet = binding + rest

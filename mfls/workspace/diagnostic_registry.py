@@ -39,6 +39,7 @@ COURSE_FILE_INVALID: Final = "course-file-invalid"
 MARKER_LINE_BREAK_RUNS_ON: Final = "marker-line-break.runs-on"
 EMPTY_INTERACTION_LEGACY: Final = "empty-interaction.legacy"
 RUNTIME_BINDING_IGNORED_POSITION: Final = "runtime-binding-ignored.position"
+UNBOUND_REFERENCE_PAGE: Final = "unbound-reference.page"
 RESERVED_KEY_BINDING_PROVIDED: Final = "reserved-key-binding.provided"
 RESERVED_KEY_BINDING_PREFIX: Final = "reserved-key-binding.prefix"
 
@@ -144,11 +145,21 @@ REGISTRY: Final = (
             UNBOUND_REFERENCE: {
                 EN: "No lesson asks ${short}, so the AI may lack the answer. The host does not "
                 "provide "
-                "it either. Bind it in an interaction (`?[${percent}{{ ${key} }} ...]`), or "
+                "it either. Bind it in an interaction (`?[${binding} ...]`), or "
                 "tell the AI to ask for the answer or to use a stated default.",
                 ZH: "没有任何课时提问${short}，AI 可能读不到回答。平台也不提供它。请在交互中绑定它"
-                "（`?[${percent}{{ ${key} }} ...]`），"
+                "（`?[${binding} ...]`），"
                 "或者告诉 AI 去询问用户，或使用事先说明的默认值。",
+            },
+            UNBOUND_REFERENCE_PAGE: {
+                EN: "No lesson asks ${short}, so the AI may lack the answer. The host does not "
+                "provide it either, and the learner page reads no binding of this key: rename "
+                "it to a key the page reads, such as `${readable}`, and bind that in an "
+                "interaction (`?[${binding} ...]`), or tell the AI to ask for the answer or to "
+                "use a stated default.",
+                ZH: "没有任何课时提问${short}，AI 可能读不到回答。平台也不提供它，而学员页面读不了"
+                "这个键的任何绑定：请把它改名为页面能读的键（例如 `${readable}`），再在交互中绑定它"
+                "（`?[${binding} ...]`），或者告诉 AI 去询问用户，或使用事先说明的默认值。",
             },
         },
         ("action.ask-for",),
@@ -256,10 +267,10 @@ REGISTRY: Final = (
             EMPTY_INTERACTION_LEGACY: {
                 EN: "This interaction offers no choices and no `...` input field. markdown-flow "
                 "0.4.2 shows `?[%{{ ${key} }}]` as a text input with an empty hint; write "
-                "`?[%{{ ${key} }} ...]` to say so.",
+                "`?[${binding} ...]` to say so.",
                 ZH: "这个交互既没有选项，也没有 `...` 输入框。markdown-flow 0.4.2 会把 "
                 "`?[%{{ ${key} }}]` 显示为一个提示为空的文本输入框；如果这正是你的本意，"
-                "请明确写成 `?[%{{ ${key} }} ...]`。",
+                "请明确写成 `?[${binding} ...]`。",
             },
         },
     ),
@@ -269,12 +280,12 @@ REGISTRY: Final = (
         "A binding the course target's runtime does not save.",
         {
             RUNTIME_BINDING_IGNORED: {
-                EN: "${runtime} saves nothing here: write `%{{ ${bare} }}`. It binds an answer "
+                EN: "${runtime} saves nothing here: write `${binding}`. It binds an answer "
                 "only "
                 "with `%{{...}}`: it saves no answer to ${quoted}, and shows this marker as part "
                 "of "
                 "the first button's text.",
-                ZH: "${runtime} 不会在这里保存回答：请写成 `%{{ ${bare} }}`。它只认 `%{{...}}` "
+                ZH: "${runtime} 不会在这里保存回答：请写成 `${binding}`。它只认 `%{{...}}` "
                 "绑定：不会把回答保存到${quoted}，还会把这个标记当作第一个按钮文字的一部分显示出来。",
             },
             RUNTIME_BINDING_IGNORED_POSITION: {

@@ -10,6 +10,7 @@ import pytest
 from course_kit import course as make_course
 
 from mfls.features import messages
+from mfls.features.binding_spelling import padded
 from mfls.features.code_actions import code_actions
 from mfls.features.diagnostics import (
     _RUNTIME_NAMES,
@@ -124,6 +125,7 @@ def _worst_arguments(language: str, message_id: str) -> dict[str, str]:
     bounded = {
         "short": brief(LONG * 3),
         "bare": messages.bare(LONG * 3),
+        "binding": padded(messages.bare(LONG * 3), True),
         "near": brief(LONG * 3, 38),
         # legacy-profile-key names one of the host's legacy learner-profile keys.
         "profile": max((quoted(k) for h in hosts for k in h.legacy_profile_keys), key=len),

@@ -15,8 +15,10 @@ from mfls.features.hover import hover
 from mfls.syntax.scanner import scan
 
 # These tests are about the current syntax on AI-Shifu (whose default target is
-# markdown-flow-0.4, see tests/features/test_target.py).
-AI_SHIFU = 'host = "ai-shifu"\ntarget = "current"\n'
+# markdown-flow-0.4, see tests/features/test_target.py), as the SDK reads it: `page = []`
+# targets no learner page (whose reading tests/handlers/test_handlers_page_bindings.py
+# tests).
+AI_SHIFU = 'host = "ai-shifu"\ntarget = "current"\npage = []\n'
 
 
 def diagnostics(text: str, config: str | None = None) -> list[Diagnostic]:

@@ -167,7 +167,7 @@ def test_completion_and_rename_follow_the_course_folder(tmp_path: Path) -> None:
     }
     # The lessons and the course prompt: not README.md, not a file structure.json omits.
     assert changed == {
-        "lessons/lesson-01.md": ["%{{ aim }}"],
+        "lessons/lesson-01.md": ["%{{aim}}"],  # the learner page's form
         "lessons/lesson-02.md": ["{{ aim }}"],
         "course-prompt.md": ["{{ aim }}"],
     }

@@ -18,7 +18,9 @@ from course_fixture import CourseClient, Fixture, vscode_capabilities
 
 from mfls import __version__
 
-TOML = 'host = "ai-shifu"\ntarget = "current"\nsystem-keys = ["course_title"]\n'
+# `page = []`: the course targets no learner page, so these tests see mfls's own spelling
+# of every marker (the page's is tests/handlers/test_handlers_page_bindings.py).
+TOML = 'host = "ai-shifu"\ntarget = "current"\npage = []\nsystem-keys = ["course_title"]\n'
 L1 = (
     "😀 Intro to {{ course_title }} for {{ sys_user_nickname }}\r\n"
     "\r\n"

@@ -173,7 +173,7 @@ def test_the_mfls_command_line_runs_rename(course: Path) -> None:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr.decode()
-    assert b"+?[{{ r }} A | B]\n" in done.stdout
+    assert b"+?[%{{r}} A | B]\n" in done.stdout  # the learner page's form
     assert _snapshot(course) == before
 
 

@@ -114,7 +114,7 @@ def test_rename_keeps_legacy_percent(course: Path) -> None:
     snapshot = indexed(course).snapshot
     change = rn.rename(snapshot, uri(course / "l2.md"), _offset_of(LESSON_2, "{{ goal }}"), "aim")
     texts = applied(change)
-    assert "?[%{{ aim }} Job | Fun]" in texts[uri(course / "l1.md")]
+    assert "?[%{{aim}} Job | Fun]" in texts[uri(course / "l1.md")]  # the learner page's form
     assert "and {{ aim }}." in texts[uri(course / "l2.md")]
 
 
