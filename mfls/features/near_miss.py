@@ -2,8 +2,12 @@
 
 Two keys are near when their loose forms (NFKC, case folded, without whitespace,
 punctuation or invisible format characters) are equal, or within a small edit distance
-of each other. The distance search uses the pigeonhole principle: cut a loose form into
-three pieces; within distance 2 one piece appears unchanged, shifted by at most 2.
+of each other. The candidates are the keys of the pieces the key probes (the pigeonhole
+principle: cut a loose form into three pieces; within distance 2 one piece appears
+unchanged, shifted by at most 2), at most `MAX_CANDIDATES` of them. Of those, the ones
+one edit away come from lookups of one-deletion variants (`one_edit`), without comparing
+the key with each; only a key with none of them at one edit compares candidates, in
+order, until the first at two edits.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
+from mfls.features.one_edit import OneEditIndex
+
 PIECES = 3
 MIN_FUZZY_LENGTH = 4
 MEMO_SIZE = 50_000
@@ -22,6 +28,9 @@ hands the ones that still hold to the next index)."""
 MAX_CANDIDATES = 400
 """At most this many keys are compared by edit distance per lookup, rarest pieces first
 (of a piece shared by more, the first in sorted order)."""
+FEW_CANDIDATES = 24
+"""Up to this many candidates are each compared with the key; more are looked up in the
+one-edit index (whose tables cost about as much to make as comparing a few dozen)."""
 
 
 def _dropped(char: str) -> bool:
@@ -51,6 +60,22 @@ def threshold(length: int) -> int:
 def _cuts(length: int) -> list[tuple[int, int]]:
     bounds = [length * i // PIECES for i in range(PIECES + 1)]
     return [(bounds[i], bounds[i + 1]) for i in range(PIECES)]
+
+
+@lru_cache(maxsize=1024)
+def _probes(length: int, limit: int) -> tuple[tuple[int, int, int, int], ...]:
+    """The piece slots a loose form of `length` probes: (a length within `limit`, a piece
+    of it, where in the form that piece may lie: shifted by at most `limit`)."""
+    probes = []
+    for other in range(length - limit, length + limit + 1):
+        if other < MIN_FUZZY_LENGTH:
+            continue
+        for index, (start, end) in enumerate(_cuts(other)):
+            for shift in range(-limit, limit + 1):
+                at = start + shift
+                if at >= 0 and at + end - start <= length:
+                    probes.append((other, index, at, at + end - start))
+    return tuple(probes)
 
 
 def bounded_distance(a: str, b: str, limit: int) -> int | None:
@@ -117,10 +142,12 @@ class NearMissIndex:
         keys: frozenset[str],
         buckets: dict[str, frozenset[str]],
         pieces: dict[tuple[int, int, str], tuple[str, ...]],
+        edits: OneEditIndex,
     ) -> None:
         self.keys = keys
         self._buckets = buckets
         self._pieces = pieces
+        self._edits = edits
         self._memo: dict[str, Near | None] = {}
 
     @staticmethod
@@ -138,6 +165,7 @@ class NearMissIndex:
             unique,
             {slot: frozenset(found) for slot, found in buckets.items()},
             {slot: tuple(sorted(found)) for slot, found in pieces.items()},
+            OneEditIndex.build(form for form in buckets if len(form) >= MIN_FUZZY_LENGTH),
         )
 
     def updated(self, added: Iterable[str], removed: Iterable[str]) -> NearMissIndex:
@@ -185,6 +213,8 @@ class NearMissIndex:
         buckets = dict(self._buckets)
         pieces = dict(self._pieces)
         keys = set(self.keys)
+        gone: set[str] = set()  # loose forms whose bucket went
+        new: set[str] = set()  # and came
         for key in removed:
             if key in keys:
                 keys.discard(key)
@@ -196,6 +226,7 @@ class NearMissIndex:
                     buckets[form] = remaining
                 else:
                     del buckets[form]
+                    gone.add(form)
                 for slot in _piece_slots(form):
                     left = tuple(k for k in pieces[slot] if k != key)
                     if left:
@@ -208,12 +239,18 @@ class NearMissIndex:
                 form = loose(key)
                 if not form:
                     continue
+                if form not in buckets:
+                    new.add(form)
                 buckets[form] = buckets.get(form, frozenset()) | {key}
                 for slot in _piece_slots(form):
                     group = list(pieces.get(slot, ()))
                     insort(group, key)
                     pieces[slot] = tuple(group)
-        return NearMissIndex(frozenset(keys), buckets, pieces)
+        fuzzy = [form for form in gone ^ new if len(form) >= MIN_FUZZY_LENGTH]
+        edits = self._edits.updated(
+            [form for form in fuzzy if form in new], [form for form in fuzzy if form in gone]
+        )
+        return NearMissIndex(frozenset(keys), buckets, pieces, edits)
 
     def nearest(self, key: str) -> Near | None:
         """The best other key near `key`: equal loose form first, then the smallest edit."""
@@ -225,6 +262,8 @@ class NearMissIndex:
         return found
 
     def _nearest(self, key: str) -> Near | None:
+        """Equal loose forms first (the first key in order); else, of the candidates,
+        those one edit away, then those two: the first in order at the least distance."""
         form = loose(key)
         if not form:
             return None
@@ -234,31 +273,47 @@ class NearMissIndex:
         limit = threshold(len(form))
         if limit == 0:
             return None
+        found = self._candidates(form, limit)
+        found.discard(key)
+        if len(found) <= FEW_CANDIDATES:
+            return _closest(form, limit, found)
+        buckets = self._buckets
+        one = [k for other in self._edits.neighbours(form) for k in buckets[other] if k in found]
+        if one:
+            return Near(min(one), 1)
+        if limit < 2:
+            return None
+        for candidate in sorted(found):
+            other = loose(candidate)
+            if threshold(len(other)) == 2 and bounded_distance(form, other, 2) is not None:
+                return Near(candidate, 2)  # none is one edit away
+        return None
+
+    def _candidates(self, form: str, limit: int) -> set[str]:
+        """The keys of the pieces `form` probes, the least shared pieces first, as long as
+        they come to at most `MAX_CANDIDATES` (of a piece shared by more, the first)."""
+        pieces = self._pieces
         groups: list[tuple[str, ...]] = []
-        for length in range(len(form) - limit, len(form) + limit + 1):
-            if length < MIN_FUZZY_LENGTH:
-                continue
-            for index, (start, end) in enumerate(_cuts(length)):
-                size = end - start
-                for shift in range(-limit, limit + 1):
-                    at = start + shift
-                    if at >= 0 and at + size <= len(form):
-                        group = self._pieces.get((length, index, form[at : at + size]))
-                        if group:
-                            groups.append(group)
+        for length, index, start, end in _probes(len(form), limit):
+            group = pieces.get((length, index, form[start:end]))
+            if group:
+                groups.append(group)
         found: set[str] = set()
         for group in sorted(groups, key=len):
             if found and len(found) + len(group) > MAX_CANDIDATES:
                 break
             found.update(group[:MAX_CANDIDATES])
-        best: Near | None = None
-        for candidate in sorted(found):
-            if candidate == key:
-                continue
-            other = loose(candidate)
-            distance = bounded_distance(form, other, min(limit, threshold(len(other))))
-            if distance is not None and (best is None or distance < best.distance):
-                best = Near(candidate, distance)
-                if distance == 1:
-                    break
-        return best
+        return found
+
+
+def _closest(form: str, limit: int, candidates: Iterable[str]) -> Near | None:
+    """The first of `candidates` in order at the least distance from `form`, each compared."""
+    best: Near | None = None
+    for candidate in sorted(candidates):
+        other = loose(candidate)
+        distance = bounded_distance(form, other, min(limit, threshold(len(other))))
+        if distance is not None and (best is None or distance < best.distance):
+            best = Near(candidate, distance)
+            if distance == 1:
+                break
+    return best
