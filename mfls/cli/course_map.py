@@ -1,4 +1,6 @@
-"""`mfls map COURSE [-o FILE] [--format html|json|svg]`: the course's memory picture.
+"""`mfls map COURSE [-o FILE] [--format html|json|svg|global-variable-table]`: the course's
+memory picture, or the course tool's `global_variable_table` of it
+(`features/variable_table.py`).
 
 COURSE is a course folder (or a file inside one), or an AI-Shifu export (`.json`,
 mapped as the course `mfls unpack` would make of it: a place is named
@@ -26,17 +28,24 @@ from mfls.exports.checking import export_course
 from mfls.features.course_map import CourseMap, course_map
 from mfls.features.course_map_html import map_html
 from mfls.features.course_map_svg import map_svg
+from mfls.features.variable_table import global_variable_table
 from mfls.workspace.course_root import nearest_course_root
 from mfls.workspace.loading import load_course
 
-FORMATS = ("html", "json", "svg")
+TABLE = "global-variable-table"
+
+FORMATS = ("html", "json", "svg", TABLE)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("course", metavar="COURSE", help="a course folder or an AI-Shifu export")
     parser.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     parser.add_argument(
-        "--format", choices=FORMATS, default=None, help="html (default; or from FILE's suffix)"
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="html (default; or from FILE's suffix); global-variable-table: the course tool's "
+        "variable table as JSON",
     )
 
 
@@ -98,6 +107,8 @@ def render(located: Located, form: str) -> str:
         return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
     if form == "svg":
         return map_svg(found)
+    if form == TABLE:
+        return json.dumps(global_variable_table(found), ensure_ascii=False, indent=2) + "\n"
     return map_html(found, shown)
 
 

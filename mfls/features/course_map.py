@@ -31,6 +31,7 @@ from mfls.features.facts import (
 from mfls.features.refusal import Refusal
 from mfls.syntax.model import Interaction
 from mfls.text.lines import line_breaks, line_start
+from mfls.workspace.course_creator import COURSE_PROMPT, LESSONS, UNPACKED_COURSE_PROMPT
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot, relative_path
 from mfls.workspace.uris import path_to_uri, uri_to_path
 
@@ -173,6 +174,7 @@ class CourseMap:
     keys: tuple[KeyLane, ...]
     figures: CourseFigures
     legend: Mapping[str, str] = field(default_factory=lambda: dict(LEGEND))
+    lesson_ids: tuple[str, ...] = ()  # by lesson: `lesson_id` (features/variable_table.py)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -256,9 +258,43 @@ def course_map(
     ]
     lanes.sort(key=lambda lane: (lane.group == SYSTEM_GROUP, first_seen[lane.key], lane.key))
     figures = course_figures(course)
+    ids = tuple(lesson_id(course, entry) for entry in entries)
     return CourseMap(
-        course.name, course.root, course.host.name, tuple(lessons), tuple(lanes), figures
+        course.name,
+        course.root,
+        course.host.name,
+        tuple(lessons),
+        tuple(lanes),
+        figures,
+        lesson_ids=ids,
     )
+
+
+COURSE_PROMPT_ID: Final = "course_prompt"
+"""The course tool's reserved `lesson_id` of the course prompt."""
+
+
+def lesson_id(course: CourseSnapshot, entry: DocEntry) -> str:
+    """How the course tool would name a document of the course: `course_prompt` for the
+    course prompt (`course-prompt.md` of an AI-Shifu course folder, `prompts/course.md`
+    of an export), else its path from the course root without `.md`, a course folder's
+    `lessons/` and an export's `prompts/` (a lesson's own prompt) left out."""
+    path = entry.path if entry.path is not None else uri_to_path(entry.uri)
+    if path is None or course.root is None:
+        return entry.label
+    name = relative_path(path, course.root)
+    creator = course.config.layout is not None
+    reference = entry.kind == "reference"
+    if reference and name == (COURSE_PROMPT if creator else UNPACKED_COURSE_PROMPT):
+        return COURSE_PROMPT_ID
+    if creator and name.startswith(f"{LESSONS}/"):
+        name = name[len(LESSONS) + 1 :]
+    elif reference and name.startswith(_PROMPTS):
+        name = name[len(_PROMPTS) :]
+    return name[:-3] if name.lower().endswith(".md") else name
+
+
+_PROMPTS: Final = UNPACKED_COURSE_PROMPT.split("/")[0] + "/"
 
 
 def _interactions_by_binding(interactions: Iterable[Interaction]) -> dict[int, Interaction]:
