@@ -814,3 +814,19 @@ def build_lookalikes(book: CaseBook) -> None:
         OPEN + " U+FF1F and U+FF3B are not `?[`.",
         "\uff1f\uff3bA|B]",
     )
+    book.doc(
+        "fixed-output-markers-read",
+        "syntax.md rule 28: AI-Shifu's fixed output (`===text===`, `!===text!===`) is text "
+        "to the syntax; the markers inside are read (markdown-flow 0.4.2 substitutes them).",
+        "Say ===Hi {{ name }}=== and !===Bye {{ name }}!===",
+        M("{{ name }}", "name", nth=1),
+        M("{{ name }}", "name", nth=2),
+    )
+    book.doc(
+        "fixed-output-interaction-read",
+        "syntax.md rule 28: an interaction inside fixed output is an interaction "
+        "(markdown-flow 0.4.2 cuts the line there).",
+        "===?[{{ k }} A | B]===",
+        M("{{ k }}", "k", role="binding"),
+        X("?[{{ k }} A | B]", ["A", "B"], binding="k"),
+    )
