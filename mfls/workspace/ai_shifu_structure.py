@@ -19,6 +19,7 @@ interaction before it looks for fixed output, so no fixed output spans an intera
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
@@ -29,6 +30,7 @@ _FENCE: Final = re.compile(r"!={3,}\s*$")
 _INLINE: Final = re.compile(r"===(.+)=== *$")
 _IN_LINE: Final = re.compile(r"===\s*(.+?)\s*===")
 _BANG: Final = re.compile(r"!===(.*?)!===")
+_NOT_BREAK: Final = re.compile(r"[^\n]")
 
 LINE: Final = "line"
 """A line `===text===`."""
@@ -108,7 +110,8 @@ def lesson_structure(
         separators.append((dash, dash + 3))
         at = match.end()
     segments.append((at, len(text)))
-    seen = _masked(text, opaque) if opaque else text
+    seen = _masked(text, opaque) if opaque and "===" in text else text
+    cut_starts = [a for a, _ in cuts]
     blocks: list[LessonBlock] = []
     for start, end in segments:
         part = text[start:end]
@@ -117,7 +120,8 @@ def lesson_structure(
             continue
         first = start + len(part) - len(part.lstrip())
         last = first + len(stripped)
-        inside = [(a, b) for a, b in cuts if first <= a and b <= last]
+        low, high = bisect_left(cut_starts, first), bisect_left(cut_starts, last)
+        inside = [(a, b) for a, b in cuts[low:high] if b <= last]
         pieces = _between(first, last, inside)
         spans: list[FixedSpan] = []
         fixed = not inside
@@ -139,7 +143,8 @@ def _masked(text: str, opaque: Sequence[tuple[int, int]]) -> str:
         if end <= start:
             continue
         parts.append(text[at:start])
-        parts.append(re.sub(r"[^\n]", "\0", text[start:end]))
+        piece = text[start:end]
+        parts.append(_NOT_BREAK.sub("\0", piece) if "\n" in piece else "\0" * len(piece))
         at = end
     parts.append(text[at:])
     return "".join(parts)
