@@ -93,6 +93,19 @@ def test_which_fixed_output_the_ai_may_translate(text: str, alone: bool) -> None
         assert "keep content with all formatting" in _user_message(MarkdownFlow(text), 0)
 
 
+@pytest.mark.parametrize("text", ["===?[%{{k}} A | B]===", "Say !===?[%{{k}} A | B]!=== now"])
+def test_an_interaction_inside_fixed_output_is_read(text: str) -> None:
+    """`hover.fixed.markers` and docs/syntax.md rule 28: the SDK cuts the block at the
+    interaction and binds its variable; the scanner reads the same interaction, and no
+    fixed output is left around it."""
+    kinds = [b.block_type for b in MarkdownFlow(text).get_all_blocks()]
+    assert BlockType.INTERACTION in kinds and BlockType.PRESERVED_CONTENT not in kinds
+    assert MarkdownFlow(text).extract_variables() == ["k"]
+    [found] = scan(text).interactions
+    assert found.binding == "k"
+    assert not [s for b in scanned_structure(text, scan(text)).blocks for s in b.spans]
+
+
 GATE_TEXTS = [
     "?[Pay now//_sys_pay]",
     "?[Log in//_sys_login | Later]",
