@@ -10,10 +10,11 @@ what was typed; Neovim 0.11 filters no item with an edit range, so the server fi
 (`complete` with a limit), and it inserts a plain text only up to its first space, so
 clients that take snippets get the text as one (`snippet_text`).
 
-Right after `?[%{{` in a course whose learner page reads only unpadded bindings
-(`features/binding_spelling.py`: remark-flow 0.1.6 targeted), the item writes the key
-tight, `%{{key}}`: the range starts right after `{{` (padding typed there is replaced)
-and ends at the `}}`.
+Right after `?[%{{` in a course that targets AI-Shifu's learner page
+(`features/binding_spelling.py`), only keys the page reads are offered, and where it reads
+only unpadded bindings (remark-flow 0.1.6 targeted) an item writes the key tight,
+`%{{key}}`: the range starts right after `{{` (padding typed there is replaced) and ends
+at the `}}`.
 
 Ranking (`CompletionItem.sort_text`, and `doubt` for the items that are not real keys):
 keys bound in this lesson, then keys bound in other lessons in course order, then keys
@@ -128,8 +129,11 @@ def complete(
     span = edit_range(text, entry.result_near(offset), offset)
     if span is None:
         return _gate_values(course, entry, offset)
-    tight = page_binding(text, span[0]) and not spelling_of(course.config).pads_bindings
-    edit = key_edit(text, span, offset, tight=tight)
+    spelling = spelling_of(course.config)
+    binding = page_binding(text, span[0])
+    edit = key_edit(text, span, offset, tight=binding and not spelling.pads_bindings)
+    # Where the learner page reads a binding, a key it cannot read is not offered.
+    offered = spelling.writable if binding and spelling.for_page else None
     table = _table(course)
     local: dict[int, str] = {}
     if entry.kind == "lesson":
@@ -143,11 +147,15 @@ def complete(
         items = [
             _ranked(course, item, local.get(i))
             for i, item in enumerate(table.values)
-            if item.key != own
+            if item.key != own and (offered is None or offered(item.key))
         ]
         return _completion(edit, items, False)
     skipped = None if own is None else table.positions.get(own)
-    picked = [i for i in _best(table, local, _matcher(typed), limit + 1) if i != skipped]
+    picked = [
+        i
+        for i in _best(table, local, _matcher(typed), limit + 1)
+        if i != skipped and (offered is None or offered(table.values[i].key))
+    ]
     if len(picked) <= limit:
         picked.sort()
     items = [_ranked(course, table.values[i], local.get(i)) for i in picked[:limit]]
