@@ -6,8 +6,11 @@ the course map. What the page shows is compared with what `mfls check` says of t
 course, and with the lessons' text after each edit. The same session then refuses a broken
 export, opens a real AI-Shifu export and its `mfls unpack` folder and saves each back
 (compared byte for byte with the export and with `mfls pack`), shares a lesson by link,
-checks the page's Content-Security-Policy, and opens the page in Simplified Chinese. One
-browser session serves every test here (`session`).
+checks the page's Content-Security-Policy, and opens the page in Simplified Chinese. The
+Learner view shows a lesson as AI-Shifu's learner page does (compared with remark-flow run
+in Node); exports nested 1,000 to 100,000 deep are refused and the page goes on, and a
+worker whose Python failed fatally is restarted on the course. One browser session serves
+every test here (`session`).
 
 The site is built by `npm run build` in editors/web (scripts/setup-editors.sh does it);
 this test builds nothing. `MFLS_UPDATE_SCREENSHOT=1` also copies its screenshot to
@@ -49,6 +52,19 @@ DRIVER = Path(__file__).with_name("web_playground.cjs")
 SCREENSHOT = REPO / "docs" / "playground.png"
 OLD_KEY = "What would you like to learn?"
 NEW_KEY = "Which language will you learn?"
+LEARNER_LESSON = """Ask the learner's level.
+
+?[%{{level}} Beginner | Expert]
+
+?[%{{What would you like to learn?}} Python | JavaScript]
+
+?[%{{topics}} Loops || Functions || Classes]
+
+?[%{{name}}...Your name]
+"""
+"""A lesson the Learner view shows (pasted under the new lesson's heading): interactions the
+learner page reads, and one (a question-text key) it cannot."""
+REMARK_FLOW = REPO / "tests" / "hosts" / "remark_flow"
 DEEP = (1_000, 4_000, 10_000, 100_000)
 """How deep the exports nest that the page must refuse and survive (4,000 killed it)."""
 LESSON_1, LESSON_2, LESSON_3 = (
@@ -181,6 +197,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
                 "MFLS_FOREIGN_URL": foreign,
                 "MFLS_BROKEN": str(broken),
                 "MFLS_DEEP": ",".join(map(str, deep)),
+                "MFLS_LEARNER_LESSON": LEARNER_LESSON,
                 "MFLS_DOWNLOADS": str(downloads),
                 **({"MFLS_EXPORT": str(export), "MFLS_FOLDER": str(folder)} if export else {}),
             },
@@ -468,6 +485,109 @@ def test_the_page_survives_deep_exports_and_restarts_mfls(session: Session) -> N
     zh = session.steps["chinese"]["dead"]
     assert zh["state"] == "failed" and zh["status"].startswith("mfls 已停止：")
     assert zh["button"] == "重新启动 mfls" and _chinese(zh["message"])
+
+
+def page_readings(lines: list[str], version: str) -> list[dict[str, Any]]:
+    """The learner page's reading of each line, by the real remark-flow in Node
+    (tests/hosts/remark_flow/page.mjs, as the learner page model's tests run it)."""
+    require_path(REMARK_FLOW / "node_modules", "tests/hosts/remark_flow's npm packages (npm ci)")
+    done = subprocess.run(
+        [require_executable("node"), str(REMARK_FLOW / "page.mjs"), version],
+        input=json.dumps(lines),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    readings: list[dict[str, Any]] = json.loads(done.stdout)
+    return readings
+
+
+def test_the_learner_view(session: Session) -> None:
+    steps = session.steps["learner"]
+    assert not session.data["errors"], session.data["errors"]
+
+    # remark-flow is fetched when the pane opens, not before, and once.
+    assert (steps["fetchedBefore"], steps["fetchedAfter"], steps["fetchedAtEnd"]) == (0, 1, 1)
+    assert steps["versions"] == [
+        ["remark-flow-0.1.6", "remark-flow 0.1.6"],
+        ["remark-flow-1.0.0-alpha.7", "remark-flow 1.0.0-alpha.7"],
+    ]
+    assert steps["chosen"] == "remark-flow-0.1.6"  # what markdown-flow-ui 0.1.107 bundles
+
+    # Each interaction drawn as the real package reads its line, in both versions.
+    lines = steps["text"].split("\n")
+    assert steps["text"] == f"# New lesson\n\n{LEARNER_LESSON}"
+    numbers = [n for n, line in enumerate(lines, 1) if line.startswith("?[")]
+    for version, shown in steps["shown"].items():
+        readings = page_readings([lines[n - 1] for n in numbers], version)
+        cards = [card for card in shown if card["kind"].startswith("learner-interaction")]
+        assert [card["line"] for card in cards] == numbers
+        for card, reading in zip(cards, readings, strict=True):
+            elements = reading["elements"]
+            assert card["buttons"] == [b for e in elements for b in e.get("buttonTexts", [])]
+            assert card["input"] == next(
+                (e["placeholder"] for e in elements if "placeholder" in e), None
+            )
+            assert card["raw"] == (None if elements else reading["text"])
+        # The prompt between interactions: what the AI writes from, with its lines.
+        assert [c["text"] for c in shown if c["kind"] == "learner-ai"] == [
+            "AI writes from lines 1–3 # New lesson"
+        ]
+
+    readable = {
+        "line": numbers[0],
+        "kind": "learner-interaction",
+        "buttons": ["Beginner", "Expert"],
+        "input": None,
+        "caption": "saved as level",
+        "warning": None,
+        "raw": None,
+        "problems": [],
+        "text": None,
+    }
+    old, new = steps["shown"]["remark-flow-0.1.6"], steps["shown"]["remark-flow-1.0.0-alpha.7"]
+    assert old[1] == new[1] == readable
+    # The question-text key: 0.1.6 makes buttons that store nothing, the marker in the
+    # first label; 1.0.0-alpha.7 gives the raw text. Both link to the problem.
+    problem = old[2]["problems"]
+    assert len(problem) == 1 and problem[0].startswith("page-unreadable-binding: ")
+    assert old[2] == {
+        **readable,
+        "line": numbers[1],
+        "kind": "learner-interaction unread",
+        "buttons": ["%{{What would you like to learn?}} Python", "JavaScript"],
+        "caption": None,
+        "warning": "The page reads no variable here: the answer is stored nowhere",
+        "problems": problem,
+    }
+    assert new[2] == {
+        **readable,
+        "line": numbers[1],
+        "kind": "learner-interaction unread",
+        "buttons": [],
+        "caption": None,
+        "warning": "The page cannot read this interaction: the learner gets the raw text",
+        "raw": "?[%{{What would you like to learn?}} Python | JavaScript]",
+        "problems": problem,
+    }
+    assert old[3]["caption"] == "choose several · saved as topics"
+    assert new[3]["caption"] == "saved as topics"  # no multiple choice in 1.0.0-alpha.7
+    assert old[4]["input"] == new[4]["input"] == "Your name"
+
+    # mfcourse.toml shown, the pane keeps the lesson; the problem clicked there: the lesson
+    # in the editor, the cursor on the key.
+    assert steps["keptLesson"] == "lessons/07-learner.md"
+    assert steps["clicked"]["path"] == "lessons/07-learner.md"
+    assert steps["clicked"]["line"] == numbers[1] and steps["clicked"]["focused"]
+    assert "What would you like to learn?" in steps["clicked"]["at"]
+    assert steps["closed"] == {"pane": True, "map": "block"}
+
+    # In Chinese: the pane's words, and a warning on the example's first interaction.
+    zh = session.steps["chinese"]["learner"]
+    assert zh["heading"] == "学员视图" and _chinese(zh["note"])
+    assert all(_chinese(c["text"]) for c in zh["shown"] if c["kind"] == "learner-ai")
+    assert any(c["warning"] and _chinese(c["warning"]) for c in zh["shown"])
 
 
 def test_a_lesson_shared_by_link(session: Session) -> None:

@@ -3,14 +3,16 @@
 // go to a binding in another lesson, hover a marker, rename a key with F2; then the course
 // as files: an export dropped and refused, a real one opened and saved back (as it came, then edited),
 // its unpacked folder opened and saved; a lesson shared by link and opened from it, a
-// damaged link; the page under its Content-Security-Policy; the page in Simplified Chinese.
+// damaged link; the page under its Content-Security-Policy; the Learner view; exports nested
+// far too deep, then a fatal failure of the worker's Python and the restart; the page in
+// Simplified Chinese.
 // Each step records what is on screen and what is downloaded; the pytest side
 // (test_web_playground.py) judges it.
 // Environment: MFLS_NODE_MODULES (with playwright-core), MFLS_URL, MFLS_CHROMIUM,
 // MFLS_RESULTS (a JSON file written at the end), MFLS_SHOT (the screenshot's path),
 // MFLS_FOREIGN_URL (another origin, for a request the page must not make), MFLS_BROKEN
 // (a .json mfls refuses), MFLS_DEEP (exports nested too deep, comma-separated),
-// MFLS_EXPORT and MFLS_FOLDER (an AI-Shifu export and that export
+// MFLS_LEARNER_LESSON (the Learner view's lesson), MFLS_EXPORT and MFLS_FOLDER (an AI-Shifu export and that export
 // unpacked by `mfls unpack`; when absent, those steps are skipped), MFLS_DOWNLOADS (a folder
 // for the downloads).
 const fs = require("fs");
@@ -270,6 +272,67 @@ async function survives(page) {
   return steps;
 }
 
+// What the Learner view shows of each line: its buttons, input, warnings, raw text,
+// captions and problem links, by line number.
+const learnerShown = (page) => page.$$eval(".learner-lesson > li", (items) => items.map((li) => ({
+  line: Number(li.dataset.line),
+  kind: li.className,
+  buttons: [...li.querySelectorAll(".learner-choice")].map((b) => b.textContent),
+  input: li.querySelector(".learner-input")?.placeholder ?? null,
+  caption: li.querySelector(".learner-caption")?.textContent ?? null,
+  warning: li.querySelector(".learner-warning")?.textContent ?? null,
+  raw: li.querySelector(".learner-raw")?.textContent ?? null,
+  problems: [...li.querySelectorAll(".learner-problem")].map((a) => a.textContent),
+  text: li.classList.contains("learner-ai") ? li.textContent : null,
+})));
+
+// The Learner view as an author uses it: a lesson with interactions the learner page reads
+// and one it cannot; the pane opened (remark-flow fetched only then), read in each page
+// version, the unreadable interaction's problem clicked (the editor goes there), closed.
+async function learnerView(page, addLesson, answers) {
+  const fetched = () => results.requests.filter((url) => url.endsWith("/learner_page.js")).length;
+  const steps = { fetchedBefore: fetched() };
+  const lesson = await addLesson("07-learner.md", process.env.MFLS_LEARNER_LESSON);
+  steps.text = await text(page, lesson);
+  const unreadable = steps.text.split("\n").findIndex((line) => line.includes("{{What would you like to learn?}}")) + 1;
+  await until(async () => (await problemsShown(page)).some((p) => p.startsWith(`${lesson}:${unreadable} page-unreadable-binding`)),
+    "the page-unreadable-binding problem", WAIT, 100);
+  await page.click("#open-learner-view");
+  await page.waitForSelector(".learner-lesson .learner-interaction", { timeout: WAIT });
+  steps.fetchedAfter = fetched();
+  steps.versions = await page.$$eval("#page-version option", (options) => options.map((o) => [o.value, o.textContent]));
+  steps.chosen = await page.inputValue("#page-version");
+  steps.shown = { [steps.chosen]: await learnerShown(page) };
+  await page.screenshot({ path: process.env.MFLS_SHOT.replace(/\.png$/, "-learner.png") });
+  const other = steps.versions.map(([value]) => value).find((value) => value !== steps.chosen);
+  await page.selectOption("#page-version", other);
+  await page.waitForSelector(`#learner-view[data-version="${other}"]`, { timeout: WAIT });
+  steps.shown[other] = await learnerShown(page);
+  await page.screenshot({ path: process.env.MFLS_SHOT.replace(/\.png$/, "-learner-other.png") });
+  // The unreadable interaction's problem, clicked: the editor of the lesson at the key.
+  // mfcourse.toml shown in the editor: the pane keeps the lesson.
+  await openFile(page, "mfcourse.toml");
+  steps.keptLesson = await page.textContent(".learner-path");
+  await page.click(`.learner-interaction[data-line="${unreadable}"] .learner-problem`);
+  steps.clicked = await page.evaluate(() => {
+    const path = document.querySelector("#file-list li[aria-current=true]").dataset.path;
+    const view = window.mflsPlayground.views.get(path);
+    const head = view.state.selection.main.head;
+    const line = view.state.doc.lineAt(head);
+    return { path, line: line.number, at: line.text.slice(head - line.from), focused: view.hasFocus };
+  });
+  await page.click("#close-learner-view");
+  steps.closed = await page.evaluate(() => ({
+    pane: document.getElementById("learner-view").hidden,
+    map: getComputedStyle(document.getElementById("map-frame")).display,
+  }));
+  steps.fetchedAtEnd = fetched();
+  answers.push(""); // the confirm: accepted
+  await page.click("#delete-file");
+  await page.waitForFunction((p) => !window.mflsPlayground.views.has(p), lesson, { timeout: WAIT });
+  return steps;
+}
+
 // Share: the lesson on screen in a link; the link opened in a new tab shows it; a damaged
 // fragment there gives a message and the example course.
 async function share(context, page) {
@@ -349,6 +412,13 @@ async function chinese(browser) {
       strings: await pageStrings(page),
       problems: await problemsShown(page),
       violations: await page.evaluate(() => window.mflsViolations),
+    };
+    await page.click("#open-learner-view");
+    await page.waitForSelector(".learner-lesson .learner-interaction", { timeout: WAIT });
+    shown.learner = {
+      heading: await page.textContent("#learner-view h2 span"),
+      note: await page.textContent(".learner-note"),
+      shown: await learnerShown(page),
     };
     await page.evaluate(() => window.mflsPlayground.breakPython());
     await page.waitForSelector("#restart:not([hidden])", { timeout: WAIT });
@@ -538,6 +608,7 @@ async function main() {
     results.steps.files = files;
     results.steps.strings = await pageStrings(page);
     results.steps.courseFile = await courseFileEdit(page);
+    results.steps.learner = await learnerView(page, addLesson, answers);
 
     // 9. The page's policy: what the page needs was never blocked; a request planted to
     // another origin is.

@@ -106,19 +106,16 @@ async function main() {
   // The page loads none of Pyodide's own packages: its lock file keeps only its header.
   const lock = JSON.parse(fs.readFileSync(path.join(web, "node_modules/pyodide/pyodide-lock.json"), "utf8"));
   fs.writeFileSync(path.join(out, "pyodide", "pyodide-lock.json"), JSON.stringify({ ...lock, packages: {} }));
-  log("esbuild: the page and the worker");
+  log("esbuild: the page, the worker, and the learner page's parser");
+  const bundle = { absWorkingDir: web, bundle: true, format: "esm", minify: true, sourcemap: false, target: "es2022", outdir: out, logLevel: "warning" };
+  // learner_page.js (remark-flow) is a bundle of its own, imported by the page only when the
+  // Learner view opens: nothing of it is loaded on the way to the first problems.
   await esbuild.build({
+    ...bundle,
     entryPoints: { main: "src/main.js", worker: "src/worker.js" },
-    absWorkingDir: web,
-    bundle: true,
-    format: "esm",
-    minify: true,
-    sourcemap: false,
-    target: "es2022",
-    outdir: out,
-    external: ["./pyodide/pyodide.mjs"],
-    logLevel: "warning",
+    external: ["./pyodide/pyodide.mjs", "./learner_page.js"],
   });
+  await esbuild.build({ ...bundle, entryPoints: { learner_page: "src/learner_page.js" } });
   fs.copyFileSync(path.join(web, "src", "style.css"), path.join(out, "style.css"));
   const page = fs.readFileSync(path.join(web, "src", "index.html"), "utf8");
   fs.writeFileSync(path.join(out, "index.html"), page.replace("@@CSP@@", contentSecurityPolicy()));

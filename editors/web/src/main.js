@@ -26,6 +26,7 @@ import { locale, t, translatePage } from "./i18n.js";
 import { MOST_SHARED_CHARACTERS, SHARE_PREFIX, shareFragment, sharedLesson } from "./share.js";
 import { folderFiles, pickedFiles } from "./folders.js";
 import { pathUnder, uriUnder } from "./uris.js";
+import { learnerView } from "./learner_view.js";
 
 let ROOT_URI = "file:///course"; // in the socket mode, the server's root
 const uriOf = (path) => uriUnder(ROOT_URI, path);
@@ -274,6 +275,8 @@ function show(path) {
   current = path;
   for (const [name, view] of views) view.dom.parentElement.hidden = name !== path;
   renderFiles();
+  if (path.endsWith(".md")) lastLesson = path;
+  learner.update();
   const view = views.get(path);
   view.requestMeasure();
   return view;
@@ -314,19 +317,33 @@ function onProblems(uri, diagnostics) {
       where.className = "where";
       where.textContent = `${pathOf(fileUri)}:${diagnostic.range.start.line + 1} `;
       item.append(where, `${diagnostic.code ?? ""}: ${diagnostic.message}`);
-      item.addEventListener("click", () => {
-        const view = show(pathOf(fileUri));
-        const plugin = LSPPlugin.get(view);
-        view.dispatch({ selection: { anchor: plugin.fromPosition(diagnostic.range.start) }, scrollIntoView: true });
-        view.focus();
-      });
+      item.addEventListener("click", () => goToProblem(fileUri, diagnostic));
       items.push(item);
     }
   }
   problemList.replaceChildren(...items);
   renderFiles();
   scheduleMap();
+  learner.update();
 }
+
+// The editor of a problem's file shown, the cursor at the problem.
+function goToProblem(fileUri, diagnostic) {
+  const view = show(pathOf(fileUri));
+  const plugin = LSPPlugin.get(view);
+  view.dispatch({ selection: { anchor: plugin.fromPosition(diagnostic.range.start) }, scrollIntoView: true });
+  view.focus();
+}
+
+// The open lesson as the learner page shows it (learner_view.js), beside the editor.
+// It shows the lesson last shown in the editor.
+let lastLesson = null;
+const learner = learnerView({
+  aside: document.getElementById("map"),
+  lesson: () => (views.has(lastLesson) ? { path: lastLesson, uri: uriOf(lastLesson), text: textOf(views.get(lastLesson)) } : null),
+  problemsOf: (uri) => problems.get(uri) || [],
+  goTo: goToProblem,
+});
 
 let mapTimer = -1;
 function scheduleMap() {
