@@ -55,14 +55,16 @@ def test_a_gate_value_has_a_hover_and_a_wrong_one_a_warning(tmp_path: Path) -> N
         //- mfcourse.toml
         host = "ai-shifu"
         //- 01.md
-        ?[Pay now//_sys_p$0ay | Log in//_sys_login | Later//_sys_later]
-        %%                                                  ^^^^^^^^^^ unknown-gate-value: “_sys_later” gates nothing
+        ?[Later//_sys_later | Pay now//_sys_p$0ay | Log in//_sys_login]
+        %%       ^^^^^^^^^^ unknown-gate-value: “_sys_later” gates nothing
         ?[Pay//_sys_pay | _sys_login | _sys_Pay]
         %%                             ^^^^^^^^ unknown-gate-value: “_sys_Pay” gates nothing
         """,
     )
-    expect(course.relative(render_hover(course.call("textDocument/hover", course.at()))),
-           "hover/gate_pay.md")
+    expect(
+        course.relative(render_hover(course.call("textDocument/hover", course.at()))),
+        "hover/gate_pay.md",
+    )
 
 
 def test_gate_values_are_checked_only_on_ai_shifu(tmp_path: Path) -> None:
