@@ -7,7 +7,7 @@ there until the learner has paid or logged in, and goes on by itself once they h
 (ai-shifu/ai-shifu `src/api/flaskr/service/learn/learn_funcs.py`
 `_is_access_gate_interaction` and `context_v2.py`, at commit
 b3d3e4c89688539ac2c9f1ee8ba1a9aa968c2171; the values as markdown-flow 0.4.2's
-`InteractionParser` reads them: tests/hosts/test_ai_shifu_gate_values.py). Any other
+`InteractionParser` reads them: tests/hosts/test_ai_shifu_constructs_sdk.py). Any other
 value starting with `_sys_` is no gate: the button is an ordinary answer, which is
 reported (`unknown-gate-value`).
 

@@ -10,7 +10,7 @@ the ai-shifu source that uses it:
   `_is_access_gate_interaction` (commit b3d3e4c89688539ac2c9f1ee8ba1a9aa968c2171) gates
   the lesson when `InteractionParser().parse(content)["buttons"]` holds a button whose
   `value` is exactly `"_sys_pay"` or `"_sys_login"`; mfls reads each option's value as
-  that parser does and calls a gate exactly those.
+  that parser does (markdown-flow 0.3.1, 0.3.4 and 0.4.2) and calls a gate exactly those.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import pytest
 from markdown_flow import InteractionParser, MarkdownFlow, ProcessMode
 from markdown_flow.enums import BlockType
+from runtimes import Runtime
 
 from mfls.disk.memory import MemoryDisk
 from mfls.features.course_info import course_figures
@@ -119,12 +120,13 @@ GATE_TEXTS = [
 
 
 @pytest.mark.parametrize("text", GATE_TEXTS)
-def test_gate_values_are_the_values_the_parser_reads(text: str) -> None:
-    parsed = InteractionParser().parse(text)["buttons"]
+def test_gate_values_are_the_values_the_parser_reads(text: str, runtime: Runtime) -> None:
+    """On every release mfls models (0.3.1 and 0.3.4, which ai-shifu pins, and 0.4.2)."""
+    parsed = runtime.parse(text)["values"]
     [interaction] = scan(text).interactions
     ours = [found.value for found in values(interaction)]
-    assert ours == [button["value"] for button in parsed]
+    assert ours == parsed
     gates = [value in GATES for value in ours]
-    assert gates == [button["value"] in ("_sys_pay", "_sys_login") for button in parsed]
+    assert gates == [value in ("_sys_pay", "_sys_login") for value in parsed]
     for value, gate in zip(ours, gates, strict=True):
         assert unknown(value) is (not gate and value.strip().startswith("_sys_"))
