@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from mfls.features.facts import facts_of
 from mfls.features.messages import EN, counted, say
 from mfls.features.navigation import Location
-from mfls.workspace.index import WorkspaceSnapshot
+from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
 
 
 @dataclass(frozen=True)
@@ -28,32 +28,47 @@ def lens_title(reads: int, documents: int, all_lessons: bool, language: str = EN
     return say(language, "lens.read", times=counted(language, "lens.times", reads), where=where)
 
 
+@dataclass(frozen=True)
+class Reads:
+    """The reads of a key's answer: the references the host substitutes, as hover counts
+    them, in course order."""
+
+    places: tuple[Location, ...]
+    documents: int  # how many documents hold them
+    all_lessons: bool  # every one of those documents is a lesson
+
+
+def reads_of(course: CourseSnapshot, key: str) -> Reads:
+    substituted = facts_of(course).substituted
+    reads = sorted(
+        (o for o in course.references.get(key, ()) if substituted(o.marker)),
+        key=course.position,
+    )
+    documents = {o.uri for o in reads}
+    return Reads(
+        tuple(Location(o.uri, o.marker.key_start, o.marker.key_end) for o in reads),
+        len(documents),
+        all(course.docs[d].kind == "lesson" for d in documents),
+    )
+
+
 def code_lenses(snapshot: WorkspaceSnapshot, uri: str, language: str = EN) -> list[Lens]:
-    """One lens per binding (one the course target's runtime saves) of a lesson. The
-    reads are the references the host substitutes, as hover counts them."""
+    """One lens per binding (one the course target's runtime saves) of a lesson, counting
+    its key's reads (`reads_of`)."""
     found = snapshot.entry(uri)
     if found is None:
         return []
     course, entry = found
     if entry.kind != "lesson":
         return []
-    substituted = facts_of(course).substituted
     lenses: list[Lens] = []
     summaries: dict[str, tuple[str, tuple[Location, ...]]] = {}
     for key, markers in entry.keys.bindings.items():
         summary = summaries.get(key)
         if summary is None:
-            reads = sorted(
-                (o for o in course.references.get(key, ()) if substituted(o.marker)),
-                key=course.position,
-            )
-            documents = {o.uri for o in reads}
-            all_lessons = all(course.docs[d].kind == "lesson" for d in documents)
-            summary = (
-                lens_title(len(reads), len(documents), all_lessons, language),
-                tuple(Location(o.uri, o.marker.key_start, o.marker.key_end) for o in reads),
-            )
-            summaries[key] = summary
+            reads = reads_of(course, key)
+            title = lens_title(len(reads.places), reads.documents, reads.all_lessons, language)
+            summary = summaries[key] = (title, reads.places)
         title, locations = summary
         lenses.extend(Lens(m.key_start, m.key_end, key, title, locations) for m in markers)
     lenses.sort(key=lambda lens: lens.start)

@@ -315,6 +315,12 @@ def _snippet(text: str, start: int, offset: int) -> str:
     return line[cut : cut + SNIPPET_LIMIT]
 
 
+def lesson_titles(course: CourseSnapshot) -> dict[str, str]:
+    """URI -> the title the map gives a lesson that `structure.json` names (an AI-Shifu
+    course folder); every other document is named by its file name (`DocEntry.label`)."""
+    return _folder_names(course)[0]
+
+
 def _folder_names(course: CourseSnapshot) -> tuple[dict[str, str], dict[str, str]]:
     """The lessons of an AI-Shifu course folder by file name, with the title its
     `structure.json` gives them beside it (and their `hidden` and `access` flags, when

@@ -29,7 +29,7 @@ from mfls.workspace.diagnostic_registry import (
     READ_BEFORE_ASKED as READ_BEFORE_ASKED_CODE,
 )
 from mfls.workspace.hosts import HostProfile
-from mfls.workspace.index import CourseSnapshot, DocEntry, Memo
+from mfls.workspace.index import CourseSnapshot, DocEntry, Memo, Occurrence
 
 ASKED: Final = "asked"
 """A lesson binds the key: an interaction saves the learner's answer."""
@@ -169,9 +169,13 @@ class CourseFacts:
         """The course position of the key's first binding in a lesson, if any."""
         if key in self._firsts:
             return self._firsts[key]
-        first = self.course.first_lesson_binding(key)
+        first = self.first_asking(key)
         found = self._firsts[key] = None if first is None else self.course.position(first)
         return found
+
+    def first_asking(self, key: str) -> Occurrence | None:
+        """The key's first binding in a lesson, in course order (where `first_asked` is)."""
+        return self.course.first_lesson_binding(key)
 
     def asked_in_lesson(self, key: str) -> bool:
         return self.first_asked(key) is not None

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from string import Template
 from typing import Final
 
+from mfls.features.inlay_hint_messages import INLAY_HINT_MESSAGES
 from mfls.workspace.config import CONFIG_MESSAGES
 from mfls.workspace.diagnostic_registry import DIAGNOSTIC_MESSAGES, EN, ZH
 
@@ -455,6 +456,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
     },
 }
 _MESSAGES.update((_id, dict(_texts)) for _id, _texts in DIAGNOSTIC_MESSAGES.items())
+_MESSAGES.update((_id, dict(_texts)) for _id, _texts in INLAY_HINT_MESSAGES.items())
 for _id, _english in CONFIG_MESSAGES.items():
     _MESSAGES[_id][EN] = _english
 

@@ -34,6 +34,7 @@ class Capabilities:
     snippet_edits: bool = False  # SnippetTextEdit inside documentChanges
     change_annotations: bool = False  # annotated edits inside documentChanges
     code_lens_refresh: bool = False  # workspace/codeLens/refresh
+    inlay_hint_refresh: bool = False  # workspace/inlayHint/refresh
 
     @classmethod
     def read(cls, caps: t.ClientCapabilities) -> Capabilities:
@@ -66,6 +67,7 @@ class Capabilities:
             snippet_edits=document_changes and bool(edits and edits.snippet_edit_support),
             change_annotations=document_changes and bool(edits and edits.change_annotation_support),
             code_lens_refresh=bool(_get(workspace, "code_lens", "refresh_support")),
+            inlay_hint_refresh=bool(_get(workspace, "inlay_hint", "refresh_support")),
         )
 
 

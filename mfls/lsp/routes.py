@@ -195,6 +195,13 @@ ROUTES: tuple[Route, ...] = (
         course=document,
     ),
     Route(
+        t.TEXT_DOCUMENT_INLAY_HINT,
+        authoring.hints,
+        READ,
+        authoring.INLAY_HINT_OPTIONS,
+        course=document,
+    ),
+    Route(
         t.TEXT_DOCUMENT_DOCUMENT_LINK,
         course_file_links.links,
         READ,

@@ -419,7 +419,7 @@ class MflsServer(LanguageServer):
         """
         if self.state.pending_renames.waiting:
             self.from_thread(self.observe_renames)
-        if self.caps.code_lens_refresh:
+        if self.caps.code_lens_refresh or self.caps.inlay_hint_refresh:
             self.from_thread(self._schedule_lens_refresh)
         if self.caps.pull_diagnostics:
             if uri is None and self.caps.diagnostics_refresh:
@@ -444,8 +444,9 @@ class MflsServer(LanguageServer):
         _append_records(done)
 
     def _schedule_lens_refresh(self) -> None:
-        """One `workspace/codeLens/refresh` after the changes pause: a lens counts reads
-        in other documents too."""
+        """One `workspace/codeLens/refresh` and `workspace/inlayHint/refresh` (those the
+        client takes) after the changes pause: lenses and hints count reads in other
+        documents too, and a setting may have turned hints off."""
         assert self.loop is not None
         if self._lens_refresh is not None:
             self._lens_refresh.cancel()
@@ -454,7 +455,10 @@ class MflsServer(LanguageServer):
 
     def _refresh_lenses(self) -> None:
         self._lens_refresh = None
-        self.protocol.send_request(t.WORKSPACE_CODE_LENS_REFRESH, None)
+        if self.caps.code_lens_refresh:
+            self.protocol.send_request(t.WORKSPACE_CODE_LENS_REFRESH, None)
+        if self.caps.inlay_hint_refresh:
+            self.protocol.send_request(t.WORKSPACE_INLAY_HINT_REFRESH, None)
 
     def _refresh_pull(self) -> None:
         self.protocol.send_request(t.WORKSPACE_DIAGNOSTIC_REFRESH, None)

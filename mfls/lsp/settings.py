@@ -54,6 +54,7 @@ class Settings:
     trace: bool = False
     locale: str = AUTO  # AUTO or one of messages.LANGUAGES
     closed_documents: bool = True
+    inlay_hints: bool = True
 
 
 LogLevel = NewType("LogLevel", int)
@@ -62,6 +63,7 @@ Trace = NewType("Trace", object)  # bool, or ClientTrace for VS Code's object fo
 Locale = NewType("Locale", str)
 _LOCALES = {name.lower(): name for name in (AUTO, *LANGUAGES)}
 ClosedDocuments = NewType("ClosedDocuments", object)  # bool, or None: the key is absent
+InlayHints = NewType("InlayHints", object)  # bool, or None: the key is absent
 
 
 @dataclass(frozen=True)
@@ -125,12 +127,24 @@ def _diagnostics(value: Any, _: type) -> ClosedDocuments:
     raise BadValue(f"expected true or false, got {closed!r}", path=".closedDocuments")
 
 
+def _inlay_hints(value: Any, _: type) -> InlayHints:
+    if not isinstance(value, Mapping):
+        raise BadValue(f"expected an object, got {value!r}")
+    if "enabled" not in value:
+        return InlayHints(None)
+    enabled = value["enabled"]
+    if isinstance(enabled, bool):
+        return InlayHints(enabled)
+    raise BadValue(f"expected true or false, got {enabled!r}", path=".enabled")
+
+
 _converter = cattrs.Converter()
 _converter.register_structure_hook(LogLevel, _log_level)
 _converter.register_structure_hook(Delay, _delay)
 _converter.register_structure_hook(Trace, _trace)
 _converter.register_structure_hook(Locale, _locale)
 _converter.register_structure_hook(ClosedDocuments, _diagnostics)
+_converter.register_structure_hook(InlayHints, _inlay_hints)
 
 
 _WIRE_TYPES: Mapping[str, Any] = {
@@ -139,6 +153,7 @@ _WIRE_TYPES: Mapping[str, Any] = {
     "trace": Trace,
     "locale": Locale,
     "diagnostics": ClosedDocuments,
+    "inlayHints": InlayHints,
 }
 """The section as it arrives: camelCase key -> the type its value structures to."""
 _FIELD_OF = {
@@ -147,6 +162,7 @@ _FIELD_OF = {
     "trace": "trace",
     "locale": "locale",
     "diagnostics": "closed_documents",
+    "inlayHints": "inlay_hints",
 }
 
 

@@ -20,6 +20,7 @@ from mfls.features.completion import Completion
 from mfls.features.document_links import DocumentLink
 from mfls.features.folding import Fold
 from mfls.features.hover import HoverInfo
+from mfls.features.inlay_hints import Hint
 from mfls.features.refusal import Refusal
 from mfls.features.snippets import Snippets
 from mfls.lsp.diagnostic_writer import SEVERITIES as SEVERITIES
@@ -242,6 +243,21 @@ def code_lenses(
         )
         lenses.append(t.CodeLens(range=range_, command=command))
     return lenses
+
+
+def inlay_hints(convert: Converter, index: LineIndex, found: Sequence[Hint]) -> list[t.InlayHint]:
+    """Each hint after its place, set off by a space; a hint with a target is one label
+    part that leads there (the first binding of the key)."""
+    hints: list[t.InlayHint] = []
+    for hint in found:
+        label: str | list[t.InlayHintLabelPart] = hint.label
+        if hint.target is not None:
+            (place,) = locations(convert, [hint.target]) or (None,)
+            if place is not None:
+                label = [t.InlayHintLabelPart(value=hint.label, location=place)]
+        position = convert.position(index, hint.offset)
+        hints.append(t.InlayHint(position=position, label=label, padding_left=True))
+    return hints
 
 
 def document_links(

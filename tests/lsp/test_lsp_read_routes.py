@@ -67,6 +67,7 @@ def _params(one: str, two: str, course_file: str) -> dict[str, Any]:
         t.TEXT_DOCUMENT_FOLDING_RANGE: t.FoldingRangeParams(text_document=first),
         t.WORKSPACE_SYMBOL: t.WorkspaceSymbolParams(query="topic"),
         t.TEXT_DOCUMENT_CODE_LENS: t.CodeLensParams(text_document=first),
+        t.TEXT_DOCUMENT_INLAY_HINT: t.InlayHintParams(text_document=first, range=whole),
         t.TEXT_DOCUMENT_DOCUMENT_LINK: t.DocumentLinkParams(text_document=_doc(course_file)),
         t.TEXT_DOCUMENT_PREPARE_RENAME: t.PrepareRenameParams(
             text_document=first, position=ON_TOPIC
@@ -94,6 +95,7 @@ READ_METHODS = {
     t.TEXT_DOCUMENT_FOLDING_RANGE,
     t.WORKSPACE_SYMBOL,
     t.TEXT_DOCUMENT_CODE_LENS,
+    t.TEXT_DOCUMENT_INLAY_HINT,
     t.TEXT_DOCUMENT_DOCUMENT_LINK,
     t.TEXT_DOCUMENT_PREPARE_RENAME,
     t.TEXT_DOCUMENT_DIAGNOSTIC,

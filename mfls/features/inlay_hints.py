@@ -1,0 +1,123 @@
+"""Inlay hints: after a read of a key, where the course first asks it (the lesson as the
+course map names it) and, for a choice, its options; after a binding, how many lessons
+read the answer. What a key is comes from the facts (`features/facts.py`); the counts
+are the code lenses' (`code_lens.reads_of`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from mfls.features.at_offset import interaction_among
+from mfls.features.code_lens import reads_of
+from mfls.features.course_map import lesson_titles
+from mfls.features.facts import ASKED, LEGACY_PROFILE, PROVIDED, READ, READ_BEFORE_ASKED, facts_of
+from mfls.features.messages import EN, bare, counted, say
+from mfls.features.navigation import Location
+from mfls.syntax.model import Interaction
+from mfls.workspace.index import CourseSnapshot, WorkspaceSnapshot
+
+READ_HINT: Final = "read"
+"""A hint after a read: where the key is asked, or that the host provides it."""
+BINDING_HINT: Final = "binding"
+"""A hint after an interaction that saves the answer: how many lessons read it."""
+
+CHOICES_SHOWN: Final = 5
+"""Choices named in a hint (as many as a hover names); more end in `…`."""
+CHOICE_LIMIT: Final = 20
+"""Characters of a choice's label kept in a hint."""
+TITLE_LIMIT: Final = 40
+"""Characters of a lesson's title kept in a hint."""
+
+_ASKING: Final = frozenset({ASKED, LEGACY_PROFILE})  # bindings that save the answer
+_ASKED_SOMEWHERE: Final = frozenset({READ, READ_BEFORE_ASKED})
+
+
+@dataclass(frozen=True)
+class Hint:
+    offset: int  # where it stands: right after the marker (a binding: its interaction)
+    label: str
+    kind: str  # READ_HINT | BINDING_HINT
+    key: str
+    target: Location | None = None  # where the label leads: the first binding of the key
+
+
+def inlay_hints(
+    snapshot: WorkspaceSnapshot,
+    uri: str,
+    start: int = 0,
+    end: int | None = None,
+    language: str = EN,
+) -> list[Hint]:
+    """The hints of `uri` standing in `start`..`end` (offsets; None: the end), in text
+    order."""
+    found = snapshot.entry(uri)
+    if found is None:
+        return []
+    course, entry = found
+    facts = facts_of(course)
+    interactions = entry.interactions
+    titles = lesson_titles(course)
+    said: dict[tuple[str, str], Hint] = {}
+    hints: list[Hint] = []
+    for marker, kind in facts.kinds(entry):
+        if kind in _ASKING:
+            interaction = interaction_among(interactions, marker.start)
+            at = marker.end if interaction is None else interaction.end
+        else:
+            at = marker.end
+        if at < start or (end is not None and at > end):
+            continue
+        model = said.get((marker.key, kind))
+        if model is None:
+            made = _hint(course, titles, marker.key, kind, language)
+            if made is None:
+                continue
+            model = said[(marker.key, kind)] = made
+        hints.append(Hint(at, model.label, model.kind, model.key, model.target))
+    return hints
+
+
+def _hint(
+    course: CourseSnapshot, titles: dict[str, str], key: str, kind: str, language: str
+) -> Hint | None:
+    """The hint of a place of `key` of this kind, its offset left 0."""
+    facts = facts_of(course)
+    if kind in _ASKING:
+        reads = reads_of(course, key)
+        if not reads.places:
+            return Hint(0, say(language, "inlay.unread"), BINDING_HINT, key)
+        lessons = "lens.lessons" if reads.all_lessons else "lens.documents"
+        where = counted(language, lessons, reads.documents)
+        return Hint(0, say(language, "inlay.read", where=where), BINDING_HINT, key)
+    if kind == PROVIDED:
+        return Hint(0, say(language, "inlay.provided", host=facts.host_name), READ_HINT, key)
+    if kind not in _ASKED_SOMEWHERE:
+        return None  # unbound, a near miss: its diagnostic says so
+    first = facts.first_asking(key)
+    if first is None:
+        return None
+    entry = course.docs[first.uri]
+    lesson = bare(titles.get(first.uri) or entry.label, TITLE_LIMIT)
+    target = Location(first.uri, first.marker.key_start, first.marker.key_end)
+    interaction = interaction_among(entry.interactions, first.marker.start)
+    asked = None if interaction is None else _asked(interaction, language)
+    if asked:
+        label = say(language, "inlay.asked-in.with", lesson=lesson, asked=asked)
+    else:
+        label = say(language, "inlay.asked-in", lesson=lesson)
+    return Hint(0, label, READ_HINT, key, target)
+
+
+def _asked(interaction: Interaction, language: str) -> str:
+    """The choices (a few, each cut short) and the free input of an interaction, in the
+    hover's words."""
+    separator = say(language, "hover.list-separator")
+    labels = [bare(c.label, CHOICE_LIMIT) for c in interaction.choices[:CHOICES_SHOWN]]
+    asked = separator.join(labels)
+    if len(interaction.choices) > CHOICES_SHOWN:
+        asked += "…"
+    if interaction.input is not None:
+        free = say(language, "hover.asked.input")
+        asked += (say(language, "hover.asked.separator") if asked else "") + free
+    return asked
