@@ -8,10 +8,12 @@ action writes a binding the targeted page versions cannot read.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from mfls.features import page_checks
 from mfls.features import rename as rn
 from mfls.features.binding_spelling import BindingSpelling, spelling_of
 from mfls.features.facts import CourseFacts, facts_of
@@ -22,8 +24,14 @@ from mfls.syntax.model import Block, BlockKind, Marker, Role
 from mfls.text.edits import TextChange
 from mfls.text.lines import line_start
 from mfls.workspace.config import CURRENT
-from mfls.workspace.diagnostic_registry import BY_CODE, LEGACY_BINDING, RUNTIME_BINDING_IGNORED
+from mfls.workspace.diagnostic_registry import (
+    BY_CODE,
+    LEGACY_BINDING,
+    PAGE_UNREADABLE_BINDING,
+    RUNTIME_BINDING_IGNORED,
+)
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
+from mfls.workspace.learner_page import binding_text, page_versions
 
 QUICKFIX = "quickfix"
 MERGE = "refactor.rewrite.mfls.mergeKey"
@@ -49,6 +57,9 @@ class CodeAction:
     fixes: str | None = None
     fixes_range: tuple[int, int] | None = None
     preferred: bool = False
+    # (old key, new key) of an action that renames a key course-wide: the server records
+    # the rename once it sees it applied, as for any rename.
+    renames: tuple[str, str] | None = None
 
 
 def code_actions(
@@ -105,6 +116,7 @@ def _marker_actions(
     old_runtime = entry.target != CURRENT
     facts = facts_of(course)
     spelling = spelling_of(course.config)
+    yield from _page_fixes(course, entry, marker, language)
     binding = marker.role is Role.BINDING and not marker.legacy
     if old_runtime and binding and not facts.reserved(marker.key) and spelling.writable(marker.key):
         yield _fix(
@@ -161,6 +173,31 @@ def _marker_actions(
             kind=MERGE,
             change=change,
         )
+
+
+def _page_fixes(
+    course: CourseSnapshot, entry: DocEntry, marker: Marker, language: str
+) -> Iterator[CodeAction]:
+    """The fixes of page-unreadable-binding: the binding written in the form every
+    targeted page version reads, or, where none reads the key, the key renamed in the
+    whole course to a name they read (`features/page_checks.py`)."""
+    unread = page_checks.unread_binding_at(course, entry, marker)
+    if unread is None or not unread.fix:
+        return
+    span = (marker.start, marker.end)
+    if unread.fix == "form":
+        written = binding_text(marker.key, page_versions(course.config))
+        change = _single(entry, [TextChange(marker.start, marker.end, written)])
+        title = say(language, "action.page-form", marker=written)
+        yield _fix(PAGE_UNREADABLE_BINDING, "action.page-form", title, change, span)
+        return
+    new_key = page_checks.new_key(course, marker.key)
+    renamed = rn.rename_key(course, marker.key, new_key)
+    if isinstance(renamed, Refusal):
+        return
+    title = say(language, "action.page-rename", key=marker.key, new=new_key)
+    action = _fix(PAGE_UNREADABLE_BINDING, "action.page-rename", title, renamed, span)
+    yield dataclasses.replace(action, renames=(marker.key, new_key))
 
 
 def _fix(

@@ -15,6 +15,7 @@ from mfls.features.gate_values import gate_problems
 from mfls.features.lesson_structure import structure_of
 from mfls.features.messages import EN, LANGUAGES, bare, brief, counted, quoted, say
 from mfls.features.near_miss import NearMissIndex
+from mfls.features.page_checks import page_problems
 from mfls.syntax.keys import trimmed
 from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, Role, ScanResult
 from mfls.workspace.config import (
@@ -334,7 +335,18 @@ def entry_diagnostics(
     diagnostics.extend(by_marker)
     diagnostics.extend(_unclosed_fixed_output(course, entry, language))
     diagnostics.extend(_unknown_gate_values(course, entry, language))
+    diagnostics.extend(_page_problems(course, entry, language))
     return _with_severities(course, diagnostics)
+
+
+def _page_problems(course: CourseSnapshot, entry: DocEntry, language: str) -> list[Diagnostic]:
+    """page-unreadable-binding, page-reads-otherwise: where AI-Shifu's learner page reads
+    the document's interactions otherwise than its runtime (`features/page_checks.py`)."""
+    runtime = "MarkdownFlow" if entry.target == CURRENT else runtime_name(entry.target)
+    return [
+        _diagnostic(code, start, end, message)
+        for code, start, end, message in page_problems(course, entry, runtime, language)
+    ]
 
 
 Rule = Callable[[CourseSnapshot, DocEntry, CourseFacts, str], Iterable[Diagnostic]]

@@ -115,6 +115,40 @@ _MESSAGES: dict[str, dict[str, str]] = {
         EN: "spacing, letter case, Unicode form or punctuation",
         ZH: "空白、大小写、Unicode 形式或标点",
     },
+    # what AI-Shifu's learner page shows (features/page_checks.py)
+    "part.page.on": {EN: "on ${page}, the learner gets ${what}", ZH: "${page} 上，学员看到${what}"},
+    "part.page.raw": {
+        EN: "the line as raw text, with nothing to click or type in",
+        ZH: "整行原样显示的文本，没有可点击或输入的地方",
+    },
+    "part.page.marker-buttons": {
+        EN: "buttons without a binding, the marker in the first one's label",
+        ZH: "不绑定任何键的按钮，第一个按钮的文字里带着这个标记",
+    },
+    "part.page.buttons": {EN: "the buttons ${labels}", ZH: "按钮 ${labels}"},
+    "part.page.button": {EN: "the one button ${labels}", ZH: "唯一的按钮 ${labels}"},
+    "part.page.check-boxes": {EN: "the check boxes ${labels}", ZH: "多选框 ${labels}"},
+    "part.page.valued": {EN: "${label} (saving ${value})", ZH: "${label}（保存 ${value}）"},
+    "part.page.input": {EN: "a text input ${hint}", ZH: "文本输入框 ${hint}"},
+    "part.page.nothing": {EN: "nothing to answer", ZH: "没有可回答的内容"},
+    "part.page.and": {EN: " and ", ZH: "和"},
+    "part.page.cause.escape": {
+        EN: " Markdown drops a backslash before punctuation before the page reads the "
+        "line: the page knows no escapes.",
+        ZH: "页面读这一行之前，Markdown 已去掉标点前的反斜杠：页面不认转义。",
+    },
+    "part.page.cause.full-width": {
+        EN: " remark-flow 1.0.0-alpha.7 also splits choices at the full-width `｜`.",
+        ZH: "remark-flow 1.0.0-alpha.7 还会在全角 `｜` 处拆分选项。",
+    },
+    "part.page.cause.multiple": {
+        EN: " remark-flow 1.0.0-alpha.7 has no multiple choice.",
+        ZH: "remark-flow 1.0.0-alpha.7 不支持多选。",
+    },
+    "part.page.cause.input": {
+        EN: " The page reads `...` as a text input only after a binding.",
+        ZH: "页面只在绑定之后才把 `...` 读作文本输入框。",
+    },
     "config.unreadable": {EN: "", ZH: "课程文件无法读取。所有设置暂用默认值。"},
     "structure.unreadable": {
         EN: "",
@@ -429,6 +463,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
         ZH: "把旧写法绑定转换为 ${marker}",
     },
     "action.pad": {EN: "Pad marker to ${marker}", ZH: "把标记补齐空格为 ${marker}"},
+    "action.page-rename": {
+        EN: "Rename ${key} to ${new} in the whole course (stored answers stay under ${key})",
+        ZH: "在整个课程中把 ${key} 改名为 ${new}（已存的回答仍在 ${key} 下）",
+    },
+    "action.page-form": {EN: "Write ${marker}", ZH: "改写为 ${marker}"},
     "action.replace-with": {EN: "Replace with ${marker}", ZH: "替换为 ${marker}"},
     "action.ask-for": {
         EN: "Ask for '${key}' in an interaction before its first use",

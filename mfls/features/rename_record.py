@@ -141,8 +141,15 @@ class PendingRenames:
 
     waiting: tuple[PendingRename, ...] = ()
 
-    def added(self, pending: PendingRename) -> PendingRenames:
-        return PendingRenames((*self.waiting, pending)[-MAX_PENDING:])
+    def added(self, pending: PendingRename, *, once: bool = False) -> PendingRenames:
+        """`pending` added last. `once`: a rename offered again (a quick fix asked for
+        anew) replaces the one waiting for the same edit, so that applying it writes
+        one record."""
+        kept = self.waiting
+        if once:
+            same = _same_edit(pending)
+            kept = tuple(p for p in kept if _same_edit(p) != same)
+        return PendingRenames((*kept, pending)[-MAX_PENDING:])
 
     def observed(
         self, text_of: Callable[[str], str | None], now: str
@@ -157,6 +164,12 @@ class PendingRenames:
             else:
                 waiting.append(seen)
         return PendingRenames(tuple(waiting)), done
+
+
+def _same_edit(pending: PendingRename) -> tuple[object, ...]:
+    record = pending.record
+    files = tuple((f.uri, f.before, f.expected) for f in pending.files)
+    return (record.course_root, record.old_key, record.new_key, files)
 
 
 def pending_files(

@@ -14,9 +14,11 @@ from mfls.features import rename_record as rr
 
 @dataclass(frozen=True)
 class WatchRename:
-    """Keep the record of a rename until its documents are seen holding their new text."""
+    """Keep the record of a rename until its documents are seen holding their new text.
+    `offered`: a quick fix's rename, offered again at each request (one record)."""
 
     pending: rr.PendingRename
+    offered: bool = False
 
 
 @dataclass(frozen=True)

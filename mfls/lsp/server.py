@@ -150,7 +150,8 @@ class MflsServer(LanguageServer):
         later: list[MessageAfterAnswer] = []
         for effect in result.effects:
             if isinstance(effect, WatchRename):
-                self.state.pending_renames = self.state.pending_renames.added(effect.pending)
+                waiting = self.state.pending_renames
+                self.state.pending_renames = waiting.added(effect.pending, once=effect.offered)
             else:
                 later.append(effect)
         return result.answer, later

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from mfls.text.lines import line_column, nth_line_start
 from mfls.workspace.diagnostic_registry import DEFAULT_SEVERITIES, OFF, SEVERITY_NAMES
 from mfls.workspace.hosts import HOST_NAMES
-from mfls.workspace.learner_page import PAGE_VERSIONS
 
 if TYPE_CHECKING:
     from mfls.workspace.course_layout import CourseLayout
@@ -37,6 +36,9 @@ or a released markdown-flow (which binds an answer only with `%{{key}}`), each m
 on the one release tests/hosts checks: `markdown-flow-0.4` on 0.4.2, `markdown-flow-0.3`
 on 0.3.1, `markdown-flow-0.3.4` on 0.3.4 (0.3.1's reading of markers plus the delimiter
 escapes inside interactions)."""
+PAGES: Final = ("remark-flow-0.1.6", "remark-flow-1.0.0-alpha.7")
+"""The learner page versions a course on AI-Shifu may name in `page`: each remark-flow
+release tests/hosts runs in Node (`mfls.workspace.learner_page` models them)."""
 MARKDOWN_FLOW_03_READERS: Final = frozenset({MARKDOWN_FLOW_03, MARKDOWN_FLOW_034})
 """The targets whose marker reader is 0.3's regex (a binding only right after `?[`)."""
 # The runtime a host runs when the course names no target: AI-Shifu's production runs
@@ -223,10 +225,10 @@ def _read_fields(text: str, data: dict[str, Any]) -> tuple[CourseConfig, list[Co
     page = data.get("page")
     if page is not None:
         versions = [page] if isinstance(page, str) else page
-        if isinstance(versions, list) and all(v in PAGE_VERSIONS for v in versions):
-            values["page"] = tuple(v for v in PAGE_VERSIONS if v in versions)
+        if isinstance(versions, list) and all(v in PAGES for v in versions):
+            values["page"] = tuple(v for v in PAGES if v in versions)
         else:
-            choices = ", ".join(f'"{v}"' for v in PAGE_VERSIONS)
+            choices = ", ".join(f'"{v}"' for v in PAGES)
             problem("config.page-value", "page", choices=choices)
     for key, attribute in (
         ("lessons", "lessons"),

@@ -34,6 +34,8 @@ RUNTIME_BINDING_IGNORED: Final = "runtime-binding-ignored"
 RUNTIME_KEY_DIFFERS: Final = "runtime-key-differs"
 FIXED_OUTPUT_UNCLOSED: Final = "fixed-output-unclosed"
 UNKNOWN_GATE_VALUE: Final = "unknown-gate-value"
+PAGE_UNREADABLE_BINDING: Final = "page-unreadable-binding"
+PAGE_READS_OTHERWISE: Final = "page-reads-otherwise"
 COURSE_FILE_INVALID: Final = "course-file-invalid"
 
 MARKER_LINE_BREAK_RUNS_ON: Final = "marker-line-break.runs-on"
@@ -42,6 +44,8 @@ RUNTIME_BINDING_IGNORED_POSITION: Final = "runtime-binding-ignored.position"
 UNBOUND_REFERENCE_PAGE: Final = "unbound-reference.page"
 RESERVED_KEY_BINDING_PROVIDED: Final = "reserved-key-binding.provided"
 RESERVED_KEY_BINDING_PREFIX: Final = "reserved-key-binding.prefix"
+PAGE_UNREADABLE_BINDING_FORM: Final = "page-unreadable-binding.form"
+PAGE_UNREADABLE_BINDING_LINE: Final = "page-unreadable-binding.line"
 
 
 class CodeInfo(NamedTuple):
@@ -339,6 +343,49 @@ REGISTRY: Final = (
                 "written exactly so; this button is an ordinary answer.",
                 ZH: "${short} 不会拦住课程：请写成 `_sys_pay` 或 `_sys_login`。只有按钮的值原样"
                 "等于其中之一时，AI-Shifu 才会暂停课程等待付费或登录；这个按钮只是普通回答。",
+            },
+        },
+    ),
+    CodeInfo(
+        PAGE_UNREADABLE_BINDING,
+        "warning",
+        "A binding AI-Shifu's learner page (remark-flow) does not read.",
+        {
+            PAGE_UNREADABLE_BINDING: {
+                EN: "The learner page reads no binding of ${short}. ${shown}. "
+                "The page reads no binding of this key in any form: rename it in the whole "
+                "course to one it reads, such as `${readable}`. Answers already stored under "
+                "${quoted} stay under it.",
+                ZH: "学员页面读不到${short}的绑定。在 ${shown}。页面读不了这个键的任何写法："
+                "请在整个课程中把它改名为页面能读的键，例如 `${readable}`。已经存在${quoted}"
+                "下的回答仍留在原来的键下。",
+            },
+            PAGE_UNREADABLE_BINDING_FORM: {
+                EN: "The learner page reads no binding of ${short} written so. ${shown}. "
+                "Every targeted page version reads `${binding}`: write that.",
+                ZH: "学员页面读不到这样写的${short}绑定。在 ${shown}。所有目标页面版本都能读 "
+                "`${binding}`：请改成这样写。",
+            },
+            PAGE_UNREADABLE_BINDING_LINE: {
+                EN: "The learner page reads no binding of ${short} here. "
+                "${shown}. The page reads the key elsewhere: it is this line that it "
+                "reads otherwise.",
+                ZH: "学员页面读不了这一行里${short}的绑定。在 ${shown}。页面在别处能读这个键："
+                "是这一行被它读成了别的样子。",
+            },
+        },
+        ("action.page-rename", "action.page-form"),
+    ),
+    CodeInfo(
+        PAGE_READS_OTHERWISE,
+        "warning",
+        "An interaction the AI-Shifu learner page shows differently from the runtime.",
+        {
+            PAGE_READS_OTHERWISE: {
+                EN: "The learner page shows this interaction unlike ${runtime}. ${shown}; "
+                "${runtime} reads ${reads}.${causes}",
+                ZH: "学员页面显示这个交互的方式与 ${runtime} 不同。在 ${shown}；${runtime} "
+                "读到的是${reads}。${causes}",
             },
         },
     ),

@@ -25,18 +25,17 @@ of it gets `None` from `read_line`, and mfls says nothing about it.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
+import zlib
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import Final, NamedTuple
 
-if TYPE_CHECKING:
-    from mfls.workspace.config import CourseConfig
+from mfls.workspace.config import PAGES, CourseConfig
 
-REMARK_FLOW_016: Final = "remark-flow-0.1.6"
-REMARK_FLOW_100A7: Final = "remark-flow-1.0.0-alpha.7"
-PAGE_VERSIONS: Final[tuple[str, ...]] = (REMARK_FLOW_016, REMARK_FLOW_100A7)
+REMARK_FLOW_016: Final = PAGES[0]
+REMARK_FLOW_100A7: Final = PAGES[1]
+PAGE_VERSIONS: Final[tuple[str, ...]] = PAGES
 """The learner page versions mfls checks: every remark-flow release tests/hosts runs."""
 PAGE_HOST: Final = "ai-shifu"
 
@@ -129,6 +128,16 @@ def key_readable(key: str, padded: bool, version: str) -> bool:
     return _KEY_100A7.fullmatch(key) is not None
 
 
+def bound_key(binding: str, version: str) -> str | None:
+    """The key `version` reads from the binding text `binding` (`%{{...}}` as written
+    right after `?[`), or None when it reads no binding there."""
+    pattern = _VARIABLE_016 if version == REMARK_FLOW_016 else _VARIABLE_100A7
+    found = pattern.match(binding)
+    if found is None or found.group(2):
+        return None
+    return _trim(found.group(1))
+
+
 def binding_readable(key: str, padded: bool, versions: Sequence[str]) -> bool:
     """Whether every version in `versions` reads `?[%{{key}} A | B]` (`%{{ key }}` when
     padded) as a binding of `key`."""
@@ -219,7 +228,7 @@ def page_key(key: str, taken: Collection[str]) -> str:
         words.append("".join(word))
     base = "_".join(words)[:_KEY_LIMIT].rstrip("_")
     if not base:
-        base = "answer_" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
+        base = f"answer_{zlib.crc32(key.encode('utf-8')):08x}"
     elif base[0].isdigit():
         base = "_" + base
     candidate = base

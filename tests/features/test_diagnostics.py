@@ -146,7 +146,7 @@ def test_reserved_key_binding() -> None:
     course = make_course(
         {
             "mfcourse.toml": 'host = "ai-shifu"\ntarget = "current"\n',
-            "a.md": "?[{{ sys_mine }} A | B]\n\n?[{{ sys_user_style }} A | B]\n\n?[{{ ok }} A]\n",
+            "a.md": "?[{{ sys_mine }} A | B]\n\n?[{{ sys_user_style }} A | B]\n\n?[%{{ok}} A]\n",
         },
     )
     found = document_diagnostics(course.snapshot, course.uri("a.md"))

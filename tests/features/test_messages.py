@@ -193,6 +193,8 @@ _CASES: list[tuple[dict[str, str], str | None]] = [
     ({"a.md": "?[ %{{ KEY }} A | B]\n\nHi {{ a} }}.\n"}, 'target = "markdown-flow-0.3"\n'),
     ({"a.md": "Intro\n---\n!===\nnot closed\n---\nnext\n"}, AI_SHIFU),
     ({"a.md": "?[Pay//_sys_KEY]\n"}, AI_SHIFU),
+    # The learner page: a padded binding (a long key: unread in any form), an escape.
+    ({"a.md": "?[%{{ KEY }} A | B]\n\n?[%{{x}} a\\|b | c]\n\n{{ x }}\n"}, AI_SHIFU),
 ]
 _COURSE_FILES = [
     "name = = 1\n",

@@ -37,6 +37,8 @@ def test_every_fix_of_the_registry_is_an_action_title() -> None:
         "action.bind-with",
         "action.replace-with",
         "action.ask-for",
+        "action.page-rename",
+        "action.page-form",
     }
     assert all(fix in MESSAGES for fix in fixes)
 
@@ -95,7 +97,7 @@ AI_SHIFU = 'host = "ai-shifu"\ntarget = "current"\n'
 
 
 def test_a_literal_reference_gets_the_fixes_of_its_diagnostic_and_a_dropped_one_none() -> None:
-    text = "?[{{ colour }} Red]\n\nSee `{{ colur }}`.\n\n<!-- {{ colur }} -->\n"
+    text = "?[%{{colour}} Red]\n\nSee `{{ colur }}`.\n\n<!-- {{ colur }} -->\n"
     found = make_course({"mfcourse.toml": AI_SHIFU + 'lessons = ["*.md"]\n', "a.md": text})
     uri = found.uri("a.md")
     literal = text.index("{{ colur }}")

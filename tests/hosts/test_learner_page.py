@@ -17,11 +17,15 @@ import random
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from remark_flow_page import installed_version, page_readings, require_page
 
+from mfls.disk.memory import MemoryDisk
+from mfls.features.code_actions import code_actions
+from mfls.features.diagnostics import document_diagnostics
+from mfls.text.edits import apply_changes
 from mfls.workspace.learner_page import (
     PAGE_VERSIONS,
     REMARK_FLOW_016,
@@ -31,6 +35,8 @@ from mfls.workspace.learner_page import (
     page_key,
     read_line,
 )
+from mfls.workspace.uris import path_to_uri
+from mfls.workspace.workspace import Workspace
 from tests.ai_shifu_exports import shared_exports
 
 CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
@@ -148,16 +154,80 @@ CLAIMS = [
     "?[%{{x}} \\.\\.\\.not a hint | B]",
 ]
 
+# -- mfls's diagnostics and fixes on an AI-Shifu course, against the real page.
+
+
+class Checked(NamedTuple):
+    """A binding of a lesson of an `ai-shifu` course (every page version targeted)."""
+
+    line: str
+    key: str
+    flagged: bool  # page-unreadable-binding on its key
+    declined: bool  # the model declines the line: judged by the marker alone
+    fixed: str | None  # the line after the diagnostic's fix
+
+
+def _checked_course() -> tuple[list[Checked], list[tuple[str, str]]]:
+    """The key lines, the claims and the conformance lines as one lesson: each binding
+    with its diagnostic and fixed line; and each page-reads-otherwise line with its
+    interaction's text."""
+    lines = list(dict.fromkeys([*key_lines(), *CLAIMS, *conformance_lines()]))
+    text = "\n\n".join(lines) + "\n"
+    files = {"/course/a.md": text, "/course/mfcourse.toml": 'host = "ai-shifu"\n'}
+    workspace = Workspace(disk=MemoryDisk(files))
+    workspace.set_folders(["/course"])
+    workspace.index_all()
+    uri = path_to_uri("/course/a.md")
+    diagnostics = document_diagnostics(workspace.snapshot, uri)
+    unread = {d.start for d in diagnostics if d.code == "page-unreadable-binding"}
+    found = workspace.snapshot.entry(uri)
+    assert found is not None
+    entry = found[1]
+    checked = []
+    for interaction in entry.interactions:
+        marker = interaction.binding_marker
+        if marker is None or interaction.binding is None or not entry.binds(marker):
+            continue
+        start = text.rfind("\n", 0, interaction.start) + 1
+        line = text[start : text.index("\n", interaction.start)]
+        if start != interaction.start:
+            continue
+        fixed = None
+        if marker.start in unread:
+            offered = code_actions(workspace.snapshot, uri, marker.start, marker.start)
+        else:
+            offered = []
+        for action in offered:
+            if action.fixes == "page-unreadable-binding":
+                [document] = [d for d in action.change.documents if d.uri == uri]
+                after = apply_changes(text, document.changes)
+                fixed = after.split("\n")[text.count("\n", 0, start)]
+        declined = any(read_line(line, v) is None for v in PAGE_VERSIONS)
+        checked.append(Checked(line, marker.key, marker.start in unread, declined, fixed))
+    otherwise = [
+        (text[d.start : d.end], text[text.rfind("\n", 0, d.start) + 1 :].split("\n", 1)[0])
+        for d in diagnostics
+        if d.code == "page-reads-otherwise"
+    ]
+    return checked, otherwise
+
+
+CHECKED, OTHERWISE = _checked_course()
+
 SOURCES = {
     "conformance": conformance_lines(),
     "exports": export_lines(),
     "generated": generated_lines(),
     "keys": key_lines(),
     "claims": CLAIMS,
+    "fixed": [c.fixed for c in CHECKED if c.fixed is not None],
 }
 ALL_LINES = list(dict.fromkeys(line for lines in SOURCES.values() for line in lines))
 # The least share of each source's lines the model must read (not decline).
-FLOORS = {"conformance": 0.6, "exports": 1.0, "generated": 0.75, "keys": 1.0, "claims": 1.0}
+FLOORS = {
+    **{"conformance": 0.6, "exports": 1.0, "generated": 0.75},
+    **{"keys": 1.0, "claims": 1.0, "fixed": 0.7},
+}
 
 
 @cache
@@ -291,3 +361,45 @@ def test_what_the_learner_gets(page: tuple[str, dict[str, dict[str, Any]]]) -> N
     assert wide["buttonTexts"] == (["A ｜ B"] if old else ["A", "B"])
     dots = element("?[%{{x}} \\.\\.\\.not a hint | B]")  # markdown-flow: two options
     assert dots is not None and dots["placeholder"] == "not a hint | B"
+
+
+def _binds(reading: dict[str, Any], key: str) -> bool:
+    elements = reading["elements"]
+    return bool(elements) and elements[0].get("variableName") == key
+
+
+def test_the_diagnostic_is_on_exactly_the_bindings_the_page_does_not_read() -> None:
+    """page-unreadable-binding on a binding iff a version does not bind it; a line the
+    model declines is judged by its marker: flagged only where no version binds it."""
+    require_page()
+    flagged = [c for c in CHECKED if c.flagged]
+    assert len(flagged) >= 20 and len(CHECKED) - len(flagged) >= 20
+    for c in CHECKED:
+        bound = [_binds(_real(version)[c.line], c.key) for version in PAGE_VERSIONS]
+        if c.declined:
+            assert not c.flagged or not all(bound), c
+        else:
+            assert c.flagged == (not all(bound)), (c, bound)
+
+
+def test_every_fix_gives_a_binding_every_version_reads() -> None:
+    require_page()
+    fixed = [c for c in CHECKED if c.flagged and c.fixed is not None]
+    assert len(fixed) >= 20
+    for c in fixed:
+        for version in PAGE_VERSIONS:
+            elements = _real(version)[c.fixed]["elements"]
+            assert elements and elements[0].get("variableName"), (c, version)
+            assert binding_readable(elements[0]["variableName"], False, PAGE_VERSIONS), c
+
+
+def test_page_reads_otherwise_is_what_the_page_shows() -> None:
+    """Each interaction with page-reads-otherwise: some version's element differs from
+    every other version's or is missing: the page's output is not one reading."""
+    require_page()
+    assert len(OTHERWISE) >= 5
+    for _interaction, line in OTHERWISE:
+        readings = [_real(version)[line]["elements"] for version in PAGE_VERSIONS]
+        models = [_model(line, version) for version in PAGE_VERSIONS]
+        assert all(m is not None for m in models), line
+        assert [m["elements"] for m in models if m] == readings, line

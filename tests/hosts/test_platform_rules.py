@@ -64,7 +64,11 @@ def test_each_documented_interaction_form(
     multiple: bool,
 ) -> None:
     workspace, problems = on_ai_shifu(text + "\n")
-    assert problems == []
+    # The learner page shows two forms otherwise (tests/hosts/test_learner_page.py):
+    # remark-flow 1.0.0-alpha.7 has no multiple choice, and neither version reads `...`
+    # as an input without a binding.
+    otherwise = multiple or (variable is None and hint is not None)
+    assert problems == ([("page-reads-otherwise", "warning")] if otherwise else [])
     found = workspace.snapshot.entry(URI)
     assert found is not None
     [interaction] = found[1].interactions

@@ -113,7 +113,7 @@ def test_host_ai_shifu_applies(tmp_path: Path) -> None:
         tmp_path,
         {
             ".shifu-sync.json": "{}",
-            "lessons/lesson-01.md": "?[%{{ level }} Beginner | Expert]\n"
+            "lessons/lesson-01.md": "?[%{{level}} Beginner | Expert]\n"
             "Hello {{sys_user_nickname}} in {{sys_user_language}}, {{level}}\n",
         },
     )

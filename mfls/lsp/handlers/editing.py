@@ -155,7 +155,7 @@ def without_aliases(change: rn.WorkspaceChange, aliases: frozenset[str]) -> rn.W
 
 def code_action(
     snap: Snapshot, files: Files, params: t.CodeActionParams
-) -> list[t.CodeAction] | Refusal | None:
+) -> Outcome | Refusal | None:
     span = snap.span(params.text_document.uri, params.range)
     if span is None:
         return None
@@ -195,6 +195,7 @@ def code_action(
             found = [a for a in found if not _closed_documents([a])]
     builder = snap.edits()
     result: list[t.CodeAction] = []
+    watches: list[WatchRename] = []
     for action in found:
         if not _kind_wanted(action.kind, only):
             continue
@@ -206,7 +207,12 @@ def code_action(
             return edit
         fixed = _fixed(span.index, snap.caps.encoding, params.context.diagnostics, action)
         result.append(to_proto.code_action(action, edit, fixed))
-    return result
+        if action.renames is not None and course is not None and course.root is not None:
+            # A rename offered as a fix is recorded, like any rename, once seen applied.
+            change = without_aliases(action.change, aliases)
+            pending = _pending(course, change, *action.renames)
+            watches.append(WatchRename(pending, offered=True))
+    return Outcome(result, tuple(watches))
 
 
 def _closed_documents(actions: Sequence[ca.CodeAction]) -> list[str]:
