@@ -23,7 +23,11 @@ from mfls.lsp.sync import SyncServer
 from mfls.workspace import parallel
 from mfls.workspace.uris import path_to_uri
 
-COURSE = 'name = "Demo"\nhost = "ai-shifu"\ntarget = "current"\nlessons = ["01.md", "02.md"]\n'
+# The learner page's checks off (`page = []`): these tests are about the transport.
+COURSE = (
+    'name = "Demo"\nhost = "ai-shifu"\ntarget = "current"\npage = []\n'
+    'lessons = ["01.md", "02.md"]\n'
+)
 LESSON_1 = "# Welcome\n\n?[{{ topic }} Python | JavaScript]\n\nUse {{ topic }} and {{ topc }}.\n"
 LESSON_2 = "# Next\n\nMore about {{ topic }}.\n"
 ON_TOPIC = {"line": 4, "character": 8}  # inside `{{ topic }}` of line 5
