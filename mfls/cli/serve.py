@@ -25,6 +25,12 @@ def parse_host_port(value: str) -> tuple[str, int]:
     return host, number
 
 
+def positive(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number above 0, got {value!r}")
+    return int(value)
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     transport = parser.add_mutually_exclusive_group()
     transport.add_argument(
@@ -65,6 +71,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="refuse (unread) any message longer than N bytes (default 64 MiB)",
     )
+    parser.add_argument(
+        "--max-unsent-bytes",
+        type=positive,
+        default=None,
+        metavar="N",
+        help="with --ws: the byte budget of what a client leaves unread (answers, "
+        "notifications, pongs); past it its connection is closed (1008). Default 8 MiB; "
+        "one message larger than it still goes to a client that reads",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=positive,
+        default=None,
+        metavar="N",
+        help="with --ws: connections served at once, more are refused (HTTP 503; default "
+        "16). Unread output is held for at most N x the byte budget (plus one message "
+        "each): the memory a client can make the server hold",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,8 +98,13 @@ def run(args: argparse.Namespace) -> int:
     configure_stderr(logging.WARNING)
     if getattr(args, "ws", None) is not None:
         return run_websocket(args)
-    if getattr(args, "root", None) or getattr(args, "allow_origin", None):
-        print("mfls serve: --root and --allow-origin go with --ws", file=sys.stderr)
+    socket_only = ("root", "allow_origin", "max_unsent_bytes", "max_connections")
+    if any(getattr(args, name, None) for name in socket_only):
+        print(
+            "mfls serve: --root, --allow-origin, --max-unsent-bytes and --max-connections "
+            "go with --ws",
+            file=sys.stderr,
+        )
         return 2
     server = create_server()
     limit: int = getattr(args, "max_message_bytes", None) or wire.MAX_MESSAGE_BYTES
@@ -122,4 +151,14 @@ def run_websocket(args: argparse.Namespace) -> int:
         print(f"mfls: serving {disk.real_path(root)} at {url}", flush=True)
 
     limit: int = args.max_message_bytes or wire.MAX_MESSAGE_BYTES
-    return websocket.serve_websocket(root, host, port, token, origins, limit, announce)
+    return websocket.serve_websocket(
+        root,
+        host,
+        port,
+        token,
+        origins,
+        limit,
+        announce,
+        max_unsent_bytes=args.max_unsent_bytes or websocket.MAX_UNSENT_BYTES,
+        max_connections=args.max_connections or websocket.MAX_CONNECTIONS,
+    )

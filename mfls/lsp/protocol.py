@@ -13,7 +13,8 @@
   command whose arguments do not fit returns a `Refusal` marked `malformed`: answered
   -32602 too, and logged as a warning (other refusals at debug level).
 - pygls drops requests that arrive after `shutdown`; LSP wants them answered with
-  -32600 Invalid Request.
+  -32600 Invalid Request. pygls initializes again at a second `initialize`, which LSP
+  allows once only: it is answered -32600 too, and changes nothing.
 - A handler that declines returns a `Refusal` (see `mfls.lsp.routes`); it is answered
   with an error (RequestFailed, or ContentModified when stale) and logged at debug level,
   since it is a normal outcome (prepareRename away from a marker), not a fault. A
@@ -38,6 +39,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import inspect
 import json
 import logging
@@ -81,6 +83,7 @@ class MflsProtocol(LanguageServerProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._writing: set[asyncio.Future[Any]] = set()  # writes in flight (async writers)
+        self._initialize_seen = False
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         if (
@@ -115,6 +118,13 @@ class MflsProtocol(LanguageServerProtocol):
             error = JsonRpcInvalidRequest(f"{message.method}: the server is shutting down")
             self._send_response(message.id, error=error.to_response_error())
             return
+        if isinstance(message, RPCRequest) and message.method == t.INITIALIZE:
+            if self._initialize_seen:
+                log.warning("a second initialize request; answered -32600")
+                error = JsonRpcInvalidRequest("initialize may only be sent once")
+                self._send_response(message.id, error=error.to_response_error())
+                return
+            self._initialize_seen = True
         super().handle_message(message)
 
     def _send_handler_result(self, future: Future[Any], *, msg_id: Any) -> None:
@@ -221,7 +231,8 @@ class MflsProtocol(LanguageServerProtocol):
             future = asyncio.ensure_future(handler(*args, **kwargs))
             future.add_done_callback(callback)
         elif is_thread_function(handler):
-            future = self._server.thread_pool.submit(handler, *args, **kwargs)
+            run = contextvars.copy_context().run  # its log records: the connection's
+            future = self._server.thread_pool.submit(run, handler, *args, **kwargs)
             future.add_done_callback(callback)
         else:
             future = Future()

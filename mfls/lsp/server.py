@@ -10,7 +10,9 @@ on the loop, when the server is built `inline`: the synchronous mode of `mfls.ls
 which starts no thread and no process). The course workspace serializes its own
 updates and swaps immutable snapshots, so requests keep being answered while the
 worker reads files. Messages to the client from the worker go through
-`loop.call_soon_threadsafe`.
+`loop.call_soon_threadsafe`. Work for the worker runs in a copy of the context that
+asked for it (`logs.ContextThreads`): its log records are on behalf of the same socket
+connection (`logs.CONNECTION`).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any
 
 from lsprotocol import types as t
@@ -38,7 +40,7 @@ from mfls.lsp.course_gate import CourseGate
 from mfls.lsp.diagnostic_memo import DiagnosticMemo, reported_documents, structure_uri
 from mfls.lsp.effects import MessageAfterAnswer, Outcome, WatchRename
 from mfls.lsp.files import DiskFiles
-from mfls.lsp.logs import LOGGER_NAME, ClientLogHandler
+from mfls.lsp.logs import LOGGER_NAME, ClientLogHandler, ContextThreads, in_this_context
 from mfls.lsp.protocol import MflsProtocol
 from mfls.lsp.publisher import Publisher
 from mfls.lsp.settings import Settings
@@ -90,7 +92,7 @@ class MflsServer(LanguageServer):
         """Registers the routes that depend on the client (set by `routes.create_server`)."""
         self.loop: asyncio.AbstractEventLoop | None = None
         self._worker = (
-            None if inline else ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfls-index")
+            None if inline else ContextThreads(max_workers=1, thread_name_prefix="mfls-index")
         )
         """Where indexing runs; None: inline, on the loop (`mfls.lsp.sync`)."""
         self.publisher = Publisher(_PublishSource(self), _LoopClock(self), self.send_diagnostics)
@@ -100,6 +102,10 @@ class MflsServer(LanguageServer):
         self._watchers: list[t.FileSystemWatcher] = []
         self._shown: set[str] = set()
         self._journals: list[str] = []  # the messages of pending rename journals
+        self.connection: int | None = None
+        """The socket connection served (`mfls serve --ws`): its client is sent the log
+        records of that connection only."""
+        self.log_handler: ClientLogHandler | None = None
 
     @property
     def courses(self) -> Workspace:
@@ -163,7 +169,9 @@ class MflsServer(LanguageServer):
             except RuntimeError:  # the worker has stopped (shutdown): work here
                 pass
             else:
-                done.add_done_callback(functools.partial(self._background_done, uri))
+                done.add_done_callback(
+                    in_this_context(functools.partial(self._background_done, uri))
+                )
                 return
         try:
             work()
@@ -208,7 +216,15 @@ class MflsServer(LanguageServer):
 
     def started(self) -> None:
         self.loop = asyncio.get_running_loop()
-        logging.getLogger(LOGGER_NAME).addHandler(ClientLogHandler(self.client_log))
+        if self.log_handler is None:
+            self.log_handler = ClientLogHandler(self.client_log, self.connection)
+            logging.getLogger(LOGGER_NAME).addHandler(self.log_handler)
+
+    def stop_logging(self) -> None:
+        """No more log lines to this server's client (its connection has ended)."""
+        if self.log_handler is not None:
+            logging.getLogger(LOGGER_NAME).removeHandler(self.log_handler)
+            self.log_handler = None
 
     async def ask_configuration(self, params: t.ConfigurationParams) -> list[Any]:
         values: list[Any] = await self.ask_client(self.workspace_configuration_async, params)

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from tests.lsp.ws_harness import Served, client, uri
 
 LESSON_A = "# Welcome\n\n?[{{name}}...Your name]\n"
 LESSON_B = "# Next\n\nHello {{name}}, and {{nope}}.\n"
@@ -41,35 +42,6 @@ def _course(base: Path) -> tuple[Path, Path]:
     return root, outside
 
 
-class Served:
-    def __init__(self, root: Path, *extra: str) -> None:
-        command = [sys.executable, "-m", "mfls", "serve", "--ws", "127.0.0.1:0", "--root"]
-        self.process = subprocess.Popen(
-            [*command, str(root), *extra],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        assert " at ws://127.0.0.1:" in line, line + self.stop()
-        self.url = line.rsplit(" at ", 1)[1].strip()
-        self.base, _, self.token = self.url.partition("?token=")
-
-    def threads(self) -> int:
-        return len(os.listdir(f"/proc/{self.process.pid}/task"))
-
-    def stop(self) -> str:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        try:
-            _out, err = self.process.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            _out, err = self.process.communicate()
-        return err
-
-
 @pytest.fixture(scope="module")
 def course(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return _course(tmp_path_factory.mktemp("ws"))
@@ -80,98 +52,6 @@ def served(course: tuple[Path, Path]) -> Iterator[Served]:
     server = Served(course[0], "--max-message-bytes", str(LIMIT))
     yield server
     server.stop()
-
-
-def uri(path: Path) -> str:
-    return path.resolve().as_uri()
-
-
-class Client:
-    """A WebSocket LSP client; every frame it gets is kept as it came (`frames`)."""
-
-    def __init__(self, ws: ClientConnection) -> None:
-        self.ws = ws
-        self.frames: list[str | bytes] = []
-        self.notes: list[dict[str, Any]] = []
-        self._ids = 0
-
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.ws.send(json.dumps({"jsonrpc": "2.0", **message}))
-
-    async def notify(self, method: str, params: Any) -> None:
-        await self.send({"method": method, "params": params})
-
-    async def request(self, method: str, params: Any, timeout: float = 20) -> dict[str, Any]:
-        self._ids += 1
-        wanted = self._ids
-        await self.send({"id": wanted, "method": method, "params": params})
-        deadline = time.monotonic() + timeout
-        while True:
-            message = await self._next(deadline)
-            if message.get("id") == wanted and "method" not in message:
-                return message
-
-    async def notification(self, method: str, test: Any, timeout: float = 20) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            for note in self.notes:
-                if note["method"] == method and test(note["params"]):
-                    return note
-            await self._next(deadline)
-
-    async def _next(self, deadline: float) -> dict[str, Any]:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("no such message from the server")
-        frame = await asyncio.wait_for(self.ws.recv(), left)
-        self.frames.append(frame)
-        message = json.loads(frame)
-        if "method" in message and "id" in message:  # as @codemirror/lsp-client answers
-            error = {"code": -32601, "message": "method not implemented"}
-            await self.send({"id": message["id"], "error": error})
-        elif "method" in message:
-            self.notes.append(message)
-        return message
-
-    async def drain(self, timeout: float = 10) -> None:
-        """Read until the server closes the connection (ConnectionClosed)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            await self._next(deadline)
-
-    async def start(self, root_uri: str | None = None) -> dict[str, Any]:
-        answer = await self.request(
-            "initialize",
-            {
-                "processId": None,
-                "rootUri": root_uri,
-                "capabilities": {"textDocument": {"publishDiagnostics": {}}},
-            },
-        )
-        await self.notify("initialized", {})
-        return answer
-
-    async def open(self, path: Path, text: str | None = None) -> None:
-        document = {
-            "uri": uri(path),
-            "languageId": "markdown",
-            "version": 1,
-            "text": path.read_text() if text is None else text,
-        }
-        await self.notify("textDocument/didOpen", {"textDocument": document})
-
-    async def diagnostics(self, path: Path) -> list[dict[str, Any]]:
-        note = await self.notification(
-            "textDocument/publishDiagnostics",
-            lambda p: p["uri"] == uri(path) and p["diagnostics"],
-        )
-        return list(note["params"]["diagnostics"])
-
-
-async def client(served: Served, origin: str | None = None, url: str | None = None) -> Client:
-    headers = {"Origin": origin} if origin else None
-    ws = await connect(url or served.url, additional_headers=headers, max_size=None)
-    return Client(ws)
 
 
 def codes(diagnostics: list[dict[str, Any]]) -> list[str]:

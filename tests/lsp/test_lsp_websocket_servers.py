@@ -115,29 +115,91 @@ async def test_the_server_of_a_connection_gone_is_freed(
     assert client_log_handlers() == handlers_before
 
 
+class StuckTransport:
+    """The socket's write buffer: what was sent stays in it, never read."""
+
+    def __init__(self) -> None:
+        self.buffered = 0
+
+    def get_write_buffer_size(self) -> int:
+        return self.buffered
+
+    def resume_reading(self) -> None:
+        pass
+
+
 class StuckSocket:
-    """A connection whose client reads nothing: a send never completes."""
+    """A connection whose client reads nothing: a send stays in the write buffer and
+    never completes."""
 
     def __init__(self) -> None:
         self.closed_with: int | None = None
+        self.transport = StuckTransport()
+        self.deaf = False
         self._never = asyncio.Event()
 
     async def send(self, text: str) -> None:
+        self.transport.buffered += len(text.encode())
         await self._never.wait()
+
+    def stop_reading(self) -> None:
+        self.deaf = True
+
+    def buffered(self) -> int:
+        return self.transport.get_write_buffer_size()
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         self.closed_with = code
 
 
-async def test_a_client_that_reads_nothing_is_closed_not_buffered_without_end() -> None:
+async def test_a_client_that_reads_nothing_is_closed_at_the_byte_budget() -> None:
     ws = StuckSocket()
-    frames = websocket.TextFrames(ws, asyncio.get_running_loop())
-    for n in range(websocket.MAX_UNSENT):
-        frames.write(b'{"n": %d}' % n)
+    frames = websocket.TextFrames(ws, asyncio.get_running_loop(), budget=100_000)  # type: ignore[arg-type]
+    message = b'{"n": "%s"}' % (b"x" * 991)  # 1,000 bytes
+    for _ in range(99):
+        frames.write(message)
     await asyncio.sleep(0.05)
     assert ws.closed_with is None and not frames.closed
-    for n in range(3):
-        frames.write(b'{"more": %d}' % n)
+    assert frames.unsent() == 99_000  # one in the socket's buffer, 98 queued
+    frames.write(message)
+    frames.write(message)
     await asyncio.sleep(0.05)
     assert ws.closed_with == 1008
     assert frames.closed and frames.sender.cancelled()
+    assert ws.deaf  # what the client sends now is dropped unread
+    assert frames.unsent() == 1_000  # the queue is dropped; the buffer is the socket's
+
+
+async def test_one_answer_larger_than_the_budget_goes_to_a_client_that_reads() -> None:
+    ws = StuckSocket()
+    frames = websocket.TextFrames(ws, asyncio.get_running_loop(), budget=100_000)  # type: ignore[arg-type]
+    frames.write(b'"%s"' % (b"x" * 500_000))
+    await asyncio.sleep(0.05)
+    assert not frames.closed and frames.unsent() == 500_002
+    frames.write(b"{}")  # more, while it is unread: over the budget
+    await asyncio.sleep(0.05)
+    assert ws.closed_with == 1008
+
+
+async def test_closing_over_the_budget_logs_once_even_to_its_own_full_queue() -> None:
+    """The warning goes to the client's log, that is to the very queue that is full:
+    logged before the queue was marked closed, it recursed (RecursionError)."""
+    ws = StuckSocket()
+    frames = websocket.TextFrames(ws, asyncio.get_running_loop(), budget=100_000)  # type: ignore[arg-type]
+    sent: list[str] = []
+
+    def to_client(kind: object, text: str) -> None:
+        sent.append(text)
+        frames.write(json.dumps({"method": "window/logMessage", "text": text}).encode())
+
+    handler = ClientLogHandler(to_client)  # type: ignore[arg-type]
+    logger = logging.getLogger(LOGGER_NAME)
+    logger.addHandler(handler)
+    try:
+        for _ in range(300):
+            frames.write(b"[%s]" % (b"0" * 998))
+        await asyncio.sleep(0.05)
+    finally:
+        logger.removeHandler(handler)
+    assert ws.closed_with == 1008
+    assert len([line for line in sent if "closing its connection" in line]) == 1
