@@ -127,6 +127,14 @@ async function round(browser, keystrokes) {
   }
   const phases = await page.evaluate(() => window.mflsStarted);
   const result = { bytes, requests: responses.length, problemsSeconds, phases, keystrokes: [] };
+  // The Learner view, opened on the first lesson: remark-flow's bundle is fetched then (it
+  // was not part of the first load), and the lesson's interactions drawn.
+  result.learnerFetchedFirst = responses.some((request) => request.url().endsWith("/learner_page.js"));
+  const opening = Date.now();
+  await page.click("#open-learner-view");
+  await page.waitForSelector(".learner-lesson .learner-interaction", { timeout: WAIT });
+  result.learnerMs = Date.now() - opening;
+  await page.click("#close-learner-view");
   if (keystrokes > 0) {
     page.on("dialog", (dialog) => dialog.accept(dialogAnswer));
     const text = bigLesson(50_000);

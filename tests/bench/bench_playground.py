@@ -7,7 +7,8 @@ then KEYSTROKES pairs (default 10) of a keystroke that makes a near miss and one
 undoes it, in a 50 KB lesson added through the page (a quarter second between keys) and in
 a lesson of 30 problems with quick fixes (each key as soon as the last one's problems
 show). Prints a table against the budgets of issue 24: at most 15 MB transferred, the
-example course's problems on screen within 6 s, a keystroke's diagnostics within 150 ms.
+example course's problems on screen within 6 s, a keystroke's diagnostics within 150 ms;
+and how long the Learner view takes to open (remark-flow is fetched then, not before).
 """
 
 from __future__ import annotations
@@ -89,6 +90,16 @@ def main(rounds: int, keystrokes: int) -> int:
             "",
         ),
     ]
+    learner = [r["learnerMs"] for r in loads]
+    fetched_first = any(r["learnerFetchedFirst"] for r in loads)
+    rows.append(
+        (
+            "Learner view: opened to the lesson's interactions drawn",
+            f"median {statistics.median(learner):.0f} ms (remark-flow "
+            f"{'in' if fetched_first else 'not in'} the first load)",
+            "",
+        )
+    )
     if typed:
         rows.append(
             (
