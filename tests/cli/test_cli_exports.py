@@ -28,7 +28,7 @@ def mfls(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def course() -> dict[str, Any]:
     items = [
         item("c", "Basics", ""),
-        item("a", "Ask: name?", "?[%{{ name }}...Your name]\r\n", parent="c"),
+        item("a", "Ask: name?", "?[%{{name}}...Your name]\r\n", parent="c"),
         item("u", "Use", "Hi {{name}}\n\nand {{nmae}} and {{ghost}}\n", parent="c", hidden=1),
     ]
     return export(items, [node("c", [node("a"), node("u")])], prompt="You teach {{name}}.")
