@@ -86,8 +86,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="N",
         help="with --ws: connections served at once, more are refused (HTTP 503; default "
-        "16). Unread output is held for at most N x the byte budget (plus one message "
-        "each): the memory a client can make the server hold",
+        "16). Whatever the clients do, the server's memory (RSS) stays within what serving "
+        "N connections takes plus N x (the byte budget + the largest answer) + 12 MiB",
     )
 
 

@@ -24,8 +24,9 @@ from tests.lsp.ws_harness import RawClient, Served, client, handshake, http_answ
 BUDGET = 2 * 1024 * 1024
 """The byte budget the memory tests give the server (`--max-unsent-bytes`)."""
 SLACK = 12 * 1024 * 1024
-"""What the server may grow by besides the unread bytes: the answers being built (the
-answer as a dict, its JSON text and bytes, the frame), the allocator's own slack."""
+"""What the server may grow by besides the unread bytes, as `mfls serve --help` and
+editors/README.md state the bound: the answers being built (the answer as a dict, its
+JSON text and bytes, the frame), the allocator's own slack."""
 CLOSED_LINE = "closing its connection"
 LESSON_TEXT = "A line of the lesson, with words enough to fill it, and then some more.\n"
 
@@ -356,3 +357,4 @@ def test_the_help_states_the_byte_budget_and_the_connection_limit() -> None:
     assert "--max-unsent-bytes" in shown and "--max-connections" in shown
     assert f"Default {websocket.MAX_UNSENT_BYTES >> 20} MiB" in shown
     assert f"default {websocket.MAX_CONNECTIONS})" in shown
+    assert f"x (the byte budget + the largest answer) + {SLACK >> 20} MiB" in shown
