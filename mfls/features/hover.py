@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from mfls.features import key_display
 from mfls.features.at_offset import interaction_among, invalid_at, invalid_span, marker_at
+from mfls.features.binding_spelling import spelling_of
 from mfls.features.construct_hover import construct_hover
 from mfls.features.diagnostics import hidden_text, runs_on_text, runtime_name
 from mfls.features.facts import facts_of
@@ -131,7 +132,9 @@ def _role(course: CourseSnapshot, entry: DocEntry, marker: Marker, language: str
     if marker.role is Role.BINDING and not entry.binds(marker):
         return say(language, "hover.binding.ignored", runtime=runtime_name(entry.target))
     if marker.role is Role.BINDING:
-        legacy = say(language, "hover.legacy-form") if marker.legacy else ""
+        # Where the learner page is targeted, `%{{...}}` is the one form it reads: not old.
+        old = marker.legacy and spelling_of(course.config).converts_legacy
+        legacy = say(language, "hover.legacy-form") if old else ""
         if entry.kind == "reference":
             return say(language, "hover.binding.in-reference", legacy=legacy)
         return say(language, "hover.binding", legacy=legacy)

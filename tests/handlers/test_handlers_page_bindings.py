@@ -175,3 +175,13 @@ Use {{ topic }}.
 def test_the_chinese_messages_advise_the_same_form(tmp_path: Path) -> None:
     _, topic = messages(check_diagnostics(tmp_path, ZH, locale="zh-CN"))
     assert "请在交互中绑定它（`?[%{{topic}} ...]`）" in topic
+
+
+def test_the_hover_does_not_call_the_page_form_old(tmp_path: Path) -> None:
+    lesson = "//- 01.md\n?[%{{le$0vel}} A | B]\n"
+    generic = '//- mfcourse.toml\nname = "x"\n'
+    for where, fixture, old in (("page", AI_SHIFU, False), ("generic", generic, True)):
+        course = CourseClient(tmp_path / where, fixture + lesson)
+        shown = course.call("textDocument/hover", course.at())["contents"]["value"]
+        assert "**Binding**" in shown
+        assert ("old `%{{...}}` form" in shown) is old, shown
