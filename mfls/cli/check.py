@@ -48,7 +48,6 @@ from mfls.text.places import places
 from mfls.workspace.course_creator import STRUCTURE
 from mfls.workspace.course_root import nearest_course_root
 from mfls.workspace.index import WorkspaceSnapshot
-from mfls.workspace.parallel import default_jobs
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
 
@@ -119,14 +118,14 @@ def _display(path: str, given: dict[str, str]) -> str:
     return given.get(path) or os.path.relpath(path)
 
 
-def check_paths(paths: Sequence[str], language: str = EN, jobs: int = 1) -> CheckReport:
+def check_paths(paths: Sequence[str], language: str = EN, jobs: int | None = 1) -> CheckReport:
     """Course diagnostics for files and folders, exactly as the editor computes them
     (messages in `language`).
 
     Folders count as workspace folders (each course file inside starts a course); a
     course file above a path makes its whole course part of the check. A file outside
     every course is a course of its own, as when the editor opens it alone. Up to `jobs`
-    processes scan the files of a big course.
+    processes scan the files of a big course (None: as many as pay, `chosen_workers`).
     """
     report = CheckReport()
     folders: list[str] = []
@@ -385,7 +384,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=_jobs,
         default=None,
         metavar="N",
-        help="processes scanning the files of a big course (default: the CPU count)",
+        help="processes scanning the files of a big course (default: chosen from the "
+        "course's size and lines and the CPUs free, one below 4 MB)",
     )
 
 
@@ -401,8 +401,7 @@ def _jobs(value: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     configure_stderr(logging.WARNING)
-    jobs = args.jobs if args.jobs is not None else default_jobs()
-    report = check_paths(args.paths, chosen_language(args.locale), jobs)
+    report = check_paths(args.paths, chosen_language(args.locale), args.jobs)
     warn_pending_renames("check", report.course_roots)
     for problem in report.unreadable:
         say("check", problem)

@@ -3,7 +3,8 @@ them to pay for starting the workers.
 
 `scan_texts(texts, jobs)` returns what `scan_markers` returns for each text, in order,
 whatever `jobs` is: the workers run the same pure scanner on the same strings, so the
-index (and everything printed from it) is the same with one job or many.
+index (and everything printed from it) is the same with one job or many. `jobs=None`
+lets `chosen_workers` decide from the text, its lines and the CPUs free now.
 """
 
 from __future__ import annotations
@@ -24,6 +25,25 @@ CPU (results sent back as tuples and rebuilt). Two workers against one process o
 idle 2-core machine: 1.16x at 2 MB, 1.53x at 4 MB, 1.65x at 8 MB; on the same machine
 under a load of 5-10 they lose (0.7-0.9x), as any extra process does there."""
 
+SCAN_NS_PER_CHAR = 12.0
+SCAN_NS_PER_LINE = 3200.0
+"""The scanner's time in this process, per character and per line (a block per line);
+the compiled build on the benchmark's machine. Only ratios of these constants count."""
+PARENT_NS_PER_CHAR = 11.6
+PARENT_NS_PER_LINE = 1100.0
+"""This process's own time while workers scan: sending the texts, taking back and
+rebuilding the results (forked, which spawned workers pay as well). A course of long
+lines dense with markers (the `dense` corpus of `bench_check.py`: 2,700 lines per
+million characters) costs here about 0.7 of what its scan would; one of short blocks
+(`features`: 34,000 lines per million) 0.4."""
+WORKER_OVERHEAD = 1.12
+"""A worker's scan against this process's (results written as tuples)."""
+MIN_GAIN = 0.8
+"""Workers are chosen only when the scan's expected time with them is at most this part
+of its time here: the estimate is rough, and a wrong choice must not cost much."""
+SAMPLE_TEXTS = 64
+"""Lines are counted in about this many texts, spread over the course."""
+
 BATCH_CHARS = 1_000_000
 """About this many characters go to a worker at a time: few enough round trips, and
 small enough batches that the workers finish together."""
@@ -43,6 +63,53 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+def busy_cpus() -> float:
+    """About how many CPUs other processes keep busy: the larger of the processes
+    running now (Linux's /proc/loadavg, this one left out) and the last minute's load
+    average less one (this process's own share, when it ran before)."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # not on this system
+        return 0.0
+    running = load
+    try:
+        with open("/proc/loadavg", encoding="ascii") as file:
+            running = float(file.read().split()[3].split("/")[0]) - 1
+    except (OSError, ValueError, IndexError):
+        pass
+    return max(0.0, running, load - 1)
+
+
+def expected_gain(chars: int, lines: int, workers: int, cpus: float) -> float:
+    """The scan's expected time with `workers` worker processes sharing `cpus` free
+    CPUs with this process, as a part of its time in this process alone."""
+    here = chars * SCAN_NS_PER_CHAR + lines * SCAN_NS_PER_LINE
+    parent = chars * PARENT_NS_PER_CHAR + lines * PARENT_NS_PER_LINE
+    work = here * WORKER_OVERHEAD
+    spread = max(parent, work / workers, (parent + work) / max(cpus, 1.0))
+    return spread / here if here else 1.0
+
+
+def chosen_workers(texts: Sequence[str], jobs: int | None = None) -> int:
+    """How many worker processes should scan `texts` (at most `jobs`, the usable CPUs
+    when None); 1 means this process. Workers pay only on enough text
+    (`PARALLEL_MIN_CHARS`), with CPUs free, and when the text is slow to scan for its
+    size (short lines: many blocks) rather than dense with markers to send back."""
+    chars = sum(map(len, texts))
+    if len(texts) < 2 or chars < PARALLEL_MIN_CHARS:
+        return 1
+    cpus = default_jobs() - busy_cpus()
+    workers = min(jobs or default_jobs(), int(cpus), -(-chars // BATCH_CHARS))
+    if workers < 2:
+        return 1
+    sample = texts[:: max(1, len(texts) // SAMPLE_TEXTS)]
+    sampled = sum(map(len, sample))
+    lines = sum(text.count("\n") for text in sample) * chars // max(1, sampled)
+    if expected_gain(chars, lines, workers, cpus) > MIN_GAIN:
+        return 1
+    return workers
 
 
 # A worker sends its results as plain tuples (enum members pickle once per batch): the
@@ -118,9 +185,11 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def scan_texts(texts: Sequence[str], jobs: int = 1) -> Iterator[ScanResult]:
+def scan_texts(texts: Sequence[str], jobs: int | None = 1) -> Iterator[ScanResult]:
     """`scan_markers(text)` of each of `texts`, in order; with `jobs` > 1 and enough text,
-    in up to `jobs` worker processes."""
+    in up to `jobs` worker processes; with `jobs=None`, in as many as `chosen_workers`."""
+    if jobs is None:
+        jobs = chosen_workers(texts)
     if jobs <= 1 or len(texts) < 2 or sum(len(t) for t in texts) < PARALLEL_MIN_CHARS:
         for text in texts:
             yield scan_markers(text)

@@ -141,10 +141,11 @@ class Workspace:
         max_documents: int = disk.MAX_DOCUMENTS,
         document_factory: DocumentFactory | None = None,
         disk: Disk = REAL_DISK,
-        jobs: int = 1,
+        jobs: int | None = 1,
     ) -> None:
         """`disk` is the file tree read: the real file system unless another is given.
-        `jobs`: how many processes may scan the files of a cold indexing (`index_all`)."""
+        `jobs`: how many processes may scan the files of a cold indexing (`index_all`);
+        None: as many as `parallel.chosen_workers` finds worth it."""
         self._disk = disk
         self._jobs = jobs
         self._light = document_factory is None

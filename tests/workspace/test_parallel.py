@@ -93,3 +93,52 @@ def test_one_batch_or_more_jobs_than_batches_scan_the_same(small_threshold: None
     assert list(scan_texts(one, jobs=2)) == [scan_markers(one[0])]
     few = TEXTS * 3
     assert list(scan_texts(few, jobs=16)) == [scan_markers(t) for t in few]
+
+
+def _lessons(line: str, lines: int, count: int) -> list[str]:
+    return [line * lines for _ in range(count)]
+
+
+@pytest.fixture
+def idle_two_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "default_jobs", lambda: 2)
+    monkeypatch.setattr(parallel, "busy_cpus", lambda: 0.0)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_CHARS", 100_000)
+    monkeypatch.setattr(parallel, "BATCH_CHARS", 20_000)
+
+
+SHORT_BLOCKS = "- an item {{ level }}\n"  # 22 characters a line: a block each
+LONG_LINES = "A long paragraph that reads {{ level }} and {{ goal }} again. " * 40 + "\n\n"
+
+
+def test_workers_are_chosen_for_text_slow_to_scan(idle_two_cpus: None) -> None:
+    assert parallel.chosen_workers(_lessons(SHORT_BLOCKS, 700, 20)) == 2
+    assert parallel.chosen_workers(_lessons(SHORT_BLOCKS, 700, 20), jobs=1) == 1
+
+
+def test_long_lines_dense_with_markers_stay_in_this_process(idle_two_cpus: None) -> None:
+    # Sending their markers back would cost about what scanning them does.
+    assert parallel.chosen_workers(_lessons(LONG_LINES, 6, 20)) == 1
+
+
+def test_small_courses_and_busy_cpus_stay_in_this_process(
+    idle_two_cpus: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert parallel.chosen_workers(_lessons(SHORT_BLOCKS, 100, 20)) == 1  # 44,000 chars
+    monkeypatch.setattr(parallel, "busy_cpus", lambda: 1.0)
+    assert parallel.chosen_workers(_lessons(SHORT_BLOCKS, 700, 20)) == 1
+
+
+def test_a_chosen_count_scans_the_same(idle_two_cpus: None) -> None:
+    texts = _lessons(SHORT_BLOCKS, 700, 20) + TEXTS
+    results = scan_texts(texts, jobs=None)
+    first = next(results)
+    assert multiprocessing.active_children(), "no worker process was started"
+    assert [first, *results] == [scan_markers(t) for t in texts]
+
+
+def test_busy_cpus_reads_this_system(monkeypatch: pytest.MonkeyPatch) -> None:
+    busy = parallel.busy_cpus()
+    assert 0.0 <= busy < 10_000
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (5.5, 0.0, 0.0))
+    assert parallel.busy_cpus() >= 4.5  # the last minute's load, this process left out
