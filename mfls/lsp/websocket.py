@@ -9,8 +9,9 @@ among all connections and stops the whole server when one connection ends. Here:
   read as UTF-8 too); a message over `max_message_bytes` closes the connection (1009);
 - what a client leaves unread (answers and notifications queued, and the socket's write
   buffer, where websockets writes its pongs itself) is bounded in bytes: past
-  `max_unsent_bytes` the connection is closed (1008), with one log line, and no more of
-  its messages are read (`TextFrames`); at most `max_connections` are served at once;
+  `max_unsent_bytes` the connection is closed (1008), with one log line, and nothing
+  more it sends is answered (`TextFrames`, `ws_connection.ReadWatched`); at most
+  `max_connections` are served at once, one more is refused (503);
 - a connection's log lines go to its client only (`logs.CONNECTION`);
 - every message goes through `confinement.CourseRoot.screen` first: the course root is
   the one of the command line whatever the client says, and nothing outside it is read.
