@@ -162,7 +162,7 @@ def test_every_code_has_a_rule_summary() -> None:
 
 
 def test_an_export_finding_names_its_lesson_and_no_json_line(tmp_path: Path) -> None:
-    items = [item("a", "Ask", "?[%{{ k }}...k]"), item("u", "Use", "x\n{{ghost}}")]
+    items = [item("a", "Ask", "?[%{{k}}...k]"), item("u", "Use", "x\n{{ghost}}")]
     (tmp_path / "c.json").write_bytes(dumps(export(items, [node("a"), node("u")])))
     (annotation,) = annotations(check("--format", "github", "c.json", cwd=tmp_path).stdout)
     assert set(annotation) == {"command", "file", "title", "message"}

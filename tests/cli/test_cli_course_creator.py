@@ -50,7 +50,7 @@ def built(chapter_text: str = "chapter text {{ x }}") -> dict[str, Any]:
     (the tool writes no file for it), a lesson prompt, an item outside the structure."""
     items = [
         item("c1", "Basics", chapter_text),
-        item("l1", "Ask", "?[%{{ name }}...Your name]\n", parent="c1", type=400),
+        item("l1", "Ask", "?[%{{name}}...Your name]\n", parent="c1", type=400),
         item("l2", "Use", "Hello {{name}}, {{ nobody }}\r\n", parent="c1", hidden=1, type=401),
         item("c2", "More", ""),
         item("l3", "Paid", "Bye %{{sys_user_nickname}}\n", parent="c2", type=402, prompt="P"),

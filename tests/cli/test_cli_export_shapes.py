@@ -38,7 +38,7 @@ def nested_chapters(depth: int) -> dict[str, Any]:
     for number in range(1, depth - 1):
         text = f"chapter {number}\n" if number % 50 == 0 else ""
         items.append(item(f"c{number}", f"C{number}", text, parent=f"c{number - 1}"))
-    items.append(item("leaf", "Leaf", "?[%{{ name }}...Your name]\n", parent=f"c{depth - 2}"))
+    items.append(item("leaf", "Leaf", "?[%{{name}}...Your name]\n", parent=f"c{depth - 2}"))
     tree = node("leaf")
     for number in range(depth - 2, -1, -1):
         tree = node(f"c{number}", [tree])

@@ -23,7 +23,7 @@ def checked(value: dict) -> list[tuple[str, str, int]]:
 def test_read_before_asked_follows_the_structure_not_the_item_list() -> None:
     # outline_items lists the asking lesson first; the structure runs the reader first.
     items = [
-        item("ask", "Ask", "?[%{{ name }}...Your name]"),
+        item("ask", "Ask", "?[%{{name}}...Your name]"),
         item("use", "Use", "Hello {{name}}"),
     ]
     found = checked(export(items, [node("use"), node("ask")]))
@@ -40,7 +40,7 @@ def test_unbound_references_name_their_lesson() -> None:
 
 
 def test_prompts_are_reference_documents() -> None:
-    items = [item("l", "L", "?[%{{ name }}...n]", prompt="Call them {{name}}; ?[%{{ other }}...x]")]
+    items = [item("l", "L", "?[%{{name}}...n]", prompt="Call them {{name}}; ?[%{{ other }}...x]")]
     source = dumps(export(items, [node("l")]))
     loaded = read_export(source)
     assert isinstance(loaded, Export)
