@@ -31,7 +31,6 @@ from mfls.workspace.diagnostic_registry import (
     RUNTIME_BINDING_IGNORED,
 )
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
-from mfls.workspace.learner_page import binding_text, page_versions
 
 QUICKFIX = "quickfix"
 MERGE = "refactor.rewrite.mfls.mergeKey"
@@ -186,7 +185,7 @@ def _page_fixes(
         return
     span = (marker.start, marker.end)
     if unread.fix == "form":
-        written = binding_text(marker.key, page_versions(course.config))
+        written = spelling_of(course.config).binding(marker.key, True)
         change = _single(entry, [TextChange(marker.start, marker.end, written)])
         title = say(language, "action.page-form", marker=written)
         yield _fix(PAGE_UNREADABLE_BINDING, "action.page-form", title, change, span)
