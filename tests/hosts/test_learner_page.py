@@ -167,7 +167,8 @@ class Checked(NamedTuple):
     fixed: str | None  # the line after the diagnostic's fix
 
 
-def _checked_course() -> tuple[list[Checked], list[tuple[str, str]]]:
+@cache
+def checked_course() -> tuple[list[Checked], list[tuple[str, str]]]:
     """The key lines, the claims and the conformance lines as one lesson: each binding
     with its diagnostic and fixed line; and each page-reads-otherwise line with its
     interaction's text."""
@@ -212,17 +213,26 @@ def _checked_course() -> tuple[list[Checked], list[tuple[str, str]]]:
     return checked, otherwise
 
 
-CHECKED, OTHERWISE = _checked_course()
+@cache
+def sources() -> dict[str, list[str]]:
+    return {
+        "conformance": conformance_lines(),
+        "exports": export_lines(),
+        "generated": generated_lines(),
+        "keys": key_lines(),
+        "claims": CLAIMS,
+        "fixed": [c.fixed for c in checked_course()[0] if c.fixed is not None],
+    }
 
-SOURCES = {
-    "conformance": conformance_lines(),
-    "exports": export_lines(),
-    "generated": generated_lines(),
-    "keys": key_lines(),
-    "claims": CLAIMS,
-    "fixed": [c.fixed for c in CHECKED if c.fixed is not None],
-}
-ALL_LINES = list(dict.fromkeys(line for lines in SOURCES.values() for line in lines))
+
+SOURCE_NAMES = ("conformance", "exports", "generated", "keys", "claims", "fixed")
+
+
+@cache
+def all_lines() -> list[str]:
+    return list(dict.fromkeys(line for lines in sources().values() for line in lines))
+
+
 # The least share of each source's lines the model must read (not decline).
 FLOORS = {
     **{"conformance": 0.6, "exports": 1.0, "generated": 0.75},
@@ -232,7 +242,8 @@ FLOORS = {
 
 @cache
 def _real(version: str) -> dict[str, dict[str, Any]]:
-    return dict(zip(ALL_LINES, page_readings(version, ALL_LINES), strict=True))
+    lines = all_lines()
+    return dict(zip(lines, page_readings(version, lines), strict=True))
 
 
 @pytest.fixture(scope="module", params=PAGE_VERSIONS)
@@ -250,12 +261,12 @@ def _model(line: str, version: str) -> dict[str, Any] | None:
     return {"elements": [e.to_properties() for e in reading.elements], "text": reading.text}
 
 
-@pytest.mark.parametrize("source", list(SOURCES))
+@pytest.mark.parametrize("source", SOURCE_NAMES)
 def test_model_equals_the_page_line_for_line(
     page: tuple[str, dict[str, dict[str, Any]]], source: str
 ) -> None:
     version, real = page
-    lines = SOURCES[source]
+    lines = sources()[source]
     if source == "exports" and not lines:
         pytest.skip("the real AI-Shifu exports are not here")
     assert lines
@@ -275,8 +286,9 @@ def test_model_equals_the_page_line_for_line(
 
 def test_the_sources_hold_what_they_should() -> None:
     """The corpus has interaction lines; the generator covers each case it names."""
-    assert len(SOURCES["conformance"]) >= 100
-    generated = SOURCES["generated"]
+    assert set(sources()) == set(SOURCE_NAMES)
+    assert len(sources()["conformance"]) >= 100
+    generated = sources()["generated"]
     for needle in ("%{{ ", "\\|", "||", "｜", "//", "...", "한글", "カタカナ", "2nd"):
         assert any(needle in line for line in generated), needle
 
@@ -372,9 +384,10 @@ def test_the_diagnostic_is_on_exactly_the_bindings_the_page_does_not_read() -> N
     """page-unreadable-binding on a binding iff a version does not bind it; a line the
     model declines is judged by its marker: flagged only where no version binds it."""
     require_page()
-    flagged = [c for c in CHECKED if c.flagged]
-    assert len(flagged) >= 20 and len(CHECKED) - len(flagged) >= 20
-    for c in CHECKED:
+    checked = checked_course()[0]
+    flagged = [c for c in checked if c.flagged]
+    assert len(flagged) >= 20 and len(checked) - len(flagged) >= 20
+    for c in checked:
         bound = [_binds(_real(version)[c.line], c.key) for version in PAGE_VERSIONS]
         if c.declined:
             assert not c.flagged or not all(bound), c
@@ -384,7 +397,7 @@ def test_the_diagnostic_is_on_exactly_the_bindings_the_page_does_not_read() -> N
 
 def test_every_fix_gives_a_binding_every_version_reads() -> None:
     require_page()
-    fixed = [c for c in CHECKED if c.flagged and c.fixed is not None]
+    fixed = [c for c in checked_course()[0] if c.flagged and c.fixed is not None]
     assert len(fixed) >= 20
     for c in fixed:
         for version in PAGE_VERSIONS:
@@ -397,8 +410,9 @@ def test_page_reads_otherwise_is_what_the_page_shows() -> None:
     """Each interaction with page-reads-otherwise: some version's element differs from
     every other version's or is missing: the page's output is not one reading."""
     require_page()
-    assert len(OTHERWISE) >= 5
-    for _interaction, line in OTHERWISE:
+    otherwise = checked_course()[1]
+    assert len(otherwise) >= 5
+    for _interaction, line in otherwise:
         readings = [_real(version)[line]["elements"] for version in PAGE_VERSIONS]
         models = [_model(line, version) for version in PAGE_VERSIONS]
         assert all(m is not None for m in models), line
