@@ -2,15 +2,19 @@
 the same files (a table, not a test).
 
 Run: `python3 tests/bench/bench_check.py [--lessons 100 400 1600] [--runs 3]
-[--before PATH] [--pure]`. Two corpora of about 15 kB per lesson: `features`, the generator of
-bench_features.py (headings, lists, quotes, code, HTML, interactions); `dense`, long plain
-paragraphs dense with markers (about 6,000 markers per MB, keys bound in other lessons,
-read before they are asked, near misses). Each cell is the median of `--runs` runs of a
-fresh process, the processes taking turns: `mfls check` as a user runs it (`--jobs` the
-CPU count), `mfls check --jobs 1`, and markdown-it-py; ratios are markdown-it-py / mfls
-in the same round (above 1: mfls is faster). `--before PATH` adds a column for the mfls
-checkout at PATH (e.g. the code before a change), run the same way (without `--jobs`). `--growth`
-prints instead the variable `--jobs 1` time per MB against course size.
+[--before PATH] [--pure] [--corpus features dense similar]`. Three corpora of about 15 kB
+per lesson: `features`, the generator of bench_features.py (headings, lists, quotes, code,
+HTML, interactions); `dense`, long plain paragraphs dense with markers (about 6,000
+markers per MB, keys bound in other lessons, read before they are asked, near misses);
+`similar`, the same paragraphs over 306 keys most of which are a digit away from another
+(`question 13 of the course`, `q13`), about one read in ten with a digit mistyped: many
+near-miss lookups, each near many keys (drawn with a fixed seed). Each cell is the median
+of `--runs` runs of a fresh process, the processes taking turns: `mfls check` as a user
+runs it (no `--jobs`: the workers it chooses), `mfls check --jobs 1`, and markdown-it-py;
+ratios are markdown-it-py / mfls in the same round (above 1: mfls is faster). `--before
+PATH` adds a column for the mfls checkout at PATH (e.g. the code before a change), run
+the same way (without `--jobs`). `--growth` prints instead the variable `--jobs 1` time
+per MB against course size.
 `--pure` adds one for the pure-Python build of this checkout (`MFLS_PURE=1`), beside
 the build `mfls --version` names first. Every process may write bytecode, and one
 untimed round warms the caches first, so no run pays for compiling the sources.
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import resource
 import statistics
 import subprocess
@@ -31,6 +36,7 @@ from pathlib import Path
 from bench_features import corpus
 
 HERE = Path(__file__).resolve().parents[2]
+CORPORA = ("features", "dense", "similar")
 MARKDOWN_IT = (
     "import pathlib, sys\n"
     "from markdown_it import MarkdownIt\n"
@@ -104,6 +110,58 @@ def dense_corpus(root: Path, lessons: int, lesson_bytes: int = 15_000) -> int:
     return total
 
 
+SIMILAR_SEED = 32
+QUESTIONS = 276
+"""`similar` keys: `question 1 of the course` ... `question 276 of the course` and `q1` ...
+`q30`, 306 in all, most of them a digit away from another, as numbered keys are."""
+
+
+def similar_keys() -> list[str]:
+    return [f"question {i} of the course" for i in range(1, QUESTIONS + 1)] + [
+        f"q{i}" for i in range(1, 31)
+    ]
+
+
+def _mistyped(key: str, rng: random.Random) -> str:
+    """The key with one of its digits replaced or doubled: usually a key no lesson asks."""
+    places = [i for i, c in enumerate(key) if c.isdigit()]
+    at = rng.choice(places)
+    digit = rng.choice("0123456789")
+    return key[:at] + digit + key[at + (rng.random() < 0.7) :]
+
+
+def similar_corpus(root: Path, lessons: int, lesson_bytes: int = 15_000) -> int:
+    """`dense`'s paragraphs over the 306 `similar_keys`, drawn with a fixed seed: each
+    lesson asks 4 of them in turn, reads others, and about one read in ten has a digit
+    mistyped (a near miss of several keys); returns the corpus size."""
+    rng = random.Random(SIMILAR_SEED)
+    keys = similar_keys()
+    (root / "mfcourse.toml").write_text('name = "similar"\n')
+    total = 0
+    for n in range(lessons):
+        asked = [keys[(4 * n + j) % len(keys)] for j in range(4)]
+        parts = [f"# Lesson {n}\n\n"]
+        parts += [f"?[{{{{ {key} }}}} Yes | No | ...Other]\n\n" for key in asked]
+        size = sum(map(len, parts))
+        i = 0
+        while size < lesson_bytes:
+            words = []
+            for w in range(6):
+                words += [WORDS[(n + i + w + k) % len(WORDS)] for k in range(28)]
+                key = rng.choice(keys)
+                if rng.random() < 0.1:
+                    key = _mistyped(key, rng)
+                words.append(f"{{{{ {key} }}}}")
+            paragraph = " ".join(words) + ".\n\n"
+            parts.append(paragraph)
+            size += len(paragraph)
+            i += 1
+        data = "".join(parts).encode()
+        (root / f"lesson-{n:04d}.md").write_bytes(data)
+        total += len(data)
+    return total
+
+
 def cpu_seconds() -> float:
     """User and system CPU time of every child process waited for so far."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -125,8 +183,8 @@ def run(command: list[str], pythonpath: str | None, pure: bool = False) -> float
 
 
 def bench(root: Path, runs: int, before: str | None, pure: bool = False) -> list[float]:
-    """Medians: mfls, mfls --jobs 1, markdown-it-py, the two ratios[, before, its ratio]
-    [, pure, its ratio]."""
+    """Medians: mfls, mfls --jobs 1, markdown-it-py, the two ratios, mfls / mfls --jobs 1
+    [, before, its ratio][, pure, its ratio]."""
     check = [sys.executable, "-m", "mfls", "check", str(root)]
     serial = [*check, "--jobs", "1"]
     parse = [sys.executable, "-c", MARKDOWN_IT, str(root)]
@@ -150,6 +208,7 @@ def bench(root: Path, runs: int, before: str | None, pure: bool = False) -> list
             ratios[k].append(times[2][-1] / times[k][-1])
     cells = [statistics.median(times[0]), statistics.median(times[1]), statistics.median(times[2])]
     cells += [statistics.median(ratios[0]), statistics.median(ratios[1])]
+    cells.append(statistics.median(a / b for a, b in zip(times[0], times[1], strict=True)))
     for k in range(3, len(commands)):
         cells += [statistics.median(times[k]), statistics.median(ratios[k])]
     return cells
@@ -158,6 +217,8 @@ def bench(root: Path, runs: int, before: str | None, pure: bool = False) -> list
 def make_corpus(name: str, root: Path, lessons: int) -> int:
     if name == "features":
         return corpus(root, lessons, lessons * 15_000 / 1024 / 1024)
+    if name == "similar":
+        return similar_corpus(root, lessons)
     return dense_corpus(root, lessons)
 
 
@@ -204,7 +265,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lessons", type=int, nargs="+", default=[100, 400, 1600])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--corpus", choices=("features", "dense"), nargs="+")
+    parser.add_argument("--corpus", choices=CORPORA, nargs="+")
     parser.add_argument("--before", help="an older mfls checkout to time beside this one")
     parser.add_argument(
         "--pure", action="store_true", help="also time the pure-Python build (MFLS_PURE=1)"
@@ -218,7 +279,7 @@ def main() -> int:
     if options.growth:
         print(f"load average at start {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs\n")
         sizes = options.lessons if options.lessons != [100, 400, 1600] else [200, 3200]
-        growth(options.corpus or ["features", "dense"], sizes, options.runs)
+        growth(options.corpus or list(CORPORA), sizes, options.runs)
         print(f"\nload average at end {os.getloadavg()[0]:.1f}")
         return 0
     header = [
@@ -230,6 +291,7 @@ def main() -> int:
         "markdown-it-py (s)",
         "ratio",
         "ratio --jobs 1",
+        "mfls check / --jobs 1",
     ]
     if options.before:
         header += ["before (s)", "ratio before"]
@@ -245,15 +307,15 @@ def main() -> int:
     print(f"load average at start {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs\n")
     print(" | ".join(header))
     print(" | ".join("---" for _ in header))
-    for name in options.corpus or ("features", "dense"):
+    for name in options.corpus or CORPORA:
         for lessons in options.lessons:
             with tempfile.TemporaryDirectory() as folder:
                 root = Path(folder)
                 size = make_corpus(name, root, lessons)
                 cells = bench(root, options.runs, options.before, options.pure)
-            shown = [f"{c:.2f}" for c in cells[:3]] + [f"{c:.2f}x" for c in cells[3:5]]
+            shown = [f"{c:.2f}" for c in cells[:3]] + [f"{c:.2f}x" for c in cells[3:6]]
             if options.before:
-                shown += [f"{cells[5]:.2f}", f"{cells[6]:.2f}x"]
+                shown += [f"{cells[6]:.2f}", f"{cells[7]:.2f}x"]
             if options.pure:
                 shown += [f"{cells[-2]:.2f}", f"{cells[-1]:.2f}x"]
             print(" | ".join([name, f"{lessons:,}", f"{size / 1024 / 1024:.1f}", *shown]))
