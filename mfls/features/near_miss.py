@@ -277,8 +277,11 @@ class NearMissIndex:
         found.discard(key)
         if len(found) <= FEW_CANDIDATES:
             return _closest(form, limit, found)
+        near = self._edits.neighbours(form)
+        if near is None:  # too many keys of its lengths to keep their variants
+            return _closest(form, limit, found)
         buckets = self._buckets
-        one = [k for other in self._edits.neighbours(form) for k in buckets[other] if k in found]
+        one = [k for other in near for k in buckets[other] if k in found]
         if one:
             return Near(min(one), 1)
         if limit < 2:

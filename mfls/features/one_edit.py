@@ -4,7 +4,9 @@ A form of length n has n one-deletion variants: the form without its character a
 kept with i. Two different forms are one edit apart exactly when one is a variant of the
 other (an insertion or a deletion), or both have the same variant at the same place (a
 substitution there). Forms of length n meet only forms of lengths n-1, n and n+1, so the
-variants are kept per length, each length's table made when a lookup first needs it.
+variants are kept per length, each length's table made when a lookup first needs it, as
+long as all tables hold at most `MAX_ENTRIES` variants (a lookup that would need more
+answers None: its caller compares instead).
 """
 
 from __future__ import annotations
@@ -12,6 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 _Table = dict[tuple[str, int], tuple[str, ...]]
+
+MAX_ENTRIES = 60_000
+"""Variants kept by all the tables of an index (about 200 bytes each): enough for
+thousands of keys of 20 characters."""
 
 
 def _variants(form: str) -> list[tuple[str, int]]:
@@ -39,6 +45,9 @@ class OneEditIndex:
     def __init__(self, forms: dict[int, frozenset[str]], tables: dict[int, _Table]) -> None:
         self._forms = forms
         self._tables = tables
+
+    def _entries(self) -> int:
+        return sum(map(len, list(self._tables.values())))
 
     @staticmethod
     def build(forms: Iterable[str]) -> OneEditIndex:
@@ -68,27 +77,37 @@ class OneEditIndex:
             table = tables.get(n)
             if table is not None:
                 tables[n] = _changed(table, grown.get(n, ()), set(shrunk.get(n, ())))
+        if sum(map(len, tables.values())) > MAX_ENTRIES:  # made again if they fit
+            for n in grown.keys() | shrunk.keys():
+                tables.pop(n, None)
         return OneEditIndex(forms, tables)
 
-    def _table_of(self, n: int) -> _Table:
+    def _table_of(self, n: int) -> _Table | None:
+        """The variants of the forms of length `n`; None when they would overfill."""
         table = self._tables.get(n)
         if table is None:
-            table = self._tables[n] = _table(self._forms.get(n, ()))
+            forms = self._forms.get(n, ())
+            if self._entries() + len(forms) * n > MAX_ENTRIES:
+                return None
+            table = self._tables[n] = _table(forms)
         return table
 
-    def neighbours(self, form: str) -> set[str]:
-        """The forms one edit from `form` (never `form` itself)."""
+    def neighbours(self, form: str) -> set[str] | None:
+        """The forms one edit from `form` (never `form` itself); None when the variants
+        of forms of its length or the next would overfill the index."""
         n = len(form)
+        same = self._table_of(n) if n in self._forms else {}
+        longer = self._table_of(n + 1) if n + 1 in self._forms else {}
+        if same is None or longer is None:
+            return None
         found: set[str] = set()
         shorter = self._forms.get(n - 1)
-        same = self._table_of(n) if n in self._forms else None
         for variant in _variants(form):
             if shorter is not None and variant[0] in shorter:
                 found.add(variant[0])
-            if same is not None:
+            if same:
                 found.update(same.get(variant, ()))
-        if n + 1 in self._forms:
-            longer = self._table_of(n + 1)
+        if longer:
             for i in range(n + 1):
                 found.update(longer.get((form, i), ()))
         found.discard(form)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from mfls.features import near_miss
+from mfls.features import near_miss, one_edit
 from mfls.features.near_miss import NearMissIndex
 from mfls.syntax.scanner import scan_markers
 from tests.ai_shifu_exports import shared_exports
@@ -141,10 +141,12 @@ def _worded(rng: random.Random) -> set[str]:
     return keys
 
 
-@pytest.fixture(params=["as built", "every lookup through the one-edit index"])
+@pytest.fixture(params=["as built", "every lookup through the one-edit index", "few variants kept"])
 def lookups(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     if request.param != "as built":
         monkeypatch.setattr(near_miss, "FEW_CANDIDATES", -1)
+    if request.param == "few variants kept":  # most lookups compare, as when it is full
+        monkeypatch.setattr(one_edit, "MAX_ENTRIES", 300)
 
 
 @pytest.mark.usefixtures("lookups")
