@@ -159,8 +159,8 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int | None = 1) 
     workspace = Workspace(jobs=jobs)
     workspace.set_folders(folders)
     workspace.index_all()
-    for path in targets:
-        uri = path_to_uri(path)
+    uris = {path: path_to_uri(path) for path in targets}
+    for path, uri in uris.items():
         if workspace.snapshot.entry(uri) is None:
             if _in_course_folder(workspace.snapshot, path):
                 continue  # README.md, course-description.md ...: not lessons there
@@ -173,8 +173,8 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int | None = 1) 
     report.course_roots = sorted({c.root for c in snapshot.courses.values() if c.root})
     courses: dict[str, str] = {}
     checked: dict[str, None] = {}
-    for path in targets:
-        entered = snapshot.entry(path_to_uri(path))
+    for path, uri in uris.items():
+        entered = snapshot.entry(uri)
         if entered is None:
             continue
         course, entry = entered
