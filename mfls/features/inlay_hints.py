@@ -40,6 +40,7 @@ class Hint:
     kind: str  # READ_HINT | BINDING_HINT
     key: str
     target: Location | None = None  # where the label leads: the first binding of the key
+    tooltip: str | None = None  # a read's label uncut: the whole title, every choice
 
 
 def inlay_hints(
@@ -74,7 +75,7 @@ def inlay_hints(
             if made is None:
                 continue
             model = said[(marker.key, kind)] = made
-        hints.append(Hint(at, model.label, model.kind, model.key, model.target))
+        hints.append(Hint(at, model.label, model.kind, model.key, model.target, model.tooltip))
     return hints
 
 
@@ -98,24 +99,30 @@ def _hint(
     if first is None:
         return None
     entry = course.docs[first.uri]
-    lesson = bare(titles.get(first.uri) or entry.label, TITLE_LIMIT)
+    title = titles.get(first.uri) or entry.label
     target = Location(first.uri, first.marker.key_start, first.marker.key_end)
     interaction = interaction_among(entry.interactions, first.marker.start)
-    asked = None if interaction is None else _asked(interaction, language)
+    label = _asked_in(bare(title, TITLE_LIMIT), interaction, language, cut=True)
+    tooltip = _asked_in(title, interaction, language, cut=False)
+    return Hint(0, label, READ_HINT, key, target, tooltip)
+
+
+def _asked_in(lesson: str, interaction: Interaction | None, language: str, cut: bool) -> str:
+    asked = None if interaction is None else _asked(interaction, language, cut)
     if asked:
-        label = say(language, "inlay.asked-in.with", lesson=lesson, asked=asked)
-    else:
-        label = say(language, "inlay.asked-in", lesson=lesson)
-    return Hint(0, label, READ_HINT, key, target)
+        return say(language, "inlay.asked-in.with", lesson=lesson, asked=asked)
+    return say(language, "inlay.asked-in", lesson=lesson)
 
 
-def _asked(interaction: Interaction, language: str) -> str:
-    """The choices (a few, each cut short) and the free input of an interaction, in the
-    hover's words."""
+def _asked(interaction: Interaction, language: str, cut: bool) -> str:
+    """The choices (`cut`: a few, each cut short) and the free input of an interaction,
+    in the hover's words."""
     separator = say(language, "hover.list-separator")
-    labels = [bare(c.label, CHOICE_LIMIT) for c in interaction.choices[:CHOICES_SHOWN]]
-    asked = separator.join(labels)
-    if len(interaction.choices) > CHOICES_SHOWN:
+    choices = [c.label for c in interaction.choices]
+    if cut:
+        choices = [bare(label, CHOICE_LIMIT) for label in choices[:CHOICES_SHOWN]]
+    asked = separator.join(choices)
+    if len(interaction.choices) > len(choices):
         asked += "…"
     if interaction.input is not None:
         free = say(language, "hover.asked.input")

@@ -247,7 +247,8 @@ def code_lenses(
 
 def inlay_hints(convert: Converter, index: LineIndex, found: Sequence[Hint]) -> list[t.InlayHint]:
     """Each hint after its place, set off by a space; a hint with a target is one label
-    part that leads there (the first binding of the key)."""
+    part that leads there (the first binding of the key). The tooltip is plain text
+    (VS Code cuts a long label at `editor.inlayHints.maximumLength`)."""
     hints: list[t.InlayHint] = []
     for hint in found:
         label: str | list[t.InlayHintLabelPart] = hint.label
@@ -256,7 +257,9 @@ def inlay_hints(convert: Converter, index: LineIndex, found: Sequence[Hint]) -> 
             if place is not None:
                 label = [t.InlayHintLabelPart(value=hint.label, location=place)]
         position = convert.position(index, hint.offset)
-        hints.append(t.InlayHint(position=position, label=label, padding_left=True))
+        hints.append(
+            t.InlayHint(position=position, label=label, tooltip=hint.tooltip, padding_left=True)
+        )
     return hints
 
 

@@ -304,3 +304,7 @@ def test_renaming_a_lesson_in_the_file_tree_keeps_structure_json(vscode_session:
         "lesson-02.md",
     ]
     assert (folder / "lessons" / "intro.md").read_text() == "?[%{{ ai_goal }}...Your goal]\n"
+
+
+def test_inlay_hints_show_where_a_read_key_is_asked(vscode_session: Session) -> None:
+    _passed(vscode_session, "inlayHints")

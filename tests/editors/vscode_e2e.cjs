@@ -106,20 +106,48 @@ async function textBox(page, lineText, needle) {
   );
 }
 
-// The text of the editor line that contains `needle` (as rendered, spaces normalized).
+// VS Code draws an inlay hint as text inside the line, in spans of a generated class.
+const HINT = '[class*="dyn-rule-"]';
+
+// The text of the editor line that contains `needle` (as rendered, spaces normalized,
+// without its inlay hints).
 async function lineText(page, needle) {
   return until(
     () =>
-      page.evaluate((needle) => {
-        for (const line of document.querySelectorAll(".editor-instance .view-line")) {
-          const text = line.textContent.replace(/\u00a0/g, " ");
-          if (text.includes(needle)) {
-            return text;
+      page.evaluate(
+        ([needle, hint]) => {
+          for (const line of document.querySelectorAll(".editor-instance .view-line")) {
+            const copy = line.cloneNode(true);
+            copy.querySelectorAll(hint).forEach((span) => span.remove());
+            const text = copy.textContent.replace(/\u00a0/g, " ");
+            if (text.includes(needle)) {
+              return text;
+            }
           }
-        }
-        return "";
-      }, needle),
+          return "";
+        },
+        [needle, HINT],
+      ),
     `a line with "${needle}"`,
+  );
+}
+
+// The inlay hints drawn on the editor line that contains `needle`, as they read.
+async function hintsOn(page, needle) {
+  return page.evaluate(
+    ([needle, hint]) => {
+      for (const line of document.querySelectorAll(".editor-instance .view-line")) {
+        const copy = line.cloneNode(true);
+        copy.querySelectorAll(hint).forEach((span) => span.remove());
+        if (copy.textContent.replace(/\u00a0/g, " ").includes(needle)) {
+          return [...line.querySelectorAll(hint)]
+            .map((span) => span.textContent.replace(/\u00a0/g, " ").trim())
+            .filter(Boolean);
+        }
+      }
+      return null;
+    },
+    [needle, HINT],
   );
 }
 
@@ -288,6 +316,38 @@ const checks = {
     await page.keyboard.press("Escape");
   },
 
+  async inlayHints(page) {
+    // With VS Code's defaults (editor.inlayHints.enabled "on"): after a read, where the key
+    // is asked and its choices; after an interaction, how many lessons read the answer.
+    // mfls.inlayHints.enabled false takes them away (the server asks VS Code to refresh).
+    const read = "Use {{ What would you like to learn? }}";
+    const binding = "?[{{ How did the first program go? }}";
+    const shown = async (what) =>
+      until(async () => {
+        const atRead = await hintsOn(page, read);
+        const atBinding = await hintsOn(page, binding);
+        return atRead && atRead.length && atBinding && atBinding.length ? { atRead, atBinding } : null;
+      }, what);
+    await openFile(page, "02-first-program.md");
+    const on = await shown("the inlay hints of 02-first-program.md");
+    const asked = on.atRead.some((text) => text.startsWith("asked in 01-welcome.md: Python, JavaScript"));
+    const reads = on.atBinding.includes("read in 1 lesson");
+    await writeSettings(page, settingsWith({ "mfls.inlayHints.enabled": false }));
+    await openFile(page, "02-first-program.md");
+    await until(async () => {
+      const atRead = await hintsOn(page, read);
+      return atRead !== null && atRead.length === 0 && (await hintsOn(page, binding)).length === 0;
+    }, "the hints to go with mfls.inlayHints.enabled false");
+    await writeSettings(page, settingsWith({}));
+    await openFile(page, "02-first-program.md");
+    const again = await shown("the hints to come back");
+    record(
+      "inlayHints",
+      asked && reads && again.atRead.join() === on.atRead.join(),
+      `after the read: ${JSON.stringify(on.atRead)}; after the binding: ${JSON.stringify(on.atBinding)}`,
+    );
+  },
+
   async snippets(page) {
     // `?[` offers the interaction snippets; Enter takes the first, "single choice"; Tab walks its stops.
     await openFile(page, "04-project.md");
@@ -326,14 +386,7 @@ const checks = {
     await page.keyboard.type("Blue", { delay: 20 });
     await page.keyboard.press("Tab");
     const wanted = "?[{{ Which color? }} Red | Blue]";
-    const line = await until(
-      () =>
-        page.evaluate(() => {
-          const lines = [...document.querySelectorAll(".editor-instance .view-line")];
-          return lines.map((l) => l.textContent.replace(/\u00a0/g, " ")).find((t) => t.includes("Which color")) || "";
-        }),
-      "the snippet line",
-    );
+    const line = await lineText(page, "Which color");
     record(
       "snippets",
       line === wanted && (offered[0] || "").includes("single choice"),
@@ -702,7 +755,7 @@ async function main() {
     await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
     const order = [
       "activation", "progress", "bundled", "statusCourse", "problems", "menu", "diagnostics", "hover",
-      "definition", "codeLens", "snippets", "hoverLink", "documentLink", "completionSpace", "completion",
+      "definition", "codeLens", "inlayHints", "snippets", "hoverLink", "documentLink", "completionSpace", "completion",
       "rename",
       "restart", "mdflow", "startFailure", "pathPython", "fileTreeRename",
     ];

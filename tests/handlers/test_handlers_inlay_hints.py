@@ -46,7 +46,8 @@ def hints(course: CourseClient, path: str, range_: Any = None) -> Any:
 
 def render(course: CourseClient, *paths: str) -> str:
     """Each file with its hints where the editor draws them: `‹label›` (after a space
-    when the hint asks for one), then `→ file:line` where the label leads."""
+    when the hint asks for one), then `→ file:line` where the label leads and the
+    tooltip when it says more than the label."""
     out: list[str] = []
     for path in paths:
         out.append(f"//- {path}")
@@ -65,6 +66,9 @@ def render(course: CourseClient, *paths: str) -> str:
                         text += f" → {course.path_of(where['uri'])}:{line}"
                     parts.append(text)
                 label = "".join(parts)
+            tooltip = hint.get("tooltip")
+            if tooltip is not None and not label.startswith(tooltip):
+                label += f" | tooltip: {tooltip}"
             pad = " " if hint.get("paddingLeft") else ""
             column = course.column(path, position)
             by_line.setdefault(position["line"], []).append((column, f"{pad}‹{label}›"))

@@ -94,3 +94,27 @@ def test_other_closed_documents_values_are_reported_and_ignored(value: Any, path
     settings, [problem] = merge_settings(Settings(), {"diagnostics": value})
     assert settings == Settings()
     assert problem.startswith(f"{path}: expected")
+
+
+def test_inlay_hints_is_read_from_its_object_and_vscode_defaults_to_the_server() -> None:
+    import json
+    from pathlib import Path
+
+    settings, problems = merge_settings(Settings(), {"mfls": {"inlayHints": {"enabled": False}}})
+    assert (settings.inlay_hints, problems) == (False, [])
+    assert merge_settings(settings, {"inlayHints": {}}) == (settings, [])
+    assert Settings().inlay_hints is True
+    package = Path(__file__).parents[2] / "editors" / "vscode" / "package.json"
+    contributed = json.loads(package.read_text(encoding="utf-8"))["contributes"]
+    setting = contributed["configuration"]["properties"]["mfls.inlayHints.enabled"]
+    assert (setting["type"], setting["default"]) == ("boolean", Settings().inlay_hints)
+
+
+@pytest.mark.parametrize(
+    ("value", "path"),
+    [({"enabled": "no"}, "mfls.inlayHints.enabled"), (False, "mfls.inlayHints")],
+)
+def test_other_inlay_hints_values_are_reported_and_ignored(value: Any, path: str) -> None:
+    settings, [problem] = merge_settings(Settings(), {"inlayHints": value})
+    assert settings == Settings()
+    assert problem.startswith(f"{path}: expected")
