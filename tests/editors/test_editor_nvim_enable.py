@@ -4,7 +4,8 @@ only editors/README.md's two lines as init.lua (the plugin's folder on the runti
 types what a person types and reads the screen and the files on disk.
 
 One session walks the steps in order: the problems shown on opening a lesson are those of
-`mfls check`, then hover, completion and rename, as the README's Neovim steps give them.
+`mfls check`, then hover, completion and rename, as the README's Neovim steps give them,
+then the inlay hints once `vim.lsp.inlay_hint.enable()` is typed.
 """
 
 from __future__ import annotations
@@ -130,3 +131,23 @@ def test_rename_reaches_both_lessons_on_disk(nvim: Terminal) -> None:
     assert sum(line.count(f"{{{{ {new} }}}}") for line in reads) == 2, project
     assert old not in project, project
     assert f"later lesson asks: {{{{ {new} }}}}." in practice and old not in practice, practice
+
+
+def test_inlay_hints_once_enabled_as_neovim_asks(nvim: Terminal) -> None:
+    """Neovim draws no inlay hint until the user enables them; then, beside a read, where
+    the key is asked and its choices, and beside an interaction, how many lessons read it."""
+    nvim.command(f"edit {PROJECT}")
+    nvim.command("1")
+    read = "{{ What would you like to learn? }}"
+    asked = "asked in 01-welcome.md: Python, JavaScript; free input"
+
+    def flat(screen: str) -> str:  # a long line wraps: compared without spaces
+        return re.sub(r"\s", "", screen)
+
+    shown = nvim.wait_for_text(read)
+    assert flat(asked) not in flat(shown), shown
+    nvim.command("lua vim.lsp.inlay_hint.enable()")
+    shown = nvim.wait_for(f"{asked!r} after the read", lambda s: flat(read + asked) in flat(s))
+    assert flat("...Something else] read in 2 lessons") in flat(shown), shown
+    nvim.command("lua vim.lsp.inlay_hint.enable(false)")
+    nvim.wait_for("the hints gone", lambda s: flat(asked) not in flat(s))
