@@ -19,6 +19,7 @@ from typing import NamedTuple
 from mfls.features.facts import facts_of
 from mfls.features.messages import EN, ZH, brief, quoted, say
 from mfls.syntax.model import Interaction, Marker, Role
+from mfls.text.lines import line_start
 from mfls.workspace.diagnostic_registry import (
     PAGE_READS_OTHERWISE,
     PAGE_UNREADABLE_BINDING,
@@ -70,11 +71,11 @@ class Difference(NamedTuple):
 
 def _line_of(text: str, start: int) -> str | None:
     """The line the interaction at `start` begins (None when text precedes it)."""
-    line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip(" \t"):
+    begin = line_start(text, start)
+    if text[begin:start].strip(" \t"):
         return None
     end = text.find("\n", start)
-    line = text[line_start : len(text) if end < 0 else end]
+    line = text[begin : len(text) if end < 0 else end]
     return line[:-1] if line.endswith("\r") else line
 
 

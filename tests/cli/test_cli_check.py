@@ -69,9 +69,7 @@ def test_folders_are_walked_and_course_diagnostics_cross_files(tmp_path: Path) -
         '[diagnostics]\nread-before-asked = "warning"\n'
     )
     (course / "lessons" / "01.md").write_text("Hello {{ name }} and {{ sys_user_nickname }}.\n")
-    (course / "lessons" / "02.md").write_text(
-        "?[%{{name}} ...your name]\n\n?[{{ sys_x }} A | B]\n"
-    )
+    (course / "lessons" / "02.md").write_text("?[%{{name}} ...your name]\n\n?[{{ sys_x }} A | B]\n")
     done = check("course", cwd=tmp_path)
     assert done.returncode == 1
     rows = parsed(done.stdout)

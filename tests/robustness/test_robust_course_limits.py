@@ -25,7 +25,7 @@ COURSE_FILE = 'name = "limits"\nhost = "ai-shifu"\nlessons = ["**/*.md"]\n'
 
 
 def lesson(n: int) -> str:
-    return f"# Lesson {n}\n\n?[%{{{{ answer {n} }}}} A | B]\n\nYou chose {{{{ answer {n} }}}}.\n"
+    return f"# Lesson {n}\n\n?[%{{{{answer_{n}}}}} A | B]\n\nYou chose {{{{ answer_{n} }}}}.\n"
 
 
 def course(root: Path, lessons: int, big: int | None = None) -> Path:

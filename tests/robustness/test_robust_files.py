@@ -233,7 +233,8 @@ async def test_a_course_file_with_syntax_errors_then_fixed(tmp_path: Path) -> No
         assert [d.code for d in course_report.items] == ["course-file-invalid"]
         await verify(session, uri, lesson, [tmp_path])
 
-        course.write_text('host = "ai-shifu"\ntarget = "current"\n', encoding="utf-8")
+        # The learner page's checks off: its `{{ probe }}` binding is the point here.
+        course.write_text('host = "ai-shifu"\ntarget = "current"\npage = []\n', encoding="utf-8")
         session.client.workspace_did_change_watched_files(
             t.DidChangeWatchedFilesParams(
                 changes=[t.FileEvent(uri=uri_of(course), type=t.FileChangeType.Changed)]
