@@ -226,7 +226,7 @@ def test_the_playground_in_chromium(session: Session) -> None:
     # 1. The problems on screen are mfls check's, and lesson 2 underlines both markers.
     problems = steps["problems"]
     assert problems["list"] == expected_problems
-    assert [p.split(" ", 1)[1].split(":")[0] for p in expected_problems] == [
+    assert [p.split(" ", 1)[1].split(":")[0] for p in expected_problems if LESSON_2 in p] == [
         "near-miss",
         "unbound-reference",
     ]
@@ -246,17 +246,14 @@ def test_the_playground_in_chromium(session: Session) -> None:
     assert [text for kind, text in semantic if kind == "cm-mfls-operator"].count("?[") == 2
 
     # 2. The near miss's quick fix puts the bound key in its place.
-    # One request asks the fixes of every problem; each problem shows only its own.
+    # One request asks the fixes of every problem; each problem shows only its own. The
+    # example is an AI-Shifu course, whose learner page reads no binding of a question-text
+    # key: mfls offers no "Ask for" that would write one.
     assert steps["quickFix"] == {
         "title": f"Replace with {{{{ {OLD_KEY} }}}}",
         "line": f"Start from what the learner said about {{{{ {OLD_KEY} }}}}.",
-        "nearMissFixes": [
-            f"Replace with {{{{ {OLD_KEY} }}}}",
-            "Ask for 'What would you like to lern?' in an interaction before its first use",
-        ],
-        "unboundFixes": [
-            "Ask for 'What is your preferred editor?' in an interaction before its first use"
-        ],
+        "nearMissFixes": [f"Replace with {{{{ {OLD_KEY} }}}}"],
+        "unboundFixes": [],
     }
 
     # 3. `{{ Wh` offers the course's keys that start so, the bound one first.
@@ -335,10 +332,7 @@ def test_the_playground_in_chromium(session: Session) -> None:
     }
     assert files["deleted"] == {"list": ["mfcourse.toml", *lessons], "unbound": 1}
     # A fix that names no problem (padding a marker) goes to the problem its edit touches.
-    assert files["unpaddedFixes"] == [
-        "Pad marker to {{ What is your favourite colour? }}",
-        "Ask for 'What is your favourite colour?' in an interaction before its first use",
-    ]
+    assert files["unpaddedFixes"] == ["Pad marker to {{ What is your favourite colour? }}"]
 
     assert shot.stat().st_size > 10_000
     if os.environ.get("MFLS_UPDATE_SCREENSHOT") == "1":
