@@ -29,6 +29,7 @@ import re
 import unicodedata
 import zlib
 from collections.abc import Collection, Sequence
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 from mfls.workspace.config import PAGES, CourseConfig
@@ -249,7 +250,8 @@ _UNMODELLED: Final = re.compile(
     r"|@"
 )
 _AUTOLINK: Final = re.compile(r"(?i:www\.|https?://[^\s|\]]*\.|mailto:|xmpp:)|@")
-_ASCII_PUNCTUATION: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+# A backslash before ASCII punctuation: Markdown keeps the punctuation only.
+_ESCAPE: Final = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def _markdown_text(line: str) -> str | None:
@@ -265,17 +267,7 @@ def _markdown_text(line: str) -> str | None:
         return None
     if "_" in text and _underscore_emphasis(text):
         return None
-    out: list[str] = []
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if char == "\\" and index + 1 < len(text) and text[index + 1] in _ASCII_PUNCTUATION:
-            out.append(text[index + 1])
-            index += 2
-            continue
-        out.append(char)
-        index += 1
-    decoded = "".join(out)
+    decoded = _ESCAPE.sub(r"\1", text) if "\\" in text else text
     # GFM's literal autolinks are found in the text after its escapes are read.
     return None if _AUTOLINK.search(decoded) else decoded
 
@@ -304,6 +296,7 @@ def _underscore_emphasis(text: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=4096)
 def read_line(line: str, version: str) -> PageReading | None:
     """The page's reading of an interaction line (`?[...]` first on the line), or None
     where Markdown makes of it what the model does not read."""
