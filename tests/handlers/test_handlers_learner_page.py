@@ -15,6 +15,7 @@ from course_fixture import CourseClient, check_diagnostics, dedent
 
 
 def test_bindings_every_page_version_reads_get_nothing(tmp_path: Path) -> None:
+    """`https://x` is `https:` saving `x` on the page and in markdown-flow alike."""
     check_diagnostics(
         tmp_path,
         """
@@ -29,7 +30,9 @@ def test_bindings_every_page_version_reads_get_nothing(tmp_path: Path) -> None:
 
         ?[Continue]
 
-        Teach {{level}} to {{名字}} for {{learner_goal}}.
+        ?[%{{site}} https://x | B]
+
+        Teach {{level}} to {{名字}} for {{learner_goal}} on {{site}}.
         """,
     )
 
