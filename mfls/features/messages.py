@@ -145,6 +145,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
         EN: " remark-flow 1.0.0-alpha.7 has no multiple choice.",
         ZH: "remark-flow 1.0.0-alpha.7 不支持多选。",
     },
+    "part.page.cause.multiple-unbound": {
+        EN: " The page offers multiple choice only after a binding.",
+        ZH: "页面只在绑定之后才提供多选。",
+    },
     "part.page.cause.input": {
         EN: " The page reads `...` as a text input only after a binding.",
         ZH: "页面只在绑定之后才把 `...` 读作文本输入框。",

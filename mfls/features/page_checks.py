@@ -308,7 +308,8 @@ def causes(
         found.append("part.page.cause.full-width")
     elements = [element for _, element in groups]
     if interaction.multiple and any(e is not None and not e.multiple for e in elements):
-        found.append("part.page.cause.multiple")
+        unbound = interaction.binding is None
+        found.append("part.page.cause.multiple-unbound" if unbound else "part.page.cause.multiple")
     if interaction.input is not None and interaction.binding is None:
         found.append("part.page.cause.input")
     return "".join(say(language, cause) for cause in found)

@@ -64,6 +64,10 @@ OTHERWISE_MESSAGES = {
     "0.1.6 and remark-flow 1.0.0-alpha.7, the learner gets the one button `...Your "
     "thoughts`; markdown-flow 0.3.4 reads a text input “Your thoughts”. The page reads "
     "`...` as a text input only after a binding.",
+    "The learner page shows this interaction unlike markdown-flow 0.3.4. On remark-flow "
+    "0.1.6 and remark-flow 1.0.0-alpha.7, the learner gets the buttons `A`, `B`; "
+    "markdown-flow 0.3.4 reads the check boxes `A`, `B`. The page offers multiple choice "
+    "only after a binding.",
 }
 
 
@@ -114,6 +118,9 @@ def test_where_the_page_shows_an_interaction_otherwise(tmp_path: Path) -> None:
 
         ?[...Your thoughts]
         ^^^^^^^^^^^^^^^^^^^ %% page-reads-otherwise: The learner page shows this interaction unlike
+
+        ?[A || B]
+        ^^^^^^^^^ %% page-reads-otherwise: The learner page shows this interaction unlike
 
         ?[%{{e}} Read *this* | B]
 
