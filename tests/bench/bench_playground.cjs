@@ -20,7 +20,8 @@ function bigLesson(bytes) {
   const parts = ["# A long lesson\n\nOne deliberate problem: {{ A question nobody asks }}.\n\n"];
   let size = parts[0].length;
   for (let i = 1; size < bytes - 200; i++) {
-    const block = `## Part ${i}\n\nUse {{ What would you like to learn? }} and {{ How many hours per week can you study? }} to plan part ${i}.\n\n?[{{ Goal of part ${i} }} Easy | Hard]\n\nRecall {{ Goal of part ${i} }} at the end.\n\n`;
+    // Keys the learner page reads (the example is an AI-Shifu course): one problem in all.
+    const block = `## Part ${i}\n\nUse {{ What would you like to learn? }} and {{ How many hours per week can you study? }} to plan part ${i}.\n\n?[%{{goal_of_part_${i}}} Easy | Hard]\n\nRecall {{goal_of_part_${i}}} at the end.\n\n`;
     parts.push(block);
     size += block.length;
   }
