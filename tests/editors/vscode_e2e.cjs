@@ -266,7 +266,7 @@ const checks = {
   async hover(page) {
     await openFile(page, "02-first-program.md");
     // Hover as a person does: the mouse onto the key, found by its text on screen.
-    const box = await textBox(page, "to generate a chapter heading", "would you like");
+    const box = await textBox(page, "Use {{ What would you like", "would you like");
     await page.mouse.move(box.x + 2, box.y + 2);
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 10 });
     const block = page
@@ -399,7 +399,7 @@ const checks = {
   async hoverLink(page) {
     // The hover names where the key is bound as a link; clicking it opens that line.
     await openFile(page, "02-first-program.md");
-    const box = await textBox(page, "to generate a chapter heading", "would you like");
+    const box = await textBox(page, "Use {{ What would you like", "would you like");
     await page.mouse.move(box.x + 2, box.y + 2);
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 10 });
     const link = page.locator(".monaco-hover:not(.hidden) .rendered-markdown a", { hasText: "01-welcome.md:7" }).first();
