@@ -546,6 +546,8 @@ def test_the_learner_view(session: Session) -> None:
     # first label; 1.0.0-alpha.7 gives the raw text. Both link to the problem.
     problem = old[2]["problems"]
     assert len(problem) == 1 and problem[0].startswith("page-unreadable-binding: ")
+    # The link gives the message's first sentence (the whole message is its title).
+    assert problem[0].endswith("”.") and problem[0].count(". ") == 0
     assert old[2] == {
         **readable,
         "line": numbers[1],
@@ -582,6 +584,8 @@ def test_the_learner_view(session: Session) -> None:
     assert zh["heading"] == "学员视图" and _chinese(zh["note"])
     assert all(_chinese(c["text"]) for c in zh["shown"] if c["kind"] == "learner-ai")
     assert any(c["warning"] and _chinese(c["warning"]) for c in zh["shown"])
+    links = [link for c in zh["shown"] for link in c["problems"]]
+    assert links and all(link.endswith("。") and link.count("。") == 1 for link in links)
 
 
 def test_a_lesson_shared_by_link(session: Session) -> None:

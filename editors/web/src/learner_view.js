@@ -72,7 +72,7 @@ export function learnerView({ aside, lesson, problemsOf, goTo }) {
     for (const diagnostic of diagnostics) {
       if (diagnostic.range.start.line !== index || !String(diagnostic.code ?? "").startsWith("page-")) continue;
       // Its first sentence; the whole message as the link's title.
-      const first = /^.*?[.。](?=\s|$)/.exec(diagnostic.message)?.[0] ?? diagnostic.message;
+      const first = /^.*?(?:\.(?=\s|$)|。)/.exec(diagnostic.message)?.[0] ?? diagnostic.message;
       const link = element("a", "learner-problem", `${diagnostic.code}: ${first}`);
       link.href = "#";
       link.title = diagnostic.message;
