@@ -233,6 +233,9 @@ def test_the_built_export_and_its_folder_give_the_same_problems(tmp_path: Path) 
         (
             "en_demo.json",
             [
+                # markdown-flow 0.4.2 leaves this `!===` in the prompt: no `!===` line closes
+                # it before its block ends (the later ones are inside code fences).
+                ("How to create with AI-Shifu", 53, 1, "warning", "fixed-output-unclosed"),
                 ("How to create with AI-Shifu", 96, 1, "warning", "fixed-output-unclosed"),
                 ("Why choose AI-Shifu", 9, 3, "warning", "legacy-profile-key"),
                 ("Why choose AI-Shifu", 20, 3, "warning", "legacy-profile-key"),
