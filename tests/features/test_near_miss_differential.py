@@ -153,7 +153,7 @@ def lookups(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
 @pytest.mark.parametrize("seed", range(3))
 def test_random_key_sets(seed: int) -> None:
     rng = random.Random(seed)
-    for _ in range(12):
+    for _ in range(8):
         keys = _numbered(rng) | _worded(rng) | (_numbered(rng) if rng.random() < 0.5 else set())
         bound = {key for key in keys if rng.random() < 0.7}
         _same_answers(bound, _probes(keys, rng, most=120))
@@ -167,6 +167,6 @@ def test_crowded_pieces_cut_to_the_same_candidates(monkeypatch: pytest.MonkeyPat
     rng = random.Random(3)
     keys = {f"question {n} of the course" for n in range(1, 300)}
     keys |= {f"questions {n} of the course" for n in range(1, 300, 7)}
-    probes = _probes(set(rng.sample(sorted(keys), 60)), rng)
-    probes += [f"question {n} of the course" for n in range(300, 1000, 3)]
+    probes = _probes(set(rng.sample(sorted(keys), 25)), rng)
+    probes += [f"question {n} of the course" for n in range(300, 1000, 9)]
     _same_answers(keys, probes)
