@@ -18,7 +18,7 @@ fix gives such a key a readable name first).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Container
 from typing import NamedTuple
 
 from mfls.syntax.model import Marker, Role
@@ -82,7 +82,7 @@ class BindingSpelling(NamedTuple):
         which reads a binding only with its `%`."""
         return not self.versions
 
-    def readable_key(self, key: str, taken: Collection[str]) -> str:
+    def readable_key(self, key: str, taken: Container[str]) -> str:
         """`key` when the page reads a binding of it, else the readable name the page's
         rename gives it (not one of `taken`)."""
         return key if self.writable(key) else page_key(key, taken)

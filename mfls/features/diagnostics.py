@@ -751,7 +751,7 @@ def _unbound(
         binding = spelling.binding(key, legacy)
         message = say(language, UNBOUND_REFERENCE, short=brief(key), binding=binding)
         return _KeyVerdict(UNBOUND_REFERENCE, message)
-    taken = frozenset(course.all_keys()) | course.host.provided_keys
+    taken = course.keys_taken(course.host.provided_keys)
     readable = spelling.readable_key(key, taken)
     message = say(
         language,

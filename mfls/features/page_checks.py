@@ -156,7 +156,7 @@ def unread_binding_at(
 
 def new_key(course: CourseSnapshot, key: str) -> str:
     """The name the page's rename fix gives `key`: `page_key`, not a key of the course."""
-    return page_key(key, frozenset(course.all_keys()))
+    return page_key(key, course.keys_taken())
 
 
 def differences(course: CourseSnapshot, entry: DocEntry) -> Iterator[Difference]:

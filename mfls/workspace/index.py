@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import Any, ClassVar, Final, Literal, NamedTuple, Protocol, TypeVar
@@ -499,11 +499,30 @@ class CourseSnapshot(_Record):
         """Course order: (document order, offset)."""
         return self.docs[occurrence.uri].order, occurrence.marker.start
 
+    def keys_taken(self, also: Container[str] = frozenset()) -> KeysTaken:
+        """The keys this course binds or reads (and `also`'s), tested without building a
+        set of them."""
+        return KeysTaken(self.bindings, self.references, also)
+
     def all_keys(self) -> Iterable[str]:
         yield from self.bindings
         for key in self.references:
             if key not in self.bindings:
                 yield key
+
+
+class KeysTaken:
+    """Keys in use, as a container: in a course's bindings or references, or in `also`."""
+
+    __slots__ = ("_also", "_bindings", "_references")
+
+    def __init__(
+        self, bindings: Container[str], references: Container[str], also: Container[str]
+    ) -> None:
+        self._bindings, self._references, self._also = bindings, references, also
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._bindings or key in self._references or key in self._also
 
 
 class WorkspaceSnapshot(NamedTuple):

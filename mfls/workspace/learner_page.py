@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import zlib
-from collections.abc import Collection, Sequence
+from collections.abc import Container, Sequence
 from functools import lru_cache
 from typing import Final, NamedTuple
 
@@ -203,7 +203,7 @@ def _romanized(char: str) -> str | None:
     return _KANA_ROMAJI.get(char)
 
 
-def page_key(key: str, taken: Collection[str]) -> str:
+def page_key(key: str, taken: Container[str]) -> str:
     """A key every checked page version reads, derived from `key`, which some cannot:
     words in lower case joined by `_` (accents dropped, Hangul and kana spelled in Latin
     letters, CJK kept), `_` before a leading digit, and a number after it when `taken`
