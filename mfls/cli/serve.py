@@ -6,6 +6,7 @@ The only command that loads the LSP front end (pygls, lsprotocol), and only once
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 
@@ -91,7 +92,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _import_front_end() -> None:
+    """Import the LSP front end with the garbage collector paused, then freeze what it
+    made: the import makes some 100,000 objects that live to the end (classes, functions,
+    lsprotocol's attrs classes), and the collector's passes over them were an eighth of
+    the import (about 50 ms of the first problem's wait in an editor)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        import mfls.lsp.routes
+        import mfls.lsp.wire  # noqa: F401
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
+
+
 def run(args: argparse.Namespace) -> int:
+    _import_front_end()
     from mfls.lsp import wire
     from mfls.lsp.routes import create_server
 

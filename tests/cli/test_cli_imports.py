@@ -42,6 +42,7 @@ def loaded_by(
         encoding="utf-8",
         cwd=cwd,
         timeout=120,
+        stdin=subprocess.DEVNULL,  # `serve` reads LSP from it: at its end, it stops
     )
     last = done.stderr.rstrip("\n").rsplit("\n", 1)[-1]
     assert last.startswith("LOADED "), done.stderr
@@ -70,6 +71,56 @@ def test_commands_other_than_serve_do_not_import_the_lsp_front_end(
     course: Path, argv: list[str]
 ) -> None:
     assert loaded_by(*argv, cwd=course) == []
+
+
+# What serving over stdio has no use for: the WebSocket transport (and its library), the
+# exports, the other commands.
+NOT_SERVED_OVER_STDIO = (
+    "websockets",
+    "mfls.lsp.websocket",
+    "mfls.lsp.ws_connection",
+    "mfls.lsp.handshake",
+    "mfls.exports",
+    "mfls.cli.check",
+    "mfls.cli.course_map",
+)
+
+
+def test_serving_over_stdio_loads_no_websocket_export_or_command_module(course: Path) -> None:
+    assert loaded_by("serve", cwd=course, watched=NOT_SERVED_OVER_STDIO) == []
+    assert loaded_by("--stdio", cwd=course, watched=NOT_SERVED_OVER_STDIO) == []
+
+
+def test_the_probe_would_see_the_websocket_transport(course: Path) -> None:
+    prelude = "import mfls.lsp.websocket\n"
+    loaded = loaded_by("serve", cwd=course, prelude=prelude, watched=NOT_SERVED_OVER_STDIO)
+    assert "mfls.lsp.websocket" in loaded
+
+
+def test_serve_freezes_the_front_end_it_imported_and_collects_again(course: Path) -> None:
+    """The front end is imported with the collector paused and then frozen
+    (`serve._import_front_end`): its classes are out of the collector's sight (lsprotocol
+    alone makes tens of thousands of objects), and the collector runs again after."""
+    probe = (
+        "import gc, sys\n"
+        "from mfls.cli import main\n"
+        "main(['serve'])\n"
+        "state = (gc.isenabled(), gc.get_freeze_count(), 'pygls' in sys.modules)\n"
+        "sys.stderr.write('\\nSTATE %s %s %s\\n' % state)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=course,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    last = done.stderr.rstrip("\n").rsplit("\n", 1)[-1]
+    assert last.startswith("STATE "), done.stderr
+    enabled, frozen, served = last.split()[1:]
+    assert (enabled, served) == ("True", "True"), done.stderr
+    assert int(frozen) > 20_000
 
 
 def test_the_probe_would_see_the_front_end(course: Path) -> None:
