@@ -18,6 +18,7 @@ from mfls.syntax.model import BlockKind, ScanResult
 from mfls.text.lines import line_start
 from mfls.workspace.config import CURRENT
 from mfls.workspace.index import WorkspaceSnapshot
+from mfls.workspace.learner_page import multiple_choice_shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,9 @@ _SHAPES = (
     ("input", " ...${2:hint}]$0"),
 )
 
+# Where a targeted learner page has no multiple choice (remark-flow 1.0.0-alpha.7 shows
+# `A || B` as single-choice buttons), none is offered.
+_SHAPES_NOT_MULTIPLE = tuple(shape for shape in _SHAPES if shape[0] != "multiple choice")
 
 _PLACEHOLDER_KEY = "question"
 
@@ -84,9 +88,11 @@ def interaction_snippets(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> 
     if _in_code_or_literal(result, opener):
         return None
     end = offset + 1 if text[offset : offset + 1] == "]" else offset
-    binding = binding_snippet(entry.target, spelling_of(course.config))
+    spelling = spelling_of(course.config)
+    binding = binding_snippet(entry.target, spelling)
+    shapes = _SHAPES if multiple_choice_shown(spelling.versions) else _SHAPES_NOT_MULTIPLE
     items = []
-    for order, (label, rest) in enumerate(_SHAPES):
+    for order, (label, rest) in enumerate(shapes):
         snippet = binding + rest
         plain = plain_text(snippet)
         items.append(Snippet(label, snippet, plain, "?[" + plain, f"{order}"))

@@ -29,7 +29,7 @@ import re
 import unicodedata
 import zlib
 from collections.abc import Container, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Final, NamedTuple
 
 from mfls.workspace.config import PAGES, CourseConfig
@@ -151,6 +151,18 @@ def binding_text(key: str, versions: Sequence[str]) -> str:
     if REMARK_FLOW_016 in versions:
         return "%{{" + key + "}}"
     return "%{{ " + key + " }}"
+
+
+def multiple_choice_shown(versions: Sequence[str]) -> bool:
+    """Whether every version in `versions` shows `?[%{{k}} A || B]` as a multiple choice."""
+    return all(_shows_multiple(version) for version in versions)
+
+
+@cache
+def _shows_multiple(version: str) -> bool:
+    reading = read_line("?[%{{k}} A || B]", version)
+    element = reading.interaction if reading is not None else None
+    return element is not None and bool(element.multiple)
 
 
 def padding_readable(versions: Sequence[str]) -> bool:

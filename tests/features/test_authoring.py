@@ -172,7 +172,9 @@ def shapes(text: str, config: str | None = None) -> list[str]:
         (None, "{{ question }}"),
         ('target = "markdown-flow-0.4"', "%{{question}}"),
         ('target = "markdown-flow-0.3"', "%{{question}}"),
-        ('host = "ai-shifu"', "%{{question}}"),
+        # The page version that shows `A || B` as a multiple choice (the default checks
+        # 1.0.0-alpha.7 too, which does not, and is offered none: test_handlers_page_bindings).
+        ('host = "ai-shifu"\npage = "remark-flow-0.1.6"', "%{{question}}"),
     ],
 )
 def test_snippets_insert_the_binding_the_target_saves(config: str | None, binding: str) -> None:

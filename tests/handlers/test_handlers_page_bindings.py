@@ -138,6 +138,19 @@ def test_the_snippets_bind_in_the_page_form(tmp_path: Path) -> None:
     assert snippets and all(s.startswith("%{{${1:question}}}") for s in snippets), snippets
 
 
+def test_a_multiple_choice_snippet_only_where_the_page_shows_one(tmp_path: Path) -> None:
+    def labels(page: str) -> list[str]:
+        fixture = AI_SHIFU + page + "//- 01.md\nAsk.\n\n?[$0\n"
+        course = CourseClient(tmp_path / str(len(page)), fixture)
+        return [
+            item["label"] for item in course.call("textDocument/completion", course.at())["items"]
+        ]
+
+    # remark-flow 1.0.0-alpha.7, checked by default, shows `A || B` as single choice.
+    assert labels("") == ["single choice", "input"]
+    assert labels('page = "remark-flow-0.1.6"\n') == ["single choice", "multiple choice", "input"]
+
+
 MESSAGES = """
 //- mfcourse.toml
 host = "ai-shifu"

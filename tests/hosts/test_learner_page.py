@@ -32,6 +32,7 @@ from mfls.workspace.learner_page import (
     REMARK_FLOW_100A7,
     binding_readable,
     binding_text,
+    multiple_choice_shown,
     page_key,
     read_line,
 )
@@ -323,6 +324,17 @@ def test_page_key_is_bound_by_every_version(page: tuple[str, dict[str, dict[str,
         ):
             if version in form:
                 assert real[line]["elements"][0].get("variableName") == new, (key, line)
+
+
+def test_multiple_choice_is_what_the_page_shows(
+    page: tuple[str, dict[str, dict[str, Any]]],
+) -> None:
+    """The snippets offer a multiple choice only where every targeted page shows one."""
+    version, _ = page
+    [reading] = page_readings(version, ["?[%{{question}} A || B || C]"])
+    elements = reading["elements"]
+    shown = bool(elements) and elements[0].get("isMultiSelect") is True
+    assert shown == multiple_choice_shown((version,))
 
 
 def test_page_key_names() -> None:
