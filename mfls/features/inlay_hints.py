@@ -5,7 +5,7 @@ are the code lenses' (`code_lens.reads_of`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from mfls.features.at_offset import interaction_among
@@ -59,7 +59,7 @@ def inlay_hints(
     facts = facts_of(course)
     interactions = entry.interactions
     titles = lesson_titles(course)
-    said: dict[tuple[str, str], Hint] = {}
+    said: dict[tuple[str, str], Hint | None] = {}  # a key's hint is the same at each place
     hints: list[Hint] = []
     for marker, kind in facts.kinds(entry):
         if kind in _ASKING:
@@ -69,13 +69,11 @@ def inlay_hints(
             at = marker.end
         if at < start or (end is not None and at > end):
             continue
-        model = said.get((marker.key, kind))
-        if model is None:
-            made = _hint(course, titles, marker.key, kind, language)
-            if made is None:
-                continue
-            model = said[(marker.key, kind)] = made
-        hints.append(Hint(at, model.label, model.kind, model.key, model.target, model.tooltip))
+        if (marker.key, kind) not in said:
+            said[(marker.key, kind)] = _hint(course, titles, marker.key, kind, language)
+        model = said[(marker.key, kind)]
+        if model is not None:
+            hints.append(replace(model, offset=at))
     return hints
 
 
