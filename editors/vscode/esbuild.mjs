@@ -4,7 +4,7 @@ const production = process.argv.includes("--production");
 const watch = process.argv.includes("--watch");
 
 const options = {
-  entryPoints: ["src/extension.ts"],
+  entryPoints: ["src/entry.ts"],
   bundle: true,
   format: "cjs",
   platform: "node",

@@ -9,13 +9,22 @@ import {
 import { registerCourseMap } from "./courseMap";
 import { CourseStatus, showMenu } from "./courseStatus";
 import { IndexingStatus } from "./indexingStatus";
-import { bundledServer, onPythonChange } from "./python";
+import { configuredServer, ended, type Launch, launchServer, type ServerProcess, spawnServer } from "./launch";
+import { onPythonChange } from "./python";
 import { registerShowReferences } from "./references";
-import { locateExecutable, type ServerCommand, startFailureMessage } from "./serverCommand";
+import { type ServerCommand, startFailureMessage } from "./serverCommand";
+
+/** The server the entry started before loading this module, and when it was activated. */
+export interface FirstLaunch {
+  launch: Promise<Launch>;
+  activatedAt: number;
+}
 
 const CLIENT_ID = "mfls";
 
 let client: LanguageClient | undefined;
+let serverProcess: ServerProcess | undefined; // the running client's
+let firstLaunch: FirstLaunch | undefined; // until the first start takes it
 let status: IndexingStatus | undefined;
 let output: vscode.OutputChannel | undefined;
 let traceOutput: vscode.OutputChannel | undefined;
@@ -23,9 +32,14 @@ let courseStatus: CourseStatus | undefined;
 let extensionPath = "";
 let lifecycle: Promise<void> = Promise.resolve();
 
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(
+  context: vscode.ExtensionContext,
+  channel: vscode.OutputChannel,
+  first: FirstLaunch,
+): void {
   extensionPath = context.extensionPath;
-  output = vscode.window.createOutputChannel("MarkdownFlow");
+  output = channel;
+  firstLaunch = first;
   traceOutput = vscode.window.createOutputChannel("MarkdownFlow Trace");
   status = new IndexingStatus();
   context.subscriptions.push(output, traceOutput, status);
@@ -90,47 +104,36 @@ function restartOnPythonChange(context: vscode.ExtensionContext): void {
   }).then((listener) => listener && context.subscriptions.push(listener));
 }
 
-/** The server named in the settings, or undefined when `mfls.server.path` is empty (bundled). */
-function configuredServer(): ServerCommand | undefined {
-  const config = vscode.workspace.getConfiguration("mfls.server");
-  const command = (config.get<string>("path") ?? "").trim();
-  const args = config.get<string[]>("args") ?? [];
-  return command ? { command, args } : undefined;
-}
-
-/** The configured server if it exists, else the bundled one with a Python that can run it. */
-async function chooseServer(): Promise<ServerCommand | undefined> {
-  const configured = configuredServer();
-  if (configured !== undefined) {
-    if (locateExecutable(configured.command) === undefined) {
-      const where = configured.command.includes("/") ? "no executable file there" : "not found on PATH";
-      await reportStartFailure(configured, where);
-      return undefined;
-    }
-    return configured;
-  }
-  const resource = vscode.window.activeTextEditor?.document.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
-  const found = await bundledServer(extensionPath, resource, (line) => output?.appendLine(line));
-  if (found.server === undefined) {
-    reportNoPython(found.message);
-    return undefined;
-  }
-  return found.server;
-}
-
 async function start(): Promise<void> {
   if (client !== undefined || status === undefined || output === undefined) {
     return;
   }
   status.setState("starting");
-  const began = Date.now();
-  const server = await chooseServer();
-  const chosen = Date.now();
-  if (server === undefined) {
+  const first = firstLaunch;
+  firstLaunch = undefined;
+  const began = first?.activatedAt ?? Date.now();
+  const launch = await (first?.launch ?? launchServer(extensionPath, (line) => output?.appendLine(line)).launch);
+  if (!launch.ok) {
+    if (launch.server === undefined) {
+      reportNoPython(launch.reason);
+    } else {
+      await reportStartFailure(launch.server, launch.reason, launch.bundled);
+    }
     return;
   }
-  // No `transport`: TransportKind.stdio would append `--stdio`, which mfls does not take.
-  const serverOptions: ServerOptions = { command: server.command, args: server.args };
+  const { started, chosenAt } = launch;
+  const server = started.server;
+  // The process started already; a restart by the client (after a crash) starts another.
+  let unused: ServerProcess | undefined = started;
+  const serverOptions: ServerOptions = async () => {
+    const running = unused ?? spawnServer(server);
+    unused = undefined;
+    serverProcess = running;
+    running.process.on("exit", (code, signal) =>
+      output?.appendLine(`Server process exited with ${code !== null ? `code ${code}` : `signal ${signal}`}.`),
+    );
+    return running.process;
+  };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       { scheme: "file", language: "markdown" },
@@ -162,23 +165,43 @@ async function start(): Promise<void> {
     await candidate.start();
   } catch (error) {
     await candidate.dispose().catch(() => undefined);
+    unused?.stop();
+    endServerProcess();
     const reason = error instanceof Error ? error.message : String(error);
-    await reportStartFailure(server, reason, configuredServer() === undefined);
+    await reportStartFailure(server, reason, launch.bundled);
     return;
   }
   client = candidate;
-  // The start-up's two waits, for anyone asking why the first problems took their time.
+  // The start-up's waits, for anyone asking why the first problems took their time.
+  const startedAt = serverProcess?.startedAt ?? started.startedAt;
   output.appendLine(
-    `mfls is running: the server chosen in ${chosen - began} ms, started and initialized in ${Date.now() - chosen} ms`,
+    `mfls is running: the server started ${startedAt - began} ms after ${first ? "activation" : "the restart began"}, ` +
+      `its Python confirmed at ${chosenAt - began} ms, initialized ${Date.now() - startedAt} ms after its start`,
   );
   status.setState("ready");
   courseStatus?.refresh();
+}
+
+/** Ends the running client's server process if it outlives the client's stop by 2 s (the
+ * language client does so only for the processes it starts itself). */
+function endServerProcess(): void {
+  const running = serverProcess;
+  serverProcess = undefined;
+  if (running !== undefined && !ended(running.process)) {
+    setTimeout(() => {
+      if (!ended(running.process)) {
+        running.stop();
+      }
+    }, 2000);
+  }
 }
 
 async function stop(): Promise<void> {
   const running = client;
   client = undefined;
   if (running === undefined) {
+    void firstLaunch?.launch.then((launch) => launch.ok && launch.started.stop());
+    firstLaunch = undefined;
     return;
   }
   try {
@@ -186,6 +209,7 @@ async function stop(): Promise<void> {
   } catch (error) {
     output?.appendLine(`Stopping mfls failed: ${String(error)}`);
   }
+  endServerProcess();
   courseStatus?.clear();
   status?.setState("stopped");
 }

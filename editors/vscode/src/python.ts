@@ -3,21 +3,18 @@
 import { execFile } from "node:child_process";
 import * as vscode from "vscode";
 import {
-  choosePython,
   noPythonMessage,
   parseVersion,
   pathCandidates,
   type Probe,
   type PythonCandidate,
+  type Started,
+  startWithFirstPython,
   VERSION_PROBE,
 } from "./pythonSearch";
 import type { ServerCommand } from "./serverCommand";
 
 const PYTHON_EXTENSION = "ms-python.python";
-
-export type BundledServer =
-  | { server: ServerCommand; python: PythonCandidate }
-  | { server?: undefined; message: string };
 
 /** The part of the Python extension's API used here (both its current and its older form). */
 interface PythonApi {
@@ -90,23 +87,38 @@ function probe(candidate: PythonCandidate): Promise<Probe> {
   });
 }
 
-/** `python -I <extension>/server/launch.py serve`, with the first Python that is new enough. */
-export async function bundledServer(
+/** Whether choosing the Python waits for the Python extension to activate (installed, not yet active). */
+export function pythonExtensionActivating(): boolean {
+  const extension = vscode.extensions.getExtension(PYTHON_EXTENSION);
+  return extension !== undefined && !extension.isActive;
+}
+
+/**
+ * `python -I <extension>/server/launch.py serve`, started with the first Python that is new
+ * enough: the first candidate's server is started while its version is probed
+ * (`startWithFirstPython`).
+ */
+export async function startBundledServer<T extends Started>(
   extensionPath: string,
   resource: vscode.Uri | undefined,
   log: (line: string) => void,
-): Promise<BundledServer> {
+  start: (server: ServerCommand) => T,
+): Promise<{ server: ServerCommand; started: T } | { message: string }> {
   const first = await pythonExtensionCandidate(resource);
   const candidates = [...(first ? [first] : []), ...pathCandidates(process.platform)];
-  const choice = await choosePython(candidates, probe);
+  const launcher = vscode.Uri.joinPath(vscode.Uri.file(extensionPath), "server", "launch.py").fsPath;
+  const command = (python: PythonCandidate): ServerCommand => ({
+    command: python.command,
+    args: [...python.args, "-I", launcher, "serve"],
+  });
+  const choice = await startWithFirstPython(candidates, probe, (python) => start(command(python)));
   for (const line of choice.tried) {
     log(`Python not used: ${line}`);
   }
-  if (choice.python === undefined) {
+  if (choice.python === undefined || choice.started === undefined) {
     return { message: noPythonMessage(choice.tried, process.platform) };
   }
-  const launcher = vscode.Uri.joinPath(vscode.Uri.file(extensionPath), "server", "launch.py").fsPath;
   const python = choice.python;
   log(`Starting the bundled mfls with ${python.source}: ${[python.command, ...python.args].join(" ")}`);
-  return { server: { command: python.command, args: [...python.args, "-I", launcher, "serve"] }, python };
+  return { server: command(python), started: choice.started };
 }

@@ -65,6 +65,39 @@ export async function choosePython(
   return { tried };
 }
 
+/** A server process started with a candidate; `stop` ends it. */
+export interface Started {
+  stop(): void;
+}
+
+export interface StartedChoice<T extends Started> extends PythonChoice {
+  started?: T; // the server, started with `python`
+}
+
+/**
+ * The server started with the first candidate whose probe shows Python 3.10 or later (as
+ * `choosePython`). The first candidate's server is started at once, while it is probed: a
+ * server's start is mostly Python importing it, and the probe would only delay that. It is
+ * kept when the probe passes, else stopped, and the server is started with the first other
+ * candidate that passes.
+ */
+export async function startWithFirstPython<T extends Started>(
+  candidates: PythonCandidate[],
+  probe: (candidate: PythonCandidate) => Promise<Probe>,
+  start: (candidate: PythonCandidate) => T,
+): Promise<StartedChoice<T>> {
+  if (candidates.length === 0) {
+    return { tried: [] };
+  }
+  const early = start(candidates[0]);
+  const choice = await choosePython(candidates, probe);
+  if (choice.python === candidates[0]) {
+    return { ...choice, started: early };
+  }
+  early.stop();
+  return choice.python === undefined ? choice : { ...choice, started: start(choice.python) };
+}
+
 /** The one message shown when no Python can run the server. */
 export function noPythonMessage(tried: string[], platform: NodeJS.Platform): string {
   const install =

@@ -8,6 +8,7 @@ import {
   pathCandidates,
   type Probe,
   type PythonCandidate,
+  startWithFirstPython,
 } from "../../src/pythonSearch";
 
 const extension: PythonCandidate = { command: "/venv/bin/python", args: [], source: "the Python extension" };
@@ -59,6 +60,54 @@ test("no Python at all: one message with the fix", async () => {
   assert.match(message, /Restart server/);
   assert.match(message, /python3.*not found/);
   assert.match(noPythonMessage([], "win32"), /`py` launcher/);
+});
+
+/** Servers started by `startWithFirstPython`, in order, each with whether it was stopped. */
+function starts(): { log: string[]; start: (candidate: PythonCandidate) => { command: string; stop(): void } } {
+  const log: string[] = [];
+  return {
+    log,
+    start: (candidate) => {
+      log.push(`start ${candidate.command}`);
+      return { command: candidate.command, stop: () => log.push(`stop ${candidate.command}`) };
+    },
+  };
+}
+
+test("the first candidate's server starts before its probe answers, and is kept when it passes", async () => {
+  const { log, start } = starts();
+  let probed = false;
+  const choice = await startWithFirstPython([extension, ...pathCandidates("linux")], async () => {
+    assert.deepEqual(log, ["start /venv/bin/python"]);
+    probed = true;
+    return { version: [3, 12, 1] };
+  }, start);
+  assert.ok(probed);
+  assert.equal(choice.python, extension);
+  assert.equal(choice.started?.command, "/venv/bin/python");
+  assert.deepEqual(log, ["start /venv/bin/python"]);
+});
+
+test("a first candidate too old is stopped, and the server starts with the next that passes", async () => {
+  const { log, start } = starts();
+  const choice = await startWithFirstPython(
+    [extension, ...pathCandidates("linux")],
+    probes({ "/venv/bin/python": { version: [3, 9, 18] }, python: { version: [3, 10, 0] } }),
+    start,
+  );
+  assert.equal(choice.started?.command, "python");
+  assert.deepEqual(log, ["start /venv/bin/python", "stop /venv/bin/python", "start python"]);
+  assert.match(choice.tried[0], /Python 3\.9\.18 is too old/);
+});
+
+test("no Python at all: the early server is stopped and none is left running", async () => {
+  const { log, start } = starts();
+  const choice = await startWithFirstPython(pathCandidates("linux"), probes({}), start);
+  assert.equal(choice.started, undefined);
+  assert.equal(choice.python, undefined);
+  assert.deepEqual(log, ["start python3", "stop python3"]);
+  assert.equal(choice.tried.length, 2);
+  assert.deepEqual(await startWithFirstPython([], probes({}), start), { tried: [] });
 });
 
 test("versions are read from the probe's output", () => {
