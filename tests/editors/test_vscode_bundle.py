@@ -146,3 +146,69 @@ def test_the_server_starts_from_bytecode_on_the_python_that_packaged_it(tmp_path
     )
     assert ran.returncode == 0, ran.stderr
     assert sorted(set(server.rglob("*.pyc")) - shipped) == []
+
+
+COUNT_ATTRS_COMPILES = """
+import builtins, sys
+sys.path.insert(0, sys.argv[1])
+import attrs_code
+reused = attrs_code.reuse() if sys.argv[2] == "reuse" else False
+compiled = [0]
+real_compile = builtins.compile
+
+
+def counting(source, filename, *args, **kwargs):
+    compiled[0] += str(filename).startswith("<attrs generated")
+    return real_compile(source, filename, *args, **kwargs)
+
+
+builtins.compile = counting
+import mfls.lsp.routes, mfls.lsp.wire
+from lsprotocol import types as t
+from pygls.protocol import default_converter
+
+made = t.InitializeParams(capabilities=t.ClientCapabilities(), process_id=7)
+print(reused, compiled[0])
+print(repr(made), made == t.InitializeParams(capabilities=t.ClientCapabilities(), process_id=7))
+print(default_converter().unstructure(made))
+"""
+
+
+def test_the_server_compiles_no_attrs_method_on_the_python_that_packaged_it(
+    tmp_path: Path,
+) -> None:
+    """Issue 32 (first problem within 2 s): the package holds the code of the methods
+    attrs writes for lsprotocol's classes, compiled for the Python that made it
+    (`attrs_code.py`); the launcher reuses it, so a start on that version compiles almost
+    none of them, and the classes are the same as attrs compiling them."""
+    vsix = require_path(EDITORS / "vscode" / "mfls.vsix", "the extension package (npm run package)")
+    with zipfile.ZipFile(vsix) as archive:
+        archive.extractall(tmp_path)
+    server = tmp_path / "extension" / "server"
+    stores = sorted(p.name for p in server.glob("attrs-code.cpython-3*.marshal"))
+    assert len(stores) == 1, stores
+    version = (3, int(stores[0].split(".")[1].removeprefix("cpython-3")))
+    python = _pythons().get(version)
+    if python is None:
+        pytest.skip(f"no Python {version[0]}.{version[1]} (the one that packaged) here")
+    assert "attrs_code.reuse()" in (server / "launch.py").read_text(encoding="utf-8")
+
+    def run(mode: str) -> list[str]:
+        ran = subprocess.run(
+            [python, "-I", "-B", "-c", COUNT_ATTRS_COMPILES, str(server), mode],
+            capture_output=True,
+            text=True,
+            env=_clean_env(),
+            check=False,
+            timeout=120,
+        )
+        assert ran.returncode == 0, ran.stderr
+        return ran.stdout.splitlines()
+
+    reused, compiled = run("reuse"), run("compile")
+    (was_reused, left), (not_reused, all_of_them) = reused[0].split(), compiled[0].split()
+    assert (was_reused, not_reused) == ("True", "False")
+    # A hashable class's methods hold a hash of a string, new in each process: compiled.
+    assert int(all_of_them) > 500 and int(left) <= int(all_of_them) // 100
+    assert reused[1:] == compiled[1:]
+    assert reused[1].endswith(" True")
