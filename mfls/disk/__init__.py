@@ -7,8 +7,8 @@ why. Callers decide what to log or show. Modules: `problems` (the data), `readin
 over a save made meanwhile), `exchange` (the swap it is built on), `journal` (the rename
 journal, so an interrupted rename can be finished or undone), `appending`
 (`append_line`: one durable line added to a file, e.g. the rename records), `gateway` (`Disk`, the
-reads as an object: `REAL_DISK`) and `memory` (`MemoryDisk`, a file tree in memory read
-the same way).
+reads as an object: `REAL_DISK`), `memory` (`MemoryDisk`, a file tree in memory read
+the same way) and `system_load` (how many threads run now, from /proc/loadavg).
 """
 
 from mfls.disk.appending import append_line

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from mfls.disk.system_load import running_now
 from mfls.syntax.model import Choice, Interaction, InvalidMarker, Marker, ScanResult
 from mfls.syntax.scanner import scan_markers
 
@@ -28,17 +29,19 @@ under a load of 5-10 they lose (0.7-0.9x), as any extra process does there."""
 SCAN_NS_PER_CHAR = 12.0
 SCAN_NS_PER_LINE = 3200.0
 """The scanner's time in this process, per character and per line (a block per line);
-the compiled build on the benchmark's machine. Only ratios of these constants count."""
+the compiled build on a 2-CPU machine, fitted to bench_check.py's corpora at 1,600
+lessons (`dense`: 0.49 s of CPU, `features`: 2.95 s). Only ratios of these count."""
 PARENT_NS_PER_CHAR = 11.6
 PARENT_NS_PER_LINE = 1100.0
 """This process's own time while workers scan: sending the texts, taking back and
-rebuilding the results (forked, which spawned workers pay as well). A course of long
+rebuilding the results (forked, which spawned workers pay as well; measured with two
+workers: 0.35 s for `dense`, 1.2 s for `features`). A course of long
 lines dense with markers (the `dense` corpus of `bench_check.py`: 2,700 lines per
 million characters) costs here about 0.7 of what its scan would; one of short blocks
 (`features`: 34,000 lines per million) 0.4."""
 WORKER_OVERHEAD = 1.12
 """A worker's scan against this process's (results written as tuples)."""
-MIN_GAIN = 0.8
+MAX_SHARE = 0.8
 """Workers are chosen only when the scan's expected time with them is at most this part
 of its time here: the estimate is rough, and a wrong choice must not cost much."""
 SAMPLE_TEXTS = 64
@@ -66,23 +69,18 @@ def default_jobs() -> int:
 
 
 def busy_cpus() -> float:
-    """About how many CPUs other processes keep busy: the larger of the processes
-    running now (Linux's /proc/loadavg, this one left out) and the last minute's load
-    average less one (this process's own share, when it ran before)."""
+    """About how many CPUs other processes keep busy: the larger of the threads running
+    now (this one left out) and the last minute's load average less one (this process's
+    own share, when it ran before)."""
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # not on this system
         return 0.0
-    running = load
-    try:
-        with open("/proc/loadavg", encoding="ascii") as file:
-            running = float(file.read().split()[3].split("/")[0]) - 1
-    except (OSError, ValueError, IndexError):
-        pass
-    return max(0.0, running, load - 1)
+    now = running_now()
+    return max(0.0, load - 1, load if now is None else now - 1)
 
 
-def expected_gain(chars: int, lines: int, workers: int, cpus: float) -> float:
+def expected_share(chars: int, lines: int, workers: int, cpus: float) -> float:
     """The scan's expected time with `workers` worker processes sharing `cpus` free
     CPUs with this process, as a part of its time in this process alone."""
     here = chars * SCAN_NS_PER_CHAR + lines * SCAN_NS_PER_LINE
@@ -107,7 +105,7 @@ def chosen_workers(texts: Sequence[str], jobs: int | None = None) -> int:
     sample = texts[:: max(1, len(texts) // SAMPLE_TEXTS)]
     sampled = sum(map(len, sample))
     lines = sum(text.count("\n") for text in sample) * chars // max(1, sampled)
-    if expected_gain(chars, lines, workers, cpus) > MIN_GAIN:
+    if expected_share(chars, lines, workers, cpus) > MAX_SHARE:
         return 1
     return workers
 
