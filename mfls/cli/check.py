@@ -40,7 +40,7 @@ from mfls.features.diagnostics import (
     Diagnostic,
     config_problem_message,
     course_file_diagnostics,
-    document_diagnostics,
+    document_findings,
     structure_file_diagnostics,
 )
 from mfls.features.messages import EN
@@ -96,7 +96,7 @@ class Finding(NamedTuple):
 class CheckReport:
     """What a check found: the findings, the paths it could not read, how many files."""
 
-    __slots__ = ("checked", "course_roots", "findings", "unreadable")
+    __slots__ = ("checked", "course_roots", "findings", "suppressed", "unreadable")
 
     def __init__(
         self,
@@ -107,6 +107,7 @@ class CheckReport:
         self.findings: list[Finding] = [] if findings is None else findings
         self.unreadable: list[str] = [] if unreadable is None else unreadable
         self.checked = checked
+        self.suppressed: list[Finding] = []  # silenced by a suppression comment: SARIF's
         self.course_roots: list[str] = []  # where a pending rename journal is looked for
 
     @property
@@ -180,8 +181,11 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int | None = 1) 
         course, entry = entered
         checked[course.id] = None
         report.checked += 1
-        items = document_diagnostics(snapshot, entry.uri, language)
-        _add_findings(report, _display(path, given), entry.text, items)
+        findings = document_findings(snapshot, entry.uri, language)
+        _add_findings(report, _display(path, given), entry.text, findings.kept)
+        _add_findings(
+            report, _display(path, given), entry.text, findings.suppressed, suppressed=True
+        )
         if course.config_path is not None:
             courses[course.id] = course.config_path
     report.unreadable += _over_limits(snapshot, [*checked, *folders], given, language)
@@ -280,7 +284,9 @@ def _add_findings(
     text: str,
     items: Sequence[Diagnostic],
     lesson: tuple[str, str | None, str] | None = None,
+    suppressed: bool = False,
 ) -> None:
+    """`items` placed in `text` as findings of the report (or as its `suppressed` ones)."""
     if not items:
         return
     at = places(text, [offset for item in items for offset in (item.start, item.end)])
@@ -304,7 +310,7 @@ def _add_findings(
         for item in items
     ]
     placed.sort(key=_FINDING_ORDER)
-    report.findings.extend(placed)
+    (report.suppressed if suppressed else report.findings).extend(placed)
 
 
 _FINDING_ORDER: Final = itemgetter(1, 2, 6)  # line, column, code
@@ -358,6 +364,7 @@ def report_json(report: CheckReport) -> str:
         "diagnostics": [finding.as_json() for finding in report.findings],
         "unreadable": [decoded(problem) for problem in report.unreadable],
         "checked": report.checked,
+        "suppressed": [finding.as_json() for finding in report.suppressed],
     }
     return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
 

@@ -50,6 +50,8 @@ class CheckReport(Protocol):
     def findings(self) -> Sequence[Finding]: ...
     @property
     def unreadable(self) -> Sequence[str]: ...
+    @property
+    def suppressed(self) -> Sequence[Finding]: ...
 
 
 _GITHUB_COMMANDS: Final = {"error": "error", "warning": "warning"}  # else: notice
@@ -114,7 +116,7 @@ def artifact_uri(path: str) -> str:
     return "file://" + (quoted if quoted.startswith("/") else "/" + quoted)
 
 
-def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
+def _sarif_result(finding: Finding, rule_index: int, suppressed: bool = False) -> dict[str, Any]:
     uri = artifact_uri(finding.path)
     artifact: dict[str, Any] = {"uri": uri}
     if not uri.startswith("file:"):
@@ -132,13 +134,16 @@ def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
         location["logicalLocations"] = [
             {"name": decoded(" ".join(finding.lesson.split())), "kind": "module"}
         ]
-    return {
+    result = {
         "ruleId": finding.code,
         "ruleIndex": rule_index,
         "level": _SARIF_LEVELS.get(finding.severity, "note"),
         "message": {"text": _message(finding)},
         "locations": [location],
     }
+    if suppressed:  # SARIF 2.1.0 §3.27.23, §3.35: silenced by a comment in the source
+        result["suppressions"] = [{"kind": "inSource"}]
+    return result
 
 
 def _rules(codes: Sequence[str]) -> list[dict[str, Any]]:
@@ -159,11 +164,12 @@ def _rules(codes: Sequence[str]) -> list[dict[str, Any]]:
 
 def report_sarif(report: CheckReport, cwd: str | None = None) -> str:
     """One SARIF 2.1.0 log with one run: every diagnostic code as a rule, the findings as
-    results, unreadable paths as tool execution notifications."""
+    results (those a suppression comment silences with an in-source suppression),
+    unreadable paths as tool execution notifications."""
     import json  # loaded only for this format: a text check never needs it
 
     codes = list(DEFAULT_SEVERITIES)
-    codes += sorted({f.code for f in report.findings} - set(codes))
+    codes += sorted({f.code for f in [*report.findings, *report.suppressed]} - set(codes))
     index = {code: i for i, code in enumerate(codes)}
     root = os.path.join(cwd if cwd is not None else os.getcwd(), "")
     run: dict[str, Any] = {
@@ -177,7 +183,10 @@ def report_sarif(report: CheckReport, cwd: str | None = None) -> str:
         },
         "originalUriBaseIds": {"SRCROOT": {"uri": artifact_uri(root).rstrip("/") + "/"}},
         "columnKind": "unicodeCodePoints",
-        "results": [_sarif_result(f, index[f.code]) for f in report.findings],
+        "results": [
+            *(_sarif_result(f, index[f.code]) for f in report.findings),
+            *(_sarif_result(f, index[f.code], True) for f in report.suppressed),
+        ],
         "invocations": [
             {
                 "executionSuccessful": not report.unreadable,

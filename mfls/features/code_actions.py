@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from mfls.features import page_checks
 from mfls.features import rename as rn
 from mfls.features.binding_spelling import BindingSpelling, spelling_of
+from mfls.features.diagnostics import entry_findings
 from mfls.features.facts import CourseFacts, facts_of
 from mfls.features.messages import EN, say
 from mfls.features.refusal import Refusal
 from mfls.features.rename import DocumentChange, KeyUse, WorkspaceChange
+from mfls.features.suppressions import ignore_change, removal
 from mfls.syntax.model import Block, BlockKind, Marker, Role
 from mfls.text.edits import TextChange
 from mfls.text.lines import line_start
@@ -29,6 +31,7 @@ from mfls.workspace.diagnostic_registry import (
     LEGACY_BINDING,
     PAGE_UNREADABLE_BINDING,
     RUNTIME_BINDING_IGNORED,
+    UNUSED_SUPPRESSION,
 )
 from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
 
@@ -93,6 +96,7 @@ def code_actions(
         actions.extend(
             _marker_actions(course, entry, text, marker, provided, merge_targets, language)
         )
+    actions.extend(_suppression_actions(course, entry, start, end, language))
     actions.extend(_document_source_actions(course, entry, language))
     if course_wide:
         actions.extend(_course_source_actions(course, language))
@@ -252,6 +256,34 @@ def _unbound_fixes(
             snippet,
             preferred=near is None,
         )
+
+
+def _suppression_actions(
+    course: CourseSnapshot, entry: DocEntry, start: int, end: int, language: str
+) -> Iterator[CodeAction]:
+    """ "Ignore this problem here" on each problem in the range, where a suppression
+    comment can be written safely (`suppressions.ignore_change`), and the removal of a
+    suppression that silences nothing."""
+    findings = entry_findings(course, entry, language)
+    text = entry.text
+    offered: set[tuple[str, int, int]] = set()
+    for item in findings.kept:
+        if item.start > end or item.end < start or item.code == UNUSED_SUPPRESSION:
+            continue
+        change = ignore_change(text, entry.result, item.start, item.code)
+        if change is None or (item.code, change.start, change.end) in offered:
+            continue
+        offered.add((item.code, change.start, change.end))
+        title = say(language, "action.ignore-here", code=item.code)
+        fixes = (item.start, item.end)
+        yield CodeAction(title, QUICKFIX, _single(entry, [change]), None, item.code, fixes)
+    for unused in findings.unused:
+        at = unused.directive
+        if at.start <= end and start <= at.end:
+            title = say(language, "action.remove-suppression")
+            removed = _single(entry, [removal(text, unused)])
+            span = (at.start, at.end)
+            yield _fix(UNUSED_SUPPRESSION, "action.remove-suppression", title, removed, span)
 
 
 def _single(entry: DocEntry, changes: list[TextChange]) -> WorkspaceChange:

@@ -19,16 +19,20 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from mfls.features.course_info import CourseFigures, course_figures
+from mfls.features.diagnostics import entry_findings
 from mfls.features.facts import (
+    ASKED,
     ASKING,
     KINDS,
     LEGEND,
     NEAR_MISS,
     PROBLEM_CODES,
     RANK,
+    READ,
     facts_of,
 )
 from mfls.features.refusal import Refusal
+from mfls.features.suppressions import may_hold_directives
 from mfls.syntax.model import Interaction
 from mfls.text.lines import line_breaks, line_start
 from mfls.workspace.course_creator import COURSE_PROMPT, LESSONS, UNPACKED_COURSE_PROMPT
@@ -217,9 +221,12 @@ def course_map(
             continue
         interactions = _interactions_by_binding(entry.interactions)
         text = entry.text
+        silenced = _silenced(course, entry)
         line, at = 1, 0
         for marker, kind in marks:
             start, end = marker.start, marker.end
+            if silenced and (PROBLEM_CODES.get(kind), start, end) in silenced:
+                kind = ASKED if kind in ASKING else READ
             line += line_breaks(text, at, start)
             at = start
             begins = line_start(text, start)
@@ -295,6 +302,14 @@ def lesson_id(course: CourseSnapshot, entry: DocEntry) -> str:
 
 
 _PROMPTS: Final = UNPACKED_COURSE_PROMPT.split("/")[0] + "/"
+
+
+def _silenced(course: CourseSnapshot, entry: DocEntry) -> frozenset[tuple[str, int, int]]:
+    """The problems of `entry` its suppression comments silence (code and span): their
+    places are drawn as plain asks and reads, as the course's figures count them."""
+    if not may_hold_directives(entry.text):
+        return frozenset()
+    return frozenset((d.code, d.start, d.end) for d in entry_findings(course, entry).suppressed)
 
 
 def _interactions_by_binding(interactions: Iterable[Interaction]) -> dict[int, Interaction]:

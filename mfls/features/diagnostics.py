@@ -16,6 +16,7 @@ from mfls.features.lesson_structure import structure_of
 from mfls.features.messages import EN, LANGUAGES, bare, brief, counted, quoted, say
 from mfls.features.near_miss import NearMissIndex
 from mfls.features.page_checks import page_problems
+from mfls.features.suppressions import Unused, directives_of, may_hold_directives, partition
 from mfls.syntax.keys import trimmed
 from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, Role, ScanResult
 from mfls.workspace.config import (
@@ -51,6 +52,8 @@ from mfls.workspace.diagnostic_registry import (
     RUNTIME_KEY_DIFFERS,
     UNBOUND_REFERENCE,
     UNBOUND_REFERENCE_PAGE,
+    UNUSED_SUPPRESSION,
+    UNUSED_SUPPRESSION_UNKNOWN,
 )
 from mfls.workspace.diagnostic_registry import (
     FIXED_OUTPUT_UNCLOSED as FIXED_OUTPUT_UNCLOSED_CODE,
@@ -313,11 +316,71 @@ def document_diagnostics(
     return entry_diagnostics(course, entry, language)
 
 
+def document_findings(snapshot: WorkspaceSnapshot, uri: str, language: str = EN) -> Findings:
+    """`document_diagnostics`, with the diagnostics its suppression comments silence."""
+    found = snapshot.entry(uri)
+    if found is None:
+        return Findings(document_diagnostics(snapshot, uri, language), [], ())
+    return entry_findings(*found, language)
+
+
 def entry_diagnostics(
     course: CourseSnapshot, entry: DocEntry, language: str = EN
 ) -> list[Diagnostic]:
     """`document_diagnostics` of a document of `course`: the scanner's, then those of the
-    rules of `MARKER_RULES` in text order, then the lesson structure's."""
+    rules of `MARKER_RULES` in text order, then the lesson structure's, but those its
+    suppression comments silence, then those of its suppressions that silence nothing."""
+    return entry_findings(course, entry, language).kept
+
+
+class Findings(NamedTuple):
+    """A document's diagnostics as every view shows them (`kept`), those its suppression
+    comments silence, and those suppressions that silence nothing
+    (`features/suppressions.py`): decided here, once."""
+
+    kept: list[Diagnostic]
+    suppressed: list[Diagnostic]
+    unused: tuple[Unused, ...]
+
+
+def entry_findings(course: CourseSnapshot, entry: DocEntry, language: str = EN) -> Findings:
+    """`entry_diagnostics`, with what the suppressions silence and those that silence
+    nothing (reported as unused-suppression among the kept ones)."""
+    diagnostics = _entry_problems(course, entry, language)
+    text = entry.text
+    if not may_hold_directives(text):
+        return Findings(diagnostics, [], ())
+    directives = directives_of(text, entry.result)
+    if not directives:
+        return Findings(diagnostics, [], ())
+    kept, suppressed, unused = partition(text, directives, diagnostics, DEFAULT_SEVERITIES)
+    reports = [_unused_suppression(found, language) for found in unused]
+    return Findings(kept + _with_severities(course, reports), suppressed, unused)
+
+
+def _unused_suppression(found: Unused, language: str) -> Diagnostic:
+    directive = found.directive
+    if found.unknown:
+        codes = ", ".join(f"`{code}`" for code in found.unknown)
+        message = say(language, UNUSED_SUPPRESSION_UNKNOWN, codes=codes)
+    elif found.unused == ("",):
+        message = say(
+            language,
+            UNUSED_SUPPRESSION,
+            codes=say(language, "part.suppressed.any"),
+            them=say(language, "part.suppressed.it"),
+        )
+    else:
+        codes = ", ".join(f"`{code}`" for code in found.unused)
+        them = say(language, "part.suppressed.it") if found.all_unused else codes
+        message = say(language, UNUSED_SUPPRESSION, codes=codes, them=them)
+    return _diagnostic(
+        UNUSED_SUPPRESSION, directive.start, directive.end, message, tags=("unnecessary",)
+    )
+
+
+def _entry_problems(course: CourseSnapshot, entry: DocEntry, language: str) -> list[Diagnostic]:
+    """Every problem of a document of `course`, suppressed or not."""
     facts = facts_of(course)
     diagnostics = scan_diagnostics(
         entry.marker_scan,

@@ -497,6 +497,17 @@ _MESSAGES: dict[str, dict[str, str]] = {
         EN: "Pad every marker in this course to {{ key }}",
         ZH: "把本课程中所有标记补齐空格为 {{ key }}",
     },
+    # Suppression comments (`features/suppressions.py`).
+    "action.ignore-here": {
+        EN: "Ignore this problem here (${code})",
+        ZH: "在这里忽略这个问题（${code}）",
+    },
+    "action.remove-suppression": {
+        EN: "Remove the unused suppression",
+        ZH: "删掉没有用的屏蔽注释",
+    },
+    "part.suppressed.any": {EN: "problem", ZH: "问题"},
+    "part.suppressed.it": {EN: "it", ZH: "它"},
 }
 _MESSAGES.update((_id, dict(_texts)) for _id, _texts in DIAGNOSTIC_MESSAGES.items())
 _MESSAGES.update((_id, dict(_texts)) for _id, _texts in INLAY_HINT_MESSAGES.items())

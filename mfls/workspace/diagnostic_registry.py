@@ -37,6 +37,7 @@ UNKNOWN_GATE_VALUE: Final = "unknown-gate-value"
 PAGE_UNREADABLE_BINDING: Final = "page-unreadable-binding"
 PAGE_READS_OTHERWISE: Final = "page-reads-otherwise"
 COURSE_FILE_INVALID: Final = "course-file-invalid"
+UNUSED_SUPPRESSION: Final = "unused-suppression"
 
 MARKER_LINE_BREAK_RUNS_ON: Final = "marker-line-break.runs-on"
 EMPTY_INTERACTION_LEGACY: Final = "empty-interaction.legacy"
@@ -46,6 +47,7 @@ RESERVED_KEY_BINDING_PROVIDED: Final = "reserved-key-binding.provided"
 RESERVED_KEY_BINDING_PREFIX: Final = "reserved-key-binding.prefix"
 PAGE_UNREADABLE_BINDING_FORM: Final = "page-unreadable-binding.form"
 PAGE_UNREADABLE_BINDING_LINE: Final = "page-unreadable-binding.line"
+UNUSED_SUPPRESSION_UNKNOWN: Final = "unused-suppression.unknown"
 
 
 class CodeInfo(NamedTuple):
@@ -394,6 +396,27 @@ REGISTRY: Final = (
         "error",
         "A problem in mfcourse.toml.",
         {},
+    ),
+    CodeInfo(
+        UNUSED_SUPPRESSION,
+        "warning",
+        "A `<!-- mfls-disable... -->` comment that silences nothing.",
+        {
+            UNUSED_SUPPRESSION: {
+                EN: "This suppression silences nothing: mfls reports no ${codes} where it "
+                "applies. Remove ${them}: left there, it would hide a problem written there "
+                "later.",
+                ZH: "这条屏蔽注释没有屏蔽任何问题：在它作用的地方 mfls 没有报告${codes}。"
+                "请删掉${them}：留着它会藏起以后写在那里的问题。",
+            },
+            UNUSED_SUPPRESSION_UNKNOWN: {
+                EN: "mfls has no diagnostic code ${codes}: this suppression silences nothing "
+                "with it. Write a code that `mfls check` prints, or remove it.",
+                ZH: "mfls 没有诊断代码 ${codes}：这条屏蔽注释里的它什么也屏蔽不了。"
+                "请写 `mfls check` 输出的代码，或删掉它。",
+            },
+        },
+        ("action.remove-suppression",),
     ),
 )
 """Every code, in the order of the docs' tables."""
