@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,6 +86,17 @@ def example_course() -> dict[str, str]:
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+
+class _Site(_Quiet):
+    """The playground's site: records what is asked of it (the runtime's second load is
+    served from the page's cache, not from here)."""
+
+    asked: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        self.asked.append(self.path)
+        super().do_GET()
 
 
 class _Counting(_Quiet):
@@ -149,6 +161,7 @@ class Session:
     data: dict[str, Any]
     url: str
     foreign_asked: list[str]
+    site_asked: list[str]
     tmp: Path
     export: Path | None
 
@@ -182,8 +195,9 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     downloads.mkdir()
     results, shot = tmp_path / "results.json", tmp_path / "playground.png"
     _Counting.asked = []
+    _Site.asked = []
     with (
-        _served(functools.partial(_Quiet, directory=str(SITE))) as url,
+        _served(functools.partial(_Site, directory=str(SITE))) as url,
         _served(_Counting) as foreign,
     ):
         env = isolated_env(
@@ -206,7 +220,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
         if not results.exists():
             pytest.fail(f"the driver wrote no results:\n{finished.stdout}\n{finished.stderr}")
         data = json.loads(results.read_text(encoding="utf-8"))
-        yield Session(data, url, list(_Counting.asked), tmp_path, export)
+        yield Session(data, url, list(_Counting.asked), list(_Site.asked), tmp_path, export)
 
 
 def test_the_playground_in_chromium(session: Session) -> None:
@@ -248,8 +262,16 @@ def test_the_playground_in_chromium(session: Session) -> None:
     # 2. The near miss's quick fix puts the bound key in its place.
     # One request asks the fixes of every problem; each problem shows only its own. The
     # example is an AI-Shifu course, whose learner page reads no binding of a question-text
-    # key: mfls offers no "Ask for" that would write one.
-    assert steps["quickFix"] == {
+    # key: mfls offers no "Ask for" that would write one. A fix that silences the problem
+    # where it is ("Ignore this problem here", where mfls offers it) names the problem's own
+    # code.
+    fix = steps["quickFix"]
+    ignores = {"nearMissFixes": "near-miss", "unboundFixes": "unbound-reference"}
+    for kind, code in ignores.items():
+        ignoring = [f for f in fix[kind] if f.startswith("Ignore this")]
+        assert ignoring in ([], [f"Ignore this problem here ({code})"]), fix[kind]
+    own = {kind: [f for f in fix[kind] if not f.startswith("Ignore this")] for kind in ignores}
+    assert {**fix, **own} == {
         "title": f"Replace with {{{{ {OLD_KEY} }}}}",
         "line": f"Start from what the learner said about {{{{ {OLD_KEY} }}}}.",
         "nearMissFixes": [f"Replace with {{{{ {OLD_KEY} }}}}"],
@@ -332,7 +354,14 @@ def test_the_playground_in_chromium(session: Session) -> None:
     }
     assert files["deleted"] == {"list": ["mfcourse.toml", *lessons], "unbound": 1}
     # A fix that names no problem (padding a marker) goes to the problem its edit touches.
-    assert files["unpaddedFixes"] == ["Pad marker to {{ What is your favourite colour? }}"]
+    # (and "Ignore this problem here", where mfls offers it, to that problem too).
+    assert [f for f in files["unpaddedFixes"] if not f.startswith("Ignore this")] == [
+        "Pad marker to {{ What is your favourite colour? }}"
+    ]
+    assert set(files["unpaddedFixes"]) <= {
+        "Pad marker to {{ What is your favourite colour? }}",
+        "Ignore this problem here (unbound-reference)",
+    }
 
     assert shot.stat().st_size > 10_000
     if os.environ.get("MFLS_UPDATE_SCREENSHOT") == "1":
@@ -588,42 +617,144 @@ def test_the_learner_view(session: Session) -> None:
     assert links and all(link.endswith("。") and link.count("。") == 1 for link in links)
 
 
-def test_a_lesson_shared_by_link(session: Session) -> None:
+def test_the_course_shared_by_link(session: Session) -> None:
     share = session.steps["share"]
     assert not session.data["errors"], session.data["errors"]
     lesson = LESSON_2
     text = "# Shared\n\nRead {{ A key only this link knows }} here — 共享。\n"
     assert re.fullmatch(
-        r"This lesson is too long to share in a link \((\d+) characters, at most 32000\)\.",
+        r"This course is too large to share in a link \((\d+) characters, at most 32000\): "
+        r"download it as a zip instead\.",
         share["tooLong"],
     )
-    assert share["link"].startswith(f"{session.url}#lesson=")
-    assert re.fullmatch(r"[A-Za-z0-9_-]+", share["link"].split("#lesson=", 1)[1])
+    assert share["link"].startswith(f"{session.url}#course=")
+    assert re.fullmatch(r"[A-Za-z0-9_-]+", share["link"].split("#course=", 1)[1])
     assert share["url"] == share["link"]  # the address carries it too
     assert share["message"] in (
-        "Link copied: it holds this lesson, in the address after #, and is sent nowhere.",
-        "The link to this lesson (copy it from here):",
+        "Link copied: it holds every file of the course, in the address after #, and is sent "
+        "nowhere.",
+        "The link to this course (copy it from here):",
     )
+    # Every file of the course, as the sender had it, in the link.
+    sent = share["sent"]
     course = example_course()
-    shared_course = {"mfcourse.toml": course["mfcourse.toml"], lesson: text}
-    assert share["opened"] == {
+    assert sorted(sent) == sorted(course) and sent[lesson] == text
+    opened = share["opened"]
+    assert opened["message"] == "Showing the shared course: 4 files."
+    assert opened["list"] == ["mfcourse.toml", LESSON_1, LESSON_2, LESSON_3]
+    assert opened["received"] == sent
+    assert opened["current"] == LESSON_1
+    assert opened["problems"] == checked(sent, session.tmp / "shared")
+    unbound = [row for row in opened["problems"] if "unbound-reference" in row]
+    assert any("A key only this link knows" in row for row in unbound)
+
+    # A link of one lesson, as the page shared before, still opens (with the example's
+    # mfcourse.toml).
+    assert share["oldLink"] == {
         "message": f"Showing the shared lesson {lesson}.",
         "list": ["mfcourse.toml", lesson],
-        "current": lesson,
         "text": text,
-        "problems": checked(shared_course, session.tmp / "shared"),
     }
-    assert "unbound-reference" in share["opened"]["problems"][0]
 
     # A damaged fragment: a message, and the example course with its problems.
     damaged = share["damaged"]
     bad_link = (
-        "The link's lesson could not be read (too long or damaged): here is the example course."
+        "The link's course could not be read (too long or damaged): here is the example course."
     )
     assert damaged["message"] == share["tooLongOpened"]["message"] == bad_link
     assert damaged["list"] == ["mfcourse.toml", LESSON_1, LESSON_2, LESSON_3]
     assert damaged["problems"] == checked(course, session.tmp / "example")
     assert share["otherFragment"] == {"list": damaged["list"], "current": LESSON_3}
+
+
+def test_the_second_visit_from_the_cache(session: Session) -> None:
+    """The page's first visit fetched the runtime; the link opened in another tab of the same
+    browser (its second visit) read Pyodide and the wheels from the cache: the site was asked
+    for pyodide.asm.wasm once per browser context (the first, and the Chinese one), never by
+    the second visit or the restarted worker."""
+    steps = session.steps
+    assert not session.data["errors"], session.data["errors"]
+    assert steps["problems"]["cached"] == []
+    assert sorted(steps["share"]["opened"]["cached"]) == [
+        "pyodide/pyodide-lock.json",
+        "pyodide/pyodide.asm.wasm",
+        "pyodide/python_stdlib.zip",
+        "wheels/site-packages.zip",
+    ]
+    asked = [path for path in session.site_asked if path.endswith("/pyodide/pyodide.asm.wasm")]
+    assert len(asked) == 2, asked
+    # The manifest, which names the build the cache belongs to, is asked every time.
+    assert len([p for p in session.site_asked if p.endswith("/wheels/manifest.json")]) >= 4
+
+
+def test_the_host_and_target_picker(session: Session) -> None:
+    tools = session.steps["courseTools"]
+    print(f"the picker, zip and Markdown steps: {tools['seconds']:.1f} s")
+    assert not session.data["errors"], session.data["errors"]
+    hosts, targets = tools["choices"]
+    assert [value for value, _ in hosts] == ["generic", "ai-shifu", "playground"]
+    assert [value for value, _ in targets] == [
+        "",
+        "current",
+        "markdown-flow-0.4",
+        "markdown-flow-0.3",
+        "markdown-flow-0.3.4",
+    ]
+    assert targets[0][1] == "host's default"
+    original = tools["original"]
+    assert original == example_course()["mfcourse.toml"]
+    shared = {**session.steps["share"]["sent"]}
+    # Each pick rewrites only its value: the comment and every other line stay.
+    generic = original.replace('host = "ai-shifu"', 'host = "generic"')
+    assert tools["generic"]["toml"] == generic
+    assert tools["generic"]["problems"] == checked(
+        {**shared, "mfcourse.toml": generic}, session.tmp / "generic"
+    )
+    old = generic.replace('target = "current"', 'target = "markdown-flow-0.3"')
+    assert tools["old"]["toml"] == old
+    old_course = {**shared, "mfcourse.toml": old}
+    assert tools["old"]["problems"] == checked(old_course, session.tmp / "old")
+    assert "runtime-binding-ignored" in " ".join(tools["old"]["problems"])
+    # The picker shows the file: as it came, after the host typed by hand, after the file
+    # was put back.
+    assert tools["picked"] == [
+        {"host": "ai-shifu", "target": "current"},
+        {"host": "playground", "target": "markdown-flow-0.3"},
+        {"host": "ai-shifu", "target": "current"},
+    ]
+    # The host's default: the target line removed.
+    assert tools["noTarget"] == {
+        "toml": old.replace('host = "generic"', 'host = "playground"').replace(
+            'target = "markdown-flow-0.3"\n', ""
+        ),
+        "picked": {"host": "playground", "target": ""},
+    }
+
+
+def test_the_course_as_zip_and_as_markdown(session: Session) -> None:
+    tools = session.steps["courseTools"]
+    assert not session.data["errors"], session.data["errors"]
+    zipped = tools["zip"]
+    assert zipped["suggested"] == "Playground.zip"  # mfcourse.toml's name
+    assert zipped["message"] == "Saved Playground.zip"
+    with zipfile.ZipFile(zipped["path"]) as archive:
+        assert archive.testzip() is None
+        inside = {name: archive.read(name).decode("utf-8") for name in archive.namelist()}
+    assert inside == zipped["files"]
+    assert sorted(inside) == [LESSON_1, LESSON_2, LESSON_3, "mfcourse.toml"]
+
+    markdown = tools["markdown"]
+    assert markdown["message"] == "Copied 4 files and the mfls version as Markdown."
+    assert markdown["version"].startswith("mfls 0.1.0, Python 3.14")
+    copied = markdown["clipboard"]
+    assert copied.startswith(f"mfls playground: {markdown['version']}\n")
+    blocks = re.findall(r"^`([^`]+)`\n\n(`{3,})(\w*)\n(.*?)\n\2$", copied, re.M | re.S)
+    # Each file's text as it is (a last line without its line end gets one in Markdown).
+    files = {
+        path: text if text.endswith("\n") else f"{text}\n" for path, text in zipped["files"].items()
+    }
+    assert {path: body + "\n" for path, _, _, body in blocks} == files
+    assert [language for _, _, language, _ in blocks] == ["toml", *["markdown"] * 3]
 
 
 def test_the_content_security_policy(session: Session) -> None:

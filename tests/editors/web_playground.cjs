@@ -342,12 +342,14 @@ async function learnerView(page, addLesson, answers) {
   return steps;
 }
 
-// Share: the lesson on screen in a link; the link opened in a new tab shows it; a damaged
-// fragment there gives a message and the example course.
+// Share: every file of the course in a link; the link opened in a new tab (the page's
+// second visit: its runtime from the cache) shows the course; an older link of one lesson
+// still opens; a damaged fragment there gives a message and the example course.
 async function share(context, page) {
-  // A lesson too long for a link (text that does not compress) is refused.
+  // A course too large for a link (text that does not compress) is refused.
   const long = "lessons/03-practice.md";
   await openFile(page, long);
+  const before = await text(page, long);
   await page.evaluate((p) => {
     const view = window.mflsPlayground.views.get(p);
     let seed = 7;
@@ -360,6 +362,10 @@ async function share(context, page) {
   }, long);
   await page.click("#share");
   const tooLong = await message(page, "error");
+  await page.evaluate(([p, t]) => {
+    const view = window.mflsPlayground.views.get(p);
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: t } });
+  }, [long, before]);
   const lesson = "lessons/02-first-program.md";
   await openFile(page, lesson);
   const edited = "# Shared\n\nRead {{ A key only this link knows }} here — 共享。\n";
@@ -367,23 +373,39 @@ async function share(context, page) {
     const view = window.mflsPlayground.views.get(p);
     view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: t } });
   }, [lesson, edited]);
+  const sent = {};
+  for (const file of await listed(page)) sent[file] = await text(page, file);
   await page.click("#share");
   await page.waitForSelector("#message:not([hidden]) input:not([hidden])", { timeout: WAIT });
   const link = await page.inputValue("#message input");
-  const steps = { tooLong, link, url: page.url(), message: await message(page, "info") };
+  const steps = { tooLong, link, sent, url: page.url(), message: await message(page, "info") };
   const other = await context.newPage();
   record(other);
+  const opening = Date.now();
   await other.goto(link);
   await waitReady(other);
   await other.waitForFunction(() => document.querySelectorAll("#problems li").length >= 1, null, { timeout: WAIT });
+  const received = {};
+  for (const file of await listed(other)) received[file] = await text(other, file);
   steps.opened = {
     message: await other.textContent("#message .text"),
     list: await listed(other),
     current: await other.getAttribute("#file-list li[aria-current=true]", "data-path"),
-    text: await text(other, lesson),
+    received,
     problems: await problemsShown(other),
+    cached: await other.evaluate(() => window.mflsStarted.cached),
+    seconds: (Date.now() - opening) / 1000,
   };
-  await other.evaluate(() => { location.hash = `#lesson=${"A".repeat(40000)}`; });
+  await other.click("#message #dismiss");
+  // A link of one lesson, as the page made them before: the lesson with the example's
+  // mfcourse.toml.
+  const oldLink = `#lesson=${require("zlib").deflateRawSync(JSON.stringify({ path: lesson, text: edited })).toString("base64url")}`;
+  await other.evaluate((hash) => { location.hash = hash; }, oldLink);
+  steps.oldLink = { message: await message(other, "info") };
+  await other.waitForFunction(() => document.querySelectorAll("#file-list li").length === 2, null, { timeout: WAIT });
+  steps.oldLink.list = await listed(other);
+  steps.oldLink.text = await text(other, lesson);
+  await other.evaluate(() => { location.hash = `#course=${"A".repeat(40000)}`; });
   steps.tooLongOpened = { message: await message(other, "error") };
   await other.waitForFunction(() => document.querySelectorAll("#file-list li").length === 4, null, { timeout: WAIT });
   await other.evaluate(() => { location.hash = "#lesson=not-a-lesson!"; });
@@ -398,6 +420,65 @@ async function share(context, page) {
   await other.waitForTimeout(300);
   steps.otherFragment = { list: await listed(other), current: await other.getAttribute("#file-list li[aria-current=true]", "data-path") };
   await other.close();
+  return steps;
+}
+
+// 10b. The host and target picker (mfcourse.toml written, the problems mfls's for it, the
+// picker following a hand edit), the course as a zip download and as Markdown on the
+// clipboard.
+async function courseTools(context, page) {
+  const began = Date.now();
+  const toml = "mfcourse.toml";
+  const original = await text(page, toml);
+  const pickers = () => page.evaluate(() => ({
+    host: document.getElementById("host-picker").value,
+    target: document.getElementById("target-picker").value,
+  }));
+  const rows = (code) => page.$$eval("#problems li", (items, c) => items.filter((li) => li.textContent.includes(c)).length, code);
+  const steps = {
+    original,
+    choices: await page.evaluate(() => ["host-picker", "target-picker"].map((id) =>
+      [...document.getElementById(id).options].map((o) => [o.value, o.textContent]))),
+    picked: [await pickers()],
+  };
+  await page.selectOption("#host-picker", "generic");
+  await until(async () => (await rows("page-unreadable-binding")) === 0, "the ai-shifu problems to go", WAIT, 100);
+  steps.generic = { toml: await text(page, toml), problems: await problemsShown(page) };
+  await page.selectOption("#target-picker", "markdown-flow-0.3");
+  await until(async () => (await rows("runtime-binding-ignored")) > 0, "markdown-flow 0.3's problems", WAIT, 100);
+  steps.old = { toml: await text(page, toml), problems: await problemsShown(page) };
+  // By hand: the host typed over in the file; the picker follows.
+  await openFile(page, toml);
+  await cursorAt(page, toml, '"generic"', 1);
+  for (let i = 0; i < "generic".length; i++) await page.keyboard.press("Shift+ArrowRight");
+  await page.keyboard.type("playground");
+  steps.picked.push(await pickers());
+  await page.selectOption("#target-picker", "");
+  steps.noTarget = { toml: await text(page, toml), picked: await pickers() };
+  await page.evaluate(([p, t]) => {
+    const view = window.mflsPlayground.views.get(p);
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: t }, userEvent: "input" });
+  }, [toml, original]);
+  steps.picked.push(await pickers());
+  await until(async () => (await rows("page-unreadable-binding")) > 0, "the ai-shifu problems back", WAIT, 100);
+
+  // The course as a zip, named after it.
+  const files = {};
+  for (const file of await listed(page)) files[file] = await text(page, file);
+  const [download] = await Promise.all([page.waitForEvent("download", { timeout: WAIT }), page.click("#download-zip")]);
+  const zip = path.join(process.env.MFLS_DOWNLOADS, `zip-${download.suggestedFilename()}`);
+  await download.saveAs(zip);
+  steps.zip = { suggested: download.suggestedFilename(), path: zip, files, message: await message(page, "info") };
+
+  // Copy as Markdown: what lands on the clipboard.
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(process.env.MFLS_URL).origin });
+  await page.click("#copy-markdown");
+  steps.markdown = {
+    message: await message(page, "info"),
+    clipboard: await page.evaluate(() => navigator.clipboard.readText()),
+    version: await page.evaluate(() => window.mflsStarted.version),
+  };
+  steps.seconds = (Date.now() - began) / 1000;
   return steps;
 }
 
@@ -457,6 +538,7 @@ async function main() {
     await page.waitForFunction(() => document.querySelectorAll("#problems li").length >= 2, null, { timeout: WAIT });
     results.steps.problems = {
       seconds: (Date.now() - started) / 1000,
+      cached: await page.evaluate(() => window.mflsStarted.cached),
       status: await page.textContent("#status"),
       list: await page.$$eval("#problems li", (items) => items.map((li) => li.textContent)),
       files: await page.$$eval("#file-list li", (items) => items.map((li) => li.textContent)),
@@ -643,6 +725,7 @@ async function main() {
 
     // 10. Share links, 11. exports and folders (the course replaced last), 12. Chinese.
     results.steps.share = await share(context, page);
+    results.steps.courseTools = await courseTools(context, page);
     results.steps.courseFiles = await courseFiles(page);
     results.steps.survives = await survives(page);
     results.steps.csp.later = await page.evaluate(() => [...window.mflsViolations]);

@@ -3,6 +3,7 @@
 // made from this checkout, and the pure wheels of its dependencies from the package index)
 // with a manifest the worker reads. Nothing in the built site is fetched from elsewhere.
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,6 +53,26 @@ function contentSecurityPolicy() {
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");
+}
+
+// The hosts and targets mfls knows (mfls/workspace/hosts.py, config.py), for the page's
+// host and target picker.
+function courseChoices() {
+  const text = execFileSync(python, ["-c", [
+    "import json",
+    "from mfls.workspace.config import TARGETS",
+    "from mfls.workspace.hosts import HOST_NAMES",
+    "print(json.dumps({'hosts': list(HOST_NAMES), 'targets': list(TARGETS)}))",
+  ].join("\n")], { cwd: repo, encoding: "utf8" });
+  return JSON.parse(text);
+}
+
+// The runtime's version: a hash of every file the worker caches (Pyodide's and the wheels'
+// archive). The worker keeps them in a cache of this name and drops the caches of others.
+function runtimeBuild(files) {
+  const hash = crypto.createHash("sha256");
+  for (const file of files) hash.update(path.relative(out, file)).update(fs.readFileSync(file));
+  return hash.digest("hex").slice(0, 16);
 }
 
 function log(message) {
@@ -110,12 +131,15 @@ async function main() {
   const bundle = { absWorkingDir: web, bundle: true, format: "esm", minify: true, sourcemap: false, target: "es2022", outdir: out, logLevel: "warning" };
   // learner_page.js (remark-flow) is a bundle of its own, imported by the page only when the
   // Learner view opens: nothing of it is loaded on the way to the first problems.
+  // course_zip.js (fflate) too: imported when a zip is downloaded.
+  const choices = courseChoices();
   await esbuild.build({
     ...bundle,
     entryPoints: { main: "src/main.js", worker: "src/worker.js" },
-    external: ["./pyodide/pyodide.mjs", "./learner_page.js"],
+    external: ["./pyodide/pyodide.mjs", "./learner_page.js", "./course_zip.js"],
+    define: { __MFLS_HOSTS__: JSON.stringify(choices.hosts), __MFLS_TARGETS__: JSON.stringify(choices.targets) },
   });
-  await esbuild.build({ ...bundle, entryPoints: { learner_page: "src/learner_page.js" } });
+  await esbuild.build({ ...bundle, entryPoints: { learner_page: "src/learner_page.js", course_zip: "src/course_zip.js" } });
   fs.copyFileSync(path.join(web, "src", "style.css"), path.join(out, "style.css"));
   const page = fs.readFileSync(path.join(web, "src", "index.html"), "utf8");
   fs.writeFileSync(path.join(out, "index.html"), page.replace("@@CSP@@", contentSecurityPolicy()));
@@ -132,7 +156,9 @@ async function main() {
     CODECS_KEPT,
   );
   log(`python_stdlib.zip: ${stdlib} modules byte-compiled, ${STDLIB_LEFT_OUT.join(" ")} and the codecs but ${CODECS_KEPT.join(" ")} left out`);
-  const manifest = { python: PYODIDE_PYTHON, wheels: names, archive };
+  const cached = [...PYODIDE_FILES, "python_stdlib.zip"].map((name) => path.join(out, "pyodide", name));
+  const build = runtimeBuild([...cached, path.join(wheelDir, archive)]);
+  const manifest = { python: PYODIDE_PYTHON, wheels: names, archive, build };
   fs.writeFileSync(path.join(wheelDir, "manifest.json"), JSON.stringify(manifest, null, 1) + "\n");
   let total = 0;
   const walk = (dir) => {

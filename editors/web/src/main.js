@@ -23,7 +23,9 @@ import { SEVERITY, diagnosticsWithFixes } from "./diagnostics.js";
 import { semanticHighlighting } from "./semantic.js";
 import { webSocketTransport, workerTransport } from "./transport.js";
 import { locale, t, translatePage } from "./i18n.js";
-import { MOST_SHARED_CHARACTERS, SHARE_PREFIX, shareFragment, sharedLesson } from "./share.js";
+import { MOST_SHARED_CHARACTERS, courseFragment, isShareLink, sharedCourse, sharedLesson } from "./share.js";
+import { HOSTS, TARGETS, settingChange, settingOf } from "./course_settings.js";
+import { courseMarkdown, zipName } from "./course_files.js";
 import { folderFiles, pickedFiles } from "./folders.js";
 import { pathUnder, uriUnder } from "./uris.js";
 import { learnerView } from "./learner_view.js";
@@ -38,6 +40,8 @@ const problemList = document.getElementById("problems");
 const editorsHost = document.getElementById("editors");
 const mapFrame = document.getElementById("map-frame");
 const messageBox = document.getElementById("message");
+const hostPicker = document.getElementById("host-picker");
+const targetPicker = document.getElementById("target-picker");
 translatePage();
 
 const socketUrl = new URLSearchParams(location.search).get("ws");
@@ -85,12 +89,15 @@ function fromTheWorker(event) {
 }
 
 // A message above the editor (what was opened, saved or refused), until dismissed.
-function say(text, kind, link) {
+function say(text, kind, link, block) {
   messageBox.dataset.kind = kind;
   messageBox.querySelector(".text").textContent = text;
   const field = messageBox.querySelector("input");
   field.hidden = !link;
   field.value = link || "";
+  const area = messageBox.querySelector("textarea");
+  area.hidden = !block;
+  area.value = block || "";
   messageBox.hidden = false;
 }
 
@@ -117,11 +124,17 @@ restartButton.addEventListener("click", () => {
 });
 messageBox.querySelector("#dismiss").addEventListener("click", () => { messageBox.hidden = true; });
 
-// The course the page opens with: the example, or the lesson a shared link carries (with
-// the example's mfcourse.toml); a link that does not read says so and gives the example.
+// The course the page opens with: the example, the course a shared link carries, or the
+// lesson an older link carries (with the example's mfcourse.toml); a link that does not
+// read says so and gives the example.
 async function firstCourse() {
   let lesson = null;
   try {
+    const course = await sharedCourse(location.hash);
+    if (course) {
+      say(t("sharedCourse", Object.keys(course).length), "info");
+      return course;
+    }
     lesson = await sharedLesson(location.hash);
   } catch {
     say(t("badLink"), "error");
@@ -218,6 +231,7 @@ function lineEnds(text) {
 
 function editorFor(path, text) {
   const saveToml = path.endsWith(".toml") && worker ? tomlWriter(path) : [];
+  const settings = path === "mfcourse.toml" ? EditorView.updateListener.of((update) => update.docChanged && pickersFromFile()) : [];
   const view = new EditorView({
     doc: text,
     parent: editorsHost.appendChild(frame(path)),
@@ -228,6 +242,7 @@ function editorFor(path, text) {
       EditorView.lineWrapping,
       client.plugin(uriOf(path), path.endsWith(".md") ? "markdown" : "toml"),
       saveToml,
+      settings,
     ],
   });
   view.dom.dataset.path = path;
@@ -390,6 +405,7 @@ function openCourse(files) {
     }
   }
   onProblems(null, []);
+  pickersFromFile();
   const first = [...views.keys()].sort(byCourseOrder).find((path) => path.endsWith(".md")) ?? views.keys().next().value;
   if (first) show(first);
 }
@@ -540,10 +556,15 @@ document.getElementById("save-export").addEventListener("click", async () => {
   say(t("saved", name), "info");
 });
 
-// Share: the lesson on screen in the address's fragment, the link copied and shown.
+// The course's files as text, path -> text, in the file list's order.
+function courseTexts() {
+  return Object.fromEntries([...views.keys()].sort(byCourseOrder).map((path) => [path, textOf(views.get(path))]));
+}
+
+// Share: every file of the course in the address's fragment, the link copied and shown.
 document.getElementById("share").addEventListener("click", async () => {
-  if (!current) return;
-  const fragment = await shareFragment(current, textOf(views.get(current)));
+  if (!views.size) return;
+  const fragment = await courseFragment(courseTexts());
   if (fragment.length > MOST_SHARED_CHARACTERS) {
     say(t("tooLongToShare", fragment.length, MOST_SHARED_CHARACTERS), "error");
     return;
@@ -558,12 +579,73 @@ document.getElementById("share").addEventListener("click", async () => {
   }
 });
 
-// A shared link pasted into this tab's address: its lesson replaces the course.
+// A shared link pasted into this tab's address: its course (or lesson) replaces the course.
 window.addEventListener("hashchange", async () => {
-  if (socketUrl || !location.hash.startsWith(SHARE_PREFIX)) return;
+  if (socketUrl || !isShareLink(location.hash)) return;
   const course = await firstCourse();
   worker.postMessage({ replace: { files: encoded(course), title: null } });
 });
+
+// The course downloaded as a zip: every file (the bytes of those without an editor too),
+// named after the course (mfcourse.toml's name, else the export's).
+document.getElementById("download-zip").addEventListener("click", async () => {
+  const { courseZip } = await import("./course_zip.js");
+  const files = { ...kept, ...courseTexts() };
+  const name = zipName(views.has("mfcourse.toml") ? textOf(views.get("mfcourse.toml")) : null, exportName?.replace(/\.json$/i, ""));
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([courseZip(files)], { type: "application/zip" }));
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+  say(t("saved", name), "info");
+});
+
+// Every file as Markdown, with the mfls version, on the clipboard (shown when the
+// clipboard refuses): what a bug report needs.
+document.getElementById("copy-markdown").addEventListener("click", async () => {
+  const version = window.mflsStarted?.version ?? (socketUrl ? `mfls at ${socketUrl.split("?")[0]}` : t("starting"));
+  const markdown = courseMarkdown(courseTexts(), version);
+  try {
+    await navigator.clipboard.writeText(markdown);
+    say(t("copiedMarkdown", views.size), "info");
+  } catch {
+    say(t("copyMarkdownShown"), "info", null, markdown);
+  }
+});
+
+// The host and target picker: mfcourse.toml's `host` and `target`, written in the file
+// (as an edit of its editor, which reaches mfls as typing does), and shown as the file has
+// them, however it was edited. The target may be left to the host's default.
+function options(select, values, first) {
+  select.replaceChildren(...[...first, ...values.map((value) => [value, value])].map(([value, label]) => new Option(label, value)));
+}
+options(hostPicker, HOSTS, []);
+options(targetPicker, TARGETS, [["", t("hostDefault")]]);
+
+function pickersFromFile() {
+  const view = views.get("mfcourse.toml");
+  const text = view ? textOf(view) : "";
+  hostPicker.disabled = targetPicker.disabled = !view;
+  for (const [select, key, absent] of [[hostPicker, "host", "generic"], [targetPicker, "target", ""]]) {
+    const value = settingOf(text, key) ?? absent;
+    select.querySelector("option.unknown")?.remove();
+    if (![...select.options].some((option) => option.value === value)) {
+      const unknown = new Option(t("unknownSetting", value), value);
+      unknown.className = "unknown";
+      select.append(unknown);
+    }
+    select.value = value;
+  }
+}
+
+function pick(key, value) {
+  const view = views.get("mfcourse.toml");
+  if (!view) return;
+  const change = settingChange(textOf(view), key, value);
+  if (change) view.dispatch({ changes: change, userEvent: "input" });
+}
+hostPicker.addEventListener("change", () => pick("host", hostPicker.value));
+targetPicker.addEventListener("change", () => pick("target", targetPicker.value || null));
 
 function encoded(course) {
   const encoder = new TextEncoder();
@@ -571,6 +653,7 @@ function encoded(course) {
 }
 
 if (!socketUrl) openCourse(startCourse);
+pickersFromFile();
 
 // For the browser test and the benchmark: the views by path; `breakPython` makes the
 // worker's Python fail fatally (it harms only this page's mfls, which can be restarted).

@@ -1,7 +1,9 @@
-// A lesson carried in the page's address, after `#lesson=`: its path and text as JSON,
-// compressed with the browser's CompressionStream (deflate-raw) and written in base64url.
+// A course carried in the page's address, after `#course=`: every file's path and text as
+// JSON, compressed with the browser's CompressionStream (deflate-raw) and written in
+// base64url. Links of one lesson (`#lesson=`, what the page shared before) still open.
 // The fragment never leaves the browser: nothing is sent anywhere.
 export const SHARE_PREFIX = "#lesson=";
+export const COURSE_PREFIX = "#course=";
 export const MOST_SHARED_CHARACTERS = 32000; // of the fragment: what chat apps and browsers keep
 
 async function piped(bytes, stream) {
@@ -21,18 +23,52 @@ function fromBase64url(text) {
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-export async function shareFragment(path, text) {
-  const json = new TextEncoder().encode(JSON.stringify({ path, text }));
-  return SHARE_PREFIX + base64url(await piped(json, new CompressionStream("deflate-raw")));
+async function packed(prefix, value) {
+  const json = new TextEncoder().encode(JSON.stringify(value));
+  return prefix + base64url(await piped(json, new CompressionStream("deflate-raw")));
+}
+
+async function unpacked(hash, prefix) {
+  if (hash.length > MOST_SHARED_CHARACTERS) throw new Error("too long");
+  const json = await piped(fromBase64url(hash.slice(prefix.length)), new DecompressionStream("deflate-raw"));
+  return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(json));
+}
+
+export function shareFragment(path, text) {
+  return packed(SHARE_PREFIX, { path, text });
+}
+
+export function courseFragment(files) {
+  return packed(COURSE_PREFIX, { files });
+}
+
+export function isShareLink(hash) {
+  return hash.startsWith(SHARE_PREFIX) || hash.startsWith(COURSE_PREFIX);
+}
+
+// A path a course may hold: relative, no empty, `.` or `..` part.
+export function safePath(path) {
+  return typeof path === "string" && path.split("/").every((part) => part !== "" && part !== "." && part !== "..");
 }
 
 // The lesson of a fragment: null when there is none, {path, text} when it reads, or
 // throws when it is too long or does not read as a lesson.
 export async function sharedLesson(hash) {
   if (!hash.startsWith(SHARE_PREFIX)) return null;
-  if (hash.length > MOST_SHARED_CHARACTERS) throw new Error("too long");
-  const json = await piped(fromBase64url(hash.slice(SHARE_PREFIX.length)), new DecompressionStream("deflate-raw"));
-  const lesson = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(json));
+  const lesson = await unpacked(hash, SHARE_PREFIX);
   if (typeof lesson?.path !== "string" || typeof lesson?.text !== "string") throw new Error("not a lesson");
   return lesson;
+}
+
+// The course of a fragment: null when there is none, {path: text} when it reads, or throws
+// when it is too long or does not read as a course (no files, a path outside the course).
+export async function sharedCourse(hash) {
+  if (!hash.startsWith(COURSE_PREFIX)) return null;
+  const files = (await unpacked(hash, COURSE_PREFIX))?.files;
+  if (!files || typeof files !== "object" || Array.isArray(files)) throw new Error("not a course");
+  const entries = Object.entries(files);
+  if (!entries.length || !entries.every(([path, text]) => safePath(path) && typeof text === "string")) {
+    throw new Error("not a course");
+  }
+  return Object.fromEntries(entries);
 }

@@ -14,7 +14,7 @@
 //                                this page's own Python, which the page then offers to
 //                                restart)
 // and to the page: {lsp: text} for each message the server sends, {ready: {...}} once
-// Python is up, {failed: message} if it cannot start, {course: {files, kept, title, saveAs}}
+// Python is up (`cached`: the runtime's files this start read from the cache), {failed: message} if it cannot start, {course: {files, kept, title, saveAs}}
 // after an export or folder replaced the course (`kept`: the bytes of its other files, for
 // a restart), {refused: message} when mfls refuses one, {packed: {id, bytes}} or {packed:
 // {id, refused}}, and {dead: message} once Pyodide has failed fatally (it cannot run
@@ -301,13 +301,53 @@ function handleCourse(pyodide, data) {
   }
 }
 
+// The runtime cached (Cache API): Pyodide's files and the wheels' archive, fetched by
+// Pyodide and by start() through this worker's fetch, are kept in a cache named after the
+// build (manifest.json's `build`, a hash of those files; the manifest itself is always
+// asked of the network), so a second visit reads them from the disk; a new build's cache
+// replaces the others. Where the page has no Cache API (not a secure context) everything
+// comes from the network as before.
+const CACHE_PREFIX = "mfls-playground-";
+const networkFetch = self.fetch.bind(self);
+const fromCache = []; // the runtime's files read from the cache on this start
+
+function isRuntime(url) {
+  if (url.origin !== base.origin || url.pathname.endsWith("/manifest.json")) return false;
+  return ["pyodide/", "wheels/"].some((folder) => url.pathname.startsWith(base.pathname + folder));
+}
+
+function cacheRuntime(manifest) {
+  const cache = manifest.then(async ({ build }) => {
+    if (!self.caches || !build) return null;
+    const name = CACHE_PREFIX + build;
+    for (const other of await caches.keys()) {
+      if (other.startsWith(CACHE_PREFIX) && other !== name) await caches.delete(other);
+    }
+    return caches.open(name);
+  }).catch(() => null);
+  self.fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), base);
+    if (!isRuntime(url)) return networkFetch(input, init);
+    const store = await cache;
+    const hit = store && (await store.match(url.href).catch(() => undefined));
+    if (hit) {
+      fromCache.push(url.pathname.slice(base.pathname.length));
+      return hit;
+    }
+    const response = await networkFetch(input, init);
+    if (store && response.ok) store.put(url.href, response.clone()).catch(() => undefined);
+    return response;
+  };
+}
+
 async function start(course) {
   const started = performance.now();
   // The wheels byte-compiled into one archive at build time (scripts/precompile.mjs), fetched
   // while Pyodide loads.
-  const wheels = fetch(new URL("wheels/manifest.json", base))
-    .then((response) => response.json())
-    .then((manifest) => fetch(new URL(`wheels/${manifest.archive}`, base)))
+  const manifest = fetch(new URL("wheels/manifest.json", base), { cache: "no-cache" }).then((response) => response.json());
+  cacheRuntime(manifest);
+  const wheels = manifest
+    .then((found) => fetch(new URL(`wheels/${found.archive}`, base)))
     .then((response) => response.arrayBuffer());
   wheels.catch(() => undefined); // awaited below; a failure is reported there
   const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", base).href });
@@ -327,7 +367,13 @@ SyncServer(loop=SteppedLoop())
   const version = pyodide.runPython("import mfls, sys; f'mfls {mfls.__version__}, Python {sys.version.split()[0]}'");
   const seconds = (end) => (end - started) / 1000;
   self.postMessage({
-    ready: { version, seconds: seconds(performance.now()), loaded: seconds(loaded), unpacked: seconds(unpacked) },
+    ready: {
+      version,
+      seconds: seconds(performance.now()),
+      loaded: seconds(loaded),
+      unpacked: seconds(unpacked),
+      cached: fromCache,
+    },
   });
   while (waiting.length) handle(pyodide, waiting.shift());
   return pyodide;
