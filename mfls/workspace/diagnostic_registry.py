@@ -403,16 +403,15 @@ REGISTRY: Final = (
         "A `<!-- mfls-disable... -->` comment that silences nothing.",
         {
             UNUSED_SUPPRESSION: {
-                EN: "This suppression silences nothing: mfls reports no ${codes} where it "
-                "applies. Remove ${them}: left there, it would hide a problem written there "
-                "later.",
-                ZH: "这条屏蔽注释没有屏蔽任何问题：在它作用的地方 mfls 没有报告${codes}。"
-                "请删掉${them}：留着它会藏起以后写在那里的问题。",
+                EN: "This suppression silences nothing. mfls reports no ${codes} where it "
+                "applies: remove ${them}, or it would hide a problem written there later.",
+                ZH: "这条屏蔽注释没有屏蔽任何问题。在它作用的地方 mfls 没有报告${codes}："
+                "请删掉${them}，否则它会藏起以后写在那里的问题。",
             },
             UNUSED_SUPPRESSION_UNKNOWN: {
-                EN: "mfls has no diagnostic code ${codes}: this suppression silences nothing "
-                "with it. Write a code that `mfls check` prints, or remove it.",
-                ZH: "mfls 没有诊断代码 ${codes}：这条屏蔽注释里的它什么也屏蔽不了。"
+                EN: "This suppression names a code mfls does not have. ${codes} silences "
+                "nothing: write a code that `mfls check` prints, or remove it.",
+                ZH: "这条屏蔽注释写了 mfls 没有的诊断代码。${codes} 什么也屏蔽不了："
                 "请写 `mfls check` 输出的代码，或删掉它。",
             },
         },

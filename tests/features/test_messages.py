@@ -195,6 +195,11 @@ _CASES: list[tuple[dict[str, str], str | None]] = [
     ({"a.md": "?[Pay//_sys_KEY]\n"}, AI_SHIFU),
     # The learner page: a padded binding (a long key: unread in any form), an escape.
     ({"a.md": "?[%{{ KEY }} A | B]\n\n?[%{{x}} a\\|b | c]\n\n{{ x }}\n"}, AI_SHIFU),
+    # Suppressions that silence nothing, or name a code mfls does not have.
+    (
+        {"a.md": "<!-- mfls-disable-next-line near-miss -->\nHi.\n\n<!-- mfls-disable KEY -->\n"},
+        None,
+    ),
 ]
 _COURSE_FILES = [
     "name = = 1\n",

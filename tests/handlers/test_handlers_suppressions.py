@@ -44,7 +44,7 @@ COURSE = """
     %%  ^^^^^^^^^^ near-miss
 
     <!-- mfls-disable-next-line no-such-code near-miss -->
-    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ %% unused-suppression: mfls has no
+    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ %% unused-suppression: This suppression n
     Use {{ topc }} once more.
 
     `<!-- mfls-disable-next-line near-miss -->`
