@@ -50,7 +50,10 @@ _SNIPPET_SPECIAL = re.compile(r"([\\$}])")
 class CodeAction:
     """One action. `snippet_change`, when set, is `change` written as a snippet (for
     clients that accept snippet edits); `fixes` names the diagnostic code it answers
-    and `fixes_range` the marker it answers it on (offsets in the requested document)."""
+    and `fixes_range` the marker it answers it on (offsets in the requested document);
+    `silences`, instead of `fixes`, the code of the problem at `fixes_range` that a
+    suppression comment it writes silences (no fix the registry lists: every code has
+    it)."""
 
     title: str
     kind: str
@@ -62,6 +65,7 @@ class CodeAction:
     # (old key, new key) of an action that renames a key course-wide: the server records
     # the rename once it sees it applied, as for any rename.
     renames: tuple[str, str] | None = None
+    silences: str | None = None
 
 
 def code_actions(
@@ -276,7 +280,8 @@ def _suppression_actions(
         offered.add((item.code, change.start, change.end))
         title = say(language, "action.ignore-here", code=item.code)
         fixes = (item.start, item.end)
-        yield CodeAction(title, QUICKFIX, _single(entry, [change]), None, item.code, fixes)
+        change_ = _single(entry, [change])
+        yield CodeAction(title, QUICKFIX, change_, fixes_range=fixes, silences=item.code)
     for unused in findings.unused:
         at = unused.directive
         if at.start <= end and start <= at.end:

@@ -39,6 +39,7 @@ def test_every_fix_of_the_registry_is_an_action_title() -> None:
         "action.ask-for",
         "action.page-rename",
         "action.page-form",
+        "action.remove-suppression",
     }
     assert all(fix in MESSAGES for fix in fixes)
 

@@ -241,12 +241,13 @@ def _fixed(
     action: ca.CodeAction,
 ) -> list[t.Diagnostic]:
     """The diagnostics of the request that `action` answers."""
-    if action.fixes is None or action.fixes_range is None:
+    code = action.fixes or action.silences
+    if code is None or action.fixes_range is None:
         return []
     fix_start, fix_end = action.fixes_range
     fixed = []
     for diagnostic in diagnostics:
-        if diagnostic.code != action.fixes:
+        if diagnostic.code != code:
             continue
         start, end = from_proto.offsets(index, encoding, diagnostic.range)
         if start <= fix_end and fix_start <= end:
