@@ -38,6 +38,7 @@ _CODE = re.compile(r"[^\s,]+")
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _CONTAINER = re.compile(r"[ \t]*(?:>|[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))")
 _ATX_CLOSING = re.compile(r"[ \t]+#+[ \t]*$")
+_AFTER: Final = 1 << 62  # sorts after any offset or index
 
 
 class Code(NamedTuple):
@@ -133,7 +134,9 @@ def partition(
         return bisect_right(starts, offset) - 1
 
     by_line: dict[int, list[int]] = {}
-    regions: list[tuple[int, int, int, str | None]] = []
+    # name (None: every code) -> its disabled regions (lo, hi, directive): disjoint, since
+    # a name is disabled once until enabled.
+    regions: dict[str | None, list[tuple[int, int, int]]] = {}
     open_: dict[str | None, tuple[int, int]] = {}
     for index, directive in enumerate(directives):
         names: list[str | None] = [c.code for c in directive.codes] or [None]
@@ -148,8 +151,11 @@ def partition(
             for name in list(open_) if names == [None] else names:
                 opened = open_.pop(name, None)
                 if opened is not None:
-                    regions.append((opened[1], directive.start, opened[0], name))
-    regions.extend((at, len(text), index, name) for name, (index, at) in open_.items())
+                    regions.setdefault(name, []).append((opened[1], directive.start, opened[0]))
+    for name, (index, at) in open_.items():
+        regions.setdefault(name, []).append((at, len(text), index))
+    for spans in regions.values():
+        spans.sort()
     used: set[tuple[int, str | None]] = set()
     kept: list[D] = []
     suppressed: list[D] = []
@@ -163,9 +169,13 @@ def partition(
             elif any(c.code == item.code for c in codes):
                 used.add((index, item.code))
                 silenced = True
-        for lo, hi, index, name in regions:
-            if lo <= item.start < hi and name in (None, item.code):
-                used.add((index, name))
+        for name in (None, item.code):
+            disabled = regions.get(name)
+            if not disabled:
+                continue
+            at = bisect_right(disabled, (item.start, _AFTER, _AFTER)) - 1
+            if at >= 0 and disabled[at][0] <= item.start < disabled[at][1]:
+                used.add((disabled[at][2], name))
                 silenced = True
         (suppressed if silenced else kept).append(item)
     unused: list[Unused] = []
