@@ -206,3 +206,21 @@ def test_removing_an_unused_suppression(
     tmp_path: Path, before: str, needle: str, after: str
 ) -> None:
     assert _ignored(tmp_path, before, needle, "Remove the unused suppression") == after
+
+
+def test_ignore_answers_the_diagnostic_it_silences_and_is_not_preferred(tmp_path: Path) -> None:
+    course = CourseClient(
+        tmp_path, '//- mfcourse.toml\nname = "Demo"\n//- 01.md\n' + ASKED + "Use {{ topc }}.\n"
+    )
+    [diagnostic] = course.diagnostics(["01.md"])["01.md"]
+    found = course.call(
+        "textDocument/codeAction",
+        {
+            "textDocument": {"uri": course.uri("01.md")},
+            "range": diagnostic["range"],
+            "context": {"diagnostics": [diagnostic], "only": ["quickfix"]},
+        },
+    )
+    [ignore] = [a for a in found if a["title"] == IGNORE_NEAR_MISS]
+    assert ignore["diagnostics"] == [diagnostic]
+    assert not ignore.get("isPreferred")
