@@ -669,12 +669,16 @@ def test_the_course_shared_by_link(session: Session) -> None:
 
 def test_the_second_visit_from_the_cache(session: Session) -> None:
     """The page's first visit fetched the runtime; the link opened in another tab of the same
-    browser (its second visit) read Pyodide and the wheels from the cache: the site was asked
+    browser (its second visit) read Pyodide, the wheels and a snapshot of Python with mfls
+    imported from the cache: the site was asked
     for pyodide.asm.wasm once per browser context (the first, and the Chinese one), never by
     the second visit or the restarted worker."""
     steps = session.steps
     assert not session.data["errors"], session.data["errors"]
     assert steps["problems"]["cached"] == []
+    # Python itself came from the snapshot the first visit made (mfls imported and run).
+    assert steps["share"]["opened"]["snapshot"] is True, steps["share"]["opened"]["snapshotProblem"]
+    print(f"second visit to the shared course's problems: {steps['share']['opened']['seconds']} s")
     assert sorted(steps["share"]["opened"]["cached"]) == [
         "pyodide/pyodide-lock.json",
         "pyodide/pyodide.asm.wasm",

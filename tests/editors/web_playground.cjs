@@ -379,6 +379,9 @@ async function share(context, page) {
   await page.waitForSelector("#message:not([hidden]) input:not([hidden])", { timeout: WAIT });
   const link = await page.inputValue("#message input");
   const steps = { tooLong, link, sent, url: page.url(), message: await message(page, "info") };
+  // The first visit keeps the runtime and, once the page is quiet, a snapshot of Python.
+  const snapshotCached = () => page.evaluate(async () => Boolean(await caches.match(new URL("pyodide/mfls-snapshot.bin", location.href).href)));
+  await until(snapshotCached, "the snapshot of Python cached", WAIT, 200);
   const other = await context.newPage();
   record(other);
   const opening = Date.now();
@@ -394,6 +397,8 @@ async function share(context, page) {
     received,
     problems: await problemsShown(other),
     cached: await other.evaluate(() => window.mflsStarted.cached),
+    snapshot: await other.evaluate(() => window.mflsStarted.snapshot),
+    snapshotProblem: await other.evaluate(() => window.mflsStarted.snapshotProblem),
     seconds: (Date.now() - opening) / 1000,
   };
   await other.click("#message #dismiss");

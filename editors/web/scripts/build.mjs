@@ -135,7 +135,7 @@ async function main() {
   const choices = courseChoices();
   await esbuild.build({
     ...bundle,
-    entryPoints: { main: "src/main.js", worker: "src/worker.js" },
+    entryPoints: { boot: "src/boot.js", main: "src/main.js", worker: "src/worker.js" },
     external: ["./pyodide/pyodide.mjs", "./learner_page.js", "./course_zip.js"],
     define: { __MFLS_HOSTS__: JSON.stringify(choices.hosts), __MFLS_TARGETS__: JSON.stringify(choices.targets) },
   });

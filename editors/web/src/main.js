@@ -45,7 +45,7 @@ const targetPicker = document.getElementById("target-picker");
 translatePage();
 
 const socketUrl = new URLSearchParams(location.search).get("ws");
-let worker = socketUrl ? null : new Worker("worker.js", { type: "module" });
+let worker = socketUrl ? null : (window.mflsWorker ?? new Worker("worker.js", { type: "module" })); // boot.js's
 if (socketUrl) for (const id of ["course-buttons", "add-lesson", "rename-file", "delete-file"]) document.getElementById(id).hidden = true;
 const views = new Map(); // path -> EditorView
 const problems = new Map(); // uri -> diagnostics as published
@@ -62,6 +62,7 @@ let dead = false; // mfls's Python failed fatally in the worker
 worker?.addEventListener("message", fromTheWorker);
 function fromTheWorker(event) {
   const { ready, failed, course, refused, packed } = event.data;
+  if (event.data.snapshotProblem) console.warn(`mfls: ${event.data.snapshotProblem}`);
   if (ready) {
     status.textContent = t("started", ready.version, ready.seconds.toFixed(1));
     window.mflsStarted = ready;

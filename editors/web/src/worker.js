@@ -1,6 +1,7 @@
 // The mfls language server in a Web Worker: Pyodide's Python runs mfls's synchronous front
 // end (SyncServer on a SteppedLoop) over the course the page sends, kept under /course in
-// Pyodide's in-memory file system. Messages from the page:
+// Pyodide's in-memory file system. Python starts loading as soon as the worker does. Messages
+// from the page:
 //   {course: {path: text, ...}}   the course's files, once, before any LSP message
 //   {lsp: "<JSON-RPC text>"}      a message for the server (`initialize: true` on initialize)
 //   {write: path, text, epoch} / {remove: path, epoch}   a file of the course written or
@@ -14,7 +15,8 @@
 //                                this page's own Python, which the page then offers to
 //                                restart)
 // and to the page: {lsp: text} for each message the server sends, {ready: {...}} once
-// Python is up (`cached`: the runtime's files this start read from the cache), {failed: message} if it cannot start, {course: {files, kept, title, saveAs}}
+// Python is up (`cached`: the runtime's files this start read from the cache; `snapshot`:
+// whether Python started from the cached snapshot), {failed: message} if it cannot start, {course: {files, kept, title, saveAs}}
 // after an export or folder replaced the course (`kept`: the bytes of its other files, for
 // a restart), {refused: message} when mfls refuses one, {packed: {id, bytes}} or {packed:
 // {id, refused}}, and {dead: message} once Pyodide has failed fatally (it cannot run
@@ -338,24 +340,147 @@ function cacheRuntime(manifest) {
     if (store && response.ok) store.put(url.href, response.clone()).catch(() => undefined);
     return response;
   };
+  return cache;
 }
 
-async function start(course) {
+// Python with mfls imported, as a memory snapshot of Pyodide (its `_makeSnapshot` and
+// `_loadSnapshot`), kept in the runtime's cache: the first visit makes it once the page is
+// quiet, after mfls's server has run over a course of its own (WARM_UP; Python holds
+// nothing of JavaScript's between messages), a second
+// visit starts from it instead of starting Python and importing mfls again. The files of
+// site-packages are not in it (Pyodide's file system lives in JavaScript): they are unpacked
+// again. A snapshot that does not load is dropped and Python started as on a first visit.
+const SNAPSHOT = new URL("pyodide/mfls-snapshot.bin", base).href; // a cache key, never fetched
+// mfls's server imported and run once over a small course of its own (then dropped), so
+// the modules its first answers import are in the snapshot too.
+const WARM_UP = `
+def _warm_up():
+    import json, os, tempfile
+    from mfls.lsp.stepped_loop import SteppedLoop
+    from mfls.lsp.sync import SyncServer
+
+    root = tempfile.mkdtemp()
+    os.makedirs(os.path.join(root, "lessons"))
+    with open(os.path.join(root, "mfcourse.toml"), "w") as out:
+        out.write('host = "ai-shifu"\\nlessons = ["lessons/*.md"]\\n')
+    lesson = "?[%{{topic}} A | B]\\n\\nUse {{ topc }} and {{Where?}}.\\n"
+    with open(os.path.join(root, "lessons", "a.md"), "w") as out:
+        out.write(lesson)
+    uri = f"file://{root}/lessons/a.md"
+    server = SyncServer(loop=SteppedLoop())
+    for message in (
+        {"id": 1, "method": "initialize", "params": {"rootUri": f"file://{root}", "capabilities": {}}},
+        {"method": "initialized", "params": {}},
+        {"method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "markdown", "version": 0, "text": lesson}}},
+    ):
+        server.handle(json.dumps({"jsonrpc": "2.0", **message}))
+    server.advance(1.0)
+    server.handle(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "textDocument/codeAction", "params": {
+        "textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 3, "character": 0}},
+        "context": {"diagnostics": []}}}))
+    server.handle(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "textDocument/semanticTokens/full", "params": {"textDocument": {"uri": uri}}}))
+    server.advance(1.0)
+
+_warm_up()
+del _warm_up
+`;
+
+let snapshotProblem = null; // why the last snapshot did not load or was not made (for tests)
+
+async function savedSnapshot(store) {
+  if (!store) return null;
+  try {
+    const found = await store.match(SNAPSHOT);
+    if (!found) snapshotProblem = `no snapshot in ${(await caches.keys()).join(", ")}: ${(await store.keys()).map((r) => r.url).join(", ")}`;
+    return found ? new Uint8Array(await found.arrayBuffer()) : null;
+  } catch (error) {
+    snapshotProblem = `the cached snapshot could not be read: ${error?.message ?? error}`;
+    return null;
+  }
+}
+
+// Pyodide's module with its memory grown to the snapshot's before the snapshot is copied in
+// (Pyodide sizes it by the whole snapshot, which its module does not follow).
+function grownTo(snapshot) {
+  return async (settings) => {
+    const create = (await import(new URL("pyodide/pyodide.asm.mjs", base).href)).default;
+    const module = await create(settings);
+    const header = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4);
+    const image = snapshot.length - header[1];
+    const blocks = [];
+    while (module.HEAP8.length < image) {
+      const block = module._malloc(4 << 20);
+      if (!block) break;
+      blocks.push(block);
+    }
+    for (const block of blocks) module._free(block);
+    return module;
+  };
+}
+
+async function startPython(store) {
+  const indexURL = new URL("pyodide/", base).href;
+  const snapshot = await savedSnapshot(store);
+  if (snapshot) {
+    try {
+      return { pyodide: await loadPyodide({ indexURL, _loadSnapshot: snapshot, createPyodideModule: grownTo(snapshot) }), snapshot: true };
+    } catch (error) {
+      snapshotProblem = `the cached snapshot did not load: ${error?.message ?? error}`;
+      await store.delete(SNAPSHOT).catch(() => undefined);
+    }
+  }
+  return { pyodide: await loadPyodide({ indexURL, _makeSnapshot: Boolean(store) }), snapshot: false };
+}
+
+// The snapshot is made once the page has been quiet for a second (it takes the worker half
+// a second or more), not on the way to the first problems.
+let lastMessage = performance.now();
+const QUIET_MS = 1000;
+function snapshotWhenIdle(pyodide, store) {
+  setTimeout(() => {
+    if (dead !== null) return;
+    if (server === null || performance.now() - lastMessage < QUIET_MS) snapshotWhenIdle(pyodide, store);
+    else saveSnapshot(pyodide, store);
+  }, QUIET_MS);
+}
+
+function saveSnapshot(pyodide, store) {
+  try {
+    pyodide.runPython(WARM_UP);
+    const image = pyodide.makeMemorySnapshot();
+    store.put(SNAPSHOT, new Response(image, { headers: { "content-type": "application/octet-stream" } })).catch(() => undefined);
+  } catch (error) {
+    snapshotProblem = `no snapshot of Python made: ${error?.message ?? error}`;
+    self.postMessage({ snapshotProblem });
+  }
+}
+
+// Python started as soon as the worker is (the course comes later, from the page): the
+// runtime fetched or read from the cache, mfls's packages unpacked.
+async function startRuntime() {
   const started = performance.now();
   // The wheels byte-compiled into one archive at build time (scripts/precompile.mjs), fetched
   // while Pyodide loads.
   const manifest = fetch(new URL("wheels/manifest.json", base), { cache: "no-cache" }).then((response) => response.json());
-  cacheRuntime(manifest);
+  const cache = cacheRuntime(manifest);
   const wheels = manifest
     .then((found) => fetch(new URL(`wheels/${found.archive}`, base)))
     .then((response) => response.arrayBuffer());
   wheels.catch(() => undefined); // awaited below; a failure is reported there
-  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", base).href });
+  const store = await cache;
+  const { pyodide, snapshot } = await startPython(store);
   const loaded = performance.now();
   const site = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   const bytes = await wheels;
   pyodide.unpackArchive(bytes, "zip", { extractDir: site });
-  const unpacked = performance.now();
+  if (store && !snapshot) snapshotWhenIdle(pyodide, store);
+  return { pyodide, snapshot, started, loaded, unpacked: performance.now() };
+}
+const runtime = startRuntime();
+runtime.catch(() => undefined); // reported when the course comes
+
+async function start(course) {
+  const { pyodide, snapshot, started, loaded, unpacked } = await runtime;
   for (const [path, text] of Object.entries(course)) writeFile(pyodide, path, text);
   clock = performance.now();
   server = pyodide.runPython(`
@@ -373,6 +498,11 @@ SyncServer(loop=SteppedLoop())
       loaded: seconds(loaded),
       unpacked: seconds(unpacked),
       cached: fromCache,
+      snapshot,
+      snapshotProblem,
+      // When the worker began and was ready, on the clock of the page's navigation.
+      began: performance.timeOrigin + started,
+      readyAt: performance.timeOrigin + performance.now(),
     },
   });
   while (waiting.length) handle(pyodide, waiting.shift());
@@ -382,6 +512,7 @@ SyncServer(loop=SteppedLoop())
 let python = null;
 self.onmessage = (event) => {
   const data = event.data;
+  lastMessage = performance.now();
   if (data.course !== undefined) {
     start(data.course).then((pyodide) => { python = pyodide; }, (error) => {
       self.postMessage({ failed: String(error && error.message || error) });
