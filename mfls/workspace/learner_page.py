@@ -51,20 +51,25 @@ _DOT: Final = "[^\n\r\u2028\u2029]"
 
 _CJK: Final = "\u4e00-\u9fa5"
 _KANA_RANGES: Final = "\u3040-\u309f\u30a0-\u30ff"
-_KEY_016: Final = re.compile(f"[a-zA-Z0-9_{_CJK}{_KANA_RANGES}]+")
-_KEY_100A7: Final = re.compile(f"[a-zA-Z_{_CJK}][a-zA-Z0-9_{_CJK}]*")
+# Patterns with these ranges take milliseconds to compile: compiled when first used
+# (`_compiled`), not on every `mfls check` that imports this module.
+_KEY_016: Final = f"[a-zA-Z0-9_{_CJK}{_KANA_RANGES}]+"
+_KEY_100A7: Final = f"[a-zA-Z_{_CJK}][a-zA-Z0-9_{_CJK}]*"
 
 _INTERACTION: Final = re.compile(r"\?\[([^\]]*)\](?!\()")
-_VARIABLE_016: Final = re.compile(
-    f"%\\{{\\{{([a-zA-Z0-9_{_CJK}{_KANA_RANGES}]+)\\}}\\}}({_DOT}*)\\Z"
-)
-_VARIABLE_100A7: Final = re.compile(
+_VARIABLE_016: Final = f"%\\{{\\{{([a-zA-Z0-9_{_CJK}{_KANA_RANGES}]+)\\}}\\}}({_DOT}*)\\Z"
+_VARIABLE_100A7: Final = (
     f"%\\{{\\{{{_S}*([a-zA-Z_{_CJK}][a-zA-Z0-9_{_CJK}]*){_S}*\\}}\\}}({_DOT}*)\\Z"
 )
 _ELLIPSIS: Final = re.compile(f"({_DOT}*?)\\.\\.\\.({_DOT}*)")
 _BUTTON_VALUE: Final = re.compile(f"({_DOT}+?)//({_DOT}+)\\Z")
 _SINGLE_PIPE: Final = re.compile(r"(?<!\|)\|(?!\|)")
 _PIPES_100A7: Final = re.compile("[|\uff5c]")
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 def _trim(text: str) -> str:
@@ -125,14 +130,14 @@ def page_versions(config: CourseConfig) -> tuple[str, ...]:
 def key_readable(key: str, padded: bool, version: str) -> bool:
     """Whether `version` reads `%{{key}}` (`%{{ key }}` when padded) as a binding of key."""
     if version == REMARK_FLOW_016:
-        return not padded and _KEY_016.fullmatch(key) is not None
-    return _KEY_100A7.fullmatch(key) is not None
+        return not padded and _compiled(_KEY_016).fullmatch(key) is not None
+    return _compiled(_KEY_100A7).fullmatch(key) is not None
 
 
 def bound_key(binding: str, version: str) -> str | None:
     """The key `version` reads from the binding text `binding` (`%{{...}}` as written
     right after `?[`), or None when it reads no binding there."""
-    pattern = _VARIABLE_016 if version == REMARK_FLOW_016 else _VARIABLE_100A7
+    pattern = _compiled(_VARIABLE_016 if version == REMARK_FLOW_016 else _VARIABLE_100A7)
     found = pattern.match(binding)
     if found is None or found.group(2):
         return None
@@ -172,7 +177,7 @@ def padding_readable(versions: Sequence[str]) -> bool:
 
 # --- page_key: a key every checked version reads, derived from one none reads.
 
-_KEY_CHAR: Final = re.compile(f"[a-z0-9_{_CJK}]")
+_KEY_CHAR: Final = f"[a-z0-9_{_CJK}]"
 _KEY_LIMIT: Final = 48
 _HANGUL_BASE: Final = 0xAC00
 _HANGUL_INITIALS: Final = (
@@ -231,7 +236,7 @@ def page_key(key: str, taken: Container[str]) -> str:
             if unicodedata.combining(char):
                 continue
             lowered = char.lower()
-            if _KEY_CHAR.fullmatch(lowered) and lowered != "_":
+            if _compiled(_KEY_CHAR).fullmatch(lowered) and lowered != "_":
                 word.append(lowered)
                 continue
             if word:
@@ -358,7 +363,7 @@ def _buttons_016(content: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
 
 
 def _read_016(inner: str) -> PageElement:
-    variable = _VARIABLE_016.match(inner)
+    variable = _compiled(_VARIABLE_016).match(inner)
     if variable is None:
         if not inner:
             return PageElement(labels=("",), values=("",))
@@ -385,7 +390,7 @@ def _read_016(inner: str) -> PageElement:
 
 
 def _read_100a7(inner: str) -> PageElement | None:
-    variable = _VARIABLE_100A7.match(inner)
+    variable = _compiled(_VARIABLE_100A7).match(inner)
     if variable is None:
         if "%{" in inner or not inner:
             return None
