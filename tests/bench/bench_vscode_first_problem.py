@@ -196,6 +196,11 @@ def print_table(rows: list[tuple[int, dict[str, float], float]]) -> None:
         "opening -> first problem: median "
         f"{median([at['problem'] for _, at, _ in rows]):.2f} s"
     )
+    spans_here = [at["problem"] - at["exthost"] for _, at, _ in rows]
+    print(
+        "extension host up -> first problem (the part mfls's activation, server and answers "
+        f"take): median {median(spans_here):.2f} s"
+    )
     print("load: the 1-minute load average after each run (2 cores)")
 
 
