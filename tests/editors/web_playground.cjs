@@ -260,7 +260,9 @@ async function survives(page) {
   };
   await page.screenshot({ path: process.env.MFLS_SHOT.replace(/\.png$/, "-stopped.png") });
   // Asked for a fix meanwhile, the page gets an answer (an error), not a wait.
+  // (The stopped message dismissed first: the refusal's message is read, not the one before.)
   steps.dead.saveRefused = await (async () => {
+    await page.click("#message #dismiss");
     await page.click("#save-export");
     return message(page, "error");
   })();
