@@ -21,7 +21,7 @@ from mfls.features.facts import CourseFacts, facts_of
 from mfls.features.messages import EN, say
 from mfls.features.refusal import Refusal
 from mfls.features.rename import DocumentChange, KeyUse, WorkspaceChange
-from mfls.features.suppressions import ignore_change, removal
+from mfls.features.suppression_fixes import ignore_change, removal
 from mfls.syntax.model import Block, BlockKind, Marker, Role
 from mfls.text.edits import TextChange
 from mfls.text.lines import line_start
@@ -266,7 +266,7 @@ def _suppression_actions(
     course: CourseSnapshot, entry: DocEntry, start: int, end: int, language: str
 ) -> Iterator[CodeAction]:
     """ "Ignore this problem here" on each problem in the range, where a suppression
-    comment can be written safely (`suppressions.ignore_change`), and the removal of a
+    comment can be written safely (`suppression_fixes.ignore_change`), and the removal of a
     suppression that silences nothing."""
     findings = entry_findings(course, entry, language)
     text = entry.text

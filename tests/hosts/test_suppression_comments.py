@@ -2,7 +2,7 @@
 markdown-flow 0.4.2 (in process) sends the AI no part of it, and the learner page's parser
 (remark-flow 0.1.6 and 1.0.0-alpha.7 with remark-gfm, `remark_flow/page.mjs`) reads it as
 an `html` node, never as text, and keeps the blocks around it. The texts are those the
-quick fix "Ignore this problem here" writes (`features/suppressions.ignore_change`), in a
+quick fix "Ignore this problem here" writes (`features/suppression_fixes.ignore_change`), in a
 paragraph, a list item, a block quote and a table."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from importlib.metadata import version
 import pytest
 from remark_flow_page import PACKAGES, installed_version, page_readings, require_page
 
-from mfls.features.suppressions import ignore_change
+from mfls.features.suppression_fixes import ignore_change
 from mfls.syntax.scanner import scan
 
 try:
