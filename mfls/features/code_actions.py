@@ -22,6 +22,7 @@ from mfls.features.messages import EN, say
 from mfls.features.refusal import Refusal
 from mfls.features.rename import DocumentChange, KeyUse, WorkspaceChange
 from mfls.features.suppression_fixes import ignore_change, removal
+from mfls.syntax.document import Document
 from mfls.syntax.model import Block, BlockKind, Marker, Role
 from mfls.text.edits import TextChange
 from mfls.text.lines import line_start
@@ -271,10 +272,13 @@ def _suppression_actions(
     findings = entry_findings(course, entry, language)
     text = entry.text
     offered: set[tuple[str, int, int]] = set()
+    document: Document | None = None
     for item in findings.kept:
         if item.start > end or item.end < start or item.code == UNUSED_SUPPRESSION:
             continue
-        change = ignore_change(text, entry.result, item.start, item.code)
+        if document is None:  # an open document's own, else scanned once for the request
+            document = entry.document if isinstance(entry.document, Document) else Document(text)
+        change = ignore_change(document, item.start, item.code)
         if change is None or (item.code, change.start, change.end) in offered:
             continue
         offered.add((item.code, change.start, change.end))

@@ -10,8 +10,8 @@ import re
 from collections.abc import Iterable
 
 from mfls.features.suppressions import LINE, NEXT_LINE, Unused, directives_of
-from mfls.syntax.model import Block, BlockKind, ScanResult
-from mfls.syntax.scanner import scan
+from mfls.syntax.document import Document
+from mfls.syntax.model import Block, BlockKind
 from mfls.text.edits import TextChange
 from mfls.text.lines import line_start
 
@@ -46,15 +46,18 @@ def _block_at(blocks: Iterable[Block], offset: int) -> Block | None:
     return None
 
 
-def ignore_change(text: str, result: ScanResult, offset: int, code: str) -> TextChange | None:
+def ignore_change(document: Document, offset: int, code: str) -> TextChange | None:
     """The comment that silences the problem `code` starting at `offset`: a
     `<!-- mfls-disable-next-line CODE -->` line above (with the line's indentation and the
     document's line ending) when the problem is on the first line of a block outside any
     list item or block quote; else `<!-- mfls-disable-line CODE -->` at the end of its
     line (inside a table row's last cell, before a hard line break or an ATX heading's
     closing `#`s). None where that comment would not be read as the suppression it is,
-    or would change the document's blocks: the edited text is scanned again to know."""
-    block = _block_at(result.blocks, offset)
+    or would change the document's blocks: the edited text is reparsed around the edit
+    (`Document.edited`), never the whole of it, to know."""
+    text = document.text
+    around = document.scan_between(offset, offset + 1)
+    block = _block_at(around.blocks, offset)
     if block is None or block.is_code or block.is_raw_html:
         return None
     first = line_start(text, offset)
@@ -66,7 +69,7 @@ def ignore_change(text: str, result: ScanResult, offset: int, code: str) -> Text
         eol_match = _LINE_END.search(text)
         eol = eol_match.group() if eol_match else "\n"
         change = TextChange(first, first, f"{indent}<!-- mfls-{NEXT_LINE} {code} -->{eol}")
-        kind, blocks = NEXT_LINE, len(result.blocks) + 1
+        kind, added = NEXT_LINE, 1
     else:
         body = line.rstrip(" \t")
         if body.endswith("\\"):
@@ -78,11 +81,16 @@ def ignore_change(text: str, result: ScanResult, offset: int, code: str) -> Text
             body = body[:-1].rstrip(" \t")
         at = first + len(body)
         change = TextChange(at, at, f" <!-- mfls-{LINE} {code} -->")
-        kind, blocks = LINE, len(result.blocks)
-    edited = text[: change.start] + change.new_text + text[change.end :]
-    rescanned = scan(edited)
-    inserted = change.start + len(change.new_text) - len(change.new_text.lstrip(" \t"))
-    found = [d for d in directives_of(edited, rescanned) if d.start == inserted]
-    if len(found) != 1 or found[0].kind != kind or len(rescanned.blocks) != blocks:
+        kind, added = LINE, 0
+    edited = document.edited(change.start, change.end, change.new_text)
+    # The blocks from the one before the edit to the one after it: a comment closed on
+    # its own line changes none further away.
+    lo, hi = max(0, first - 1), block.end + 1
+    grown = len(change.new_text)
+    before = document.scan_between(lo, hi).blocks
+    after = edited.scan_between(lo, hi + grown)
+    inserted = change.start + grown - len(change.new_text.lstrip(" \t"))
+    found = [d for d in directives_of(edited.text, after) if d.start == inserted]
+    if len(found) != 1 or found[0].kind != kind or len(after.blocks) != len(before) + added:
         return None
     return change

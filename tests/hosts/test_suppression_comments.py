@@ -13,7 +13,7 @@ import pytest
 from remark_flow_page import PACKAGES, installed_version, page_readings, require_page
 
 from mfls.features.suppression_fixes import ignore_change
-from mfls.syntax.scanner import scan
+from mfls.syntax.document import Document
 
 try:
     from markdown_flow import MarkdownFlow
@@ -33,7 +33,7 @@ LESSONS = {
 
 
 def _suppressed(lesson: str) -> str:
-    change = ignore_change(lesson, scan(lesson), lesson.index("{{ topc"), "near-miss")
+    change = ignore_change(Document(lesson), lesson.index("{{ topc"), "near-miss")
     assert change is not None
     return lesson[: change.start] + change.new_text + lesson[change.end :]
 
