@@ -1,15 +1,21 @@
 // The host and target of mfcourse.toml, read and written in place: only the value of a
 // top-level `host = "..."` / `target = "..."` line changes (its comment and every other line
-// stay); a key the file lacks is added after the last top-level key. The choices are mfls's
+// stay); a key the file lacks is added before the file's first key or table (after its
+// opening comments): a line there is top-level whatever follows, even a value that runs
+// over several lines. The choices are mfls's
 // own (mfls/workspace/hosts.py HOST_NAMES, mfls/workspace/config.py TARGETS), written into
 // the bundle by the build.
 /* global __MFLS_HOSTS__, __MFLS_TARGETS__ */
 export const HOSTS = __MFLS_HOSTS__;
 export const TARGETS = __MFLS_TARGETS__;
 
-// The lines before the first table header ([section]): where top-level keys live.
+// A table header: `[name]` or `[[name]]` (bare or dotted keys), a comment after it; not a
+// line of an array that runs over several lines (`["a", "b"],`).
+const HEADER = /^[ \t]*\[\[?[ \t]*[A-Za-z0-9_-]+(?:[ \t]*\.[ \t]*[A-Za-z0-9_-]+)*[ \t]*\]\]?[ \t]*(?:#.*)?$/m;
+
+// The lines before the first table header: where top-level keys live.
 function topLevel(text) {
-  const header = /^[ \t]*\[/m.exec(text);
+  const header = HEADER.exec(text);
   return header ? header.index : text.length;
 }
 
@@ -41,8 +47,8 @@ export function settingChange(text, key, value) {
   }
   if (value === null) return null;
   const line = `${key} = ${JSON.stringify(value)}`;
-  let at = 0;
-  for (const found of text.slice(0, end).matchAll(/^[ \t]*[A-Za-z0-9_-]+[ \t]*=.*$/gm)) at = found.index + found[0].length;
-  if (at === 0) return { from: 0, to: 0, insert: `${line}\n` };
-  return { from: at, to: at, insert: `\n${line}` };
+  const first = /^[ \t]*[^\s#]/m.exec(text);
+  if (first) return { from: first.index, to: first.index, insert: `${line}\n` };
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  return { from: text.length, to: text.length, insert: `${text && !text.endsWith("\n") ? eol : ""}${line}${eol}` };
 }
