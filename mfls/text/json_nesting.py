@@ -20,7 +20,9 @@ COURSE_FILE_NESTING: Final = 100
 `.shifu-sync.json`, the rename journal under `.mfls/`): they nest a few levels, and the
 bound keeps every reader of them (`json_spans` recurses in Python too) within the stack."""
 
-_STRING: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+# A string, or one left open: to the end of the text in one match (a pattern that needs the
+# closing quote would fail on an open string and retry from every later quote: quadratic).
+_STRING: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.S)
 _NOT_BRACKET: Final = re.compile(r'[^\[\]{}"]+')
 _STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
 
@@ -43,9 +45,6 @@ def json_nesting(text: str) -> int:
     gets a count too: what a reader would have nested before it found the fault. A string
     left open holds the rest of the text."""
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    open_string = brackets.find('"')
-    if open_string >= 0:
-        brackets = brackets[:open_string]
     return max(accumulate(map(_STEP.__getitem__, brackets), initial=0))
 
 
