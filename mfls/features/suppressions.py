@@ -126,6 +126,15 @@ def partition(
     # a name is disabled once until enabled.
     regions: dict[str | None, list[tuple[int, int, int]]] = {}
     open_: dict[str | None, tuple[int, int]] = {}
+    # code -> where `mfls-enable CODE` took it out of a code-less disable (holes in it)
+    holes: dict[str, list[tuple[int, int]]] = {}
+    hole_open: dict[str, int] = {}
+
+    def close_hole(name: str, at: int) -> None:
+        began = hole_open.pop(name, None)
+        if began is not None:
+            holes.setdefault(name, []).append((began, at))
+
     for index, directive in enumerate(directives):
         names: list[str | None] = [c.code for c in directive.codes] or [None]
         if directive.kind == NEXT_LINE:
@@ -135,13 +144,24 @@ def partition(
         elif directive.kind == DISABLE:
             for name in names:
                 open_.setdefault(name, (index, directive.end))
+                if name is not None:
+                    close_hole(name, directive.start)
         else:
+            if names == [None]:
+                for name in list(hole_open):
+                    close_hole(name, directive.start)
+            elif None in open_:
+                for name in names:
+                    if name is not None and name not in open_:
+                        hole_open.setdefault(name, directive.end)
             for name in list(open_) if names == [None] else names:
                 opened = open_.pop(name, None)
                 if opened is not None:
                     regions.setdefault(name, []).append((opened[1], directive.start, opened[0]))
     for name, (index, at) in open_.items():
         regions.setdefault(name, []).append((at, len(text), index))
+    for name in list(hole_open):
+        close_hole(name, len(text))
     for spans in regions.values():
         spans.sort()
     used: set[tuple[int, str | None]] = set()
@@ -161,6 +181,8 @@ def partition(
             disabled = regions.get(name)
             if not disabled:
                 continue
+            if name is None and any(a <= item.start < b for a, b in holes.get(item.code, ())):
+                continue  # enabled again by its code inside the code-less disable
             at = bisect_right(disabled, (item.start, _AFTER, _AFTER)) - 1
             if at >= 0 and disabled[at][0] <= item.start < disabled[at][1]:
                 used.add((disabled[at][2], name))

@@ -38,6 +38,15 @@ COURSE = """
     %%  ^^^^^^^^^^ near-miss
     <!-- mfls-enable -->
 
+    <!-- mfls-disable -->
+    Use {{ tpic }} and {{ all-silent }}.
+    <!-- mfls-enable near-miss -->
+    Use {{ topc }} and {{ all-still-silent }}.
+    %%  ^^^^^^^^^^ near-miss
+    <!-- mfls-disable near-miss -->
+    Use {{ topc }} silenced again.
+    <!-- mfls-enable -->
+
     <!-- mfls-disable-next-line unbound-reference -->
     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ %% unused-suppression: This suppression
     Use {{ topc }} again.
