@@ -67,6 +67,9 @@ KINDS: Final = (
 ASKING: Final = frozenset({ASKED, RESERVED, LEGACY_PROFILE, REFERENCE_BINDING})
 """The kinds of a binding; every other kind is a read."""
 
+SAVES_ANSWER: Final = frozenset({ASKED, LEGACY_PROFILE})
+"""The kinds of a binding whose interaction saves the learner's answer under its key."""
+
 LEGEND: Final[Mapping[str, str]] = {
     ASKED: "asked here: an interaction saves the answer",
     READ: "read here, after it is asked",

@@ -77,7 +77,7 @@ def describe(value: str, language: str = EN) -> str | None:
     if value in GATES:
         return say(language, "hover.gate", value=value, does=say(language, GATES[value]))
     if unknown(value):
-        return say(language, "hover.gate.unknown", value=value.strip())
+        return say(language, "hover.gate.unknown", value=value)  # as written: spaces make it none
     return None
 
 

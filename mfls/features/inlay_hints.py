@@ -11,7 +11,7 @@ from typing import Final
 from mfls.features.at_offset import interaction_among
 from mfls.features.code_lens import reads_of
 from mfls.features.course_map import lesson_titles
-from mfls.features.facts import ASKED, LEGACY_PROFILE, PROVIDED, READ, READ_BEFORE_ASKED, facts_of
+from mfls.features.facts import PROVIDED, READ, READ_BEFORE_ASKED, SAVES_ANSWER, facts_of
 from mfls.features.messages import EN, bare, counted, say
 from mfls.features.navigation import Location
 from mfls.syntax.model import Interaction
@@ -29,7 +29,6 @@ CHOICE_LIMIT: Final = 20
 TITLE_LIMIT: Final = 40
 """Characters of a lesson's title kept in a hint."""
 
-_ASKING: Final = frozenset({ASKED, LEGACY_PROFILE})  # bindings that save the answer
 _ASKED_SOMEWHERE: Final = frozenset({READ, READ_BEFORE_ASKED})
 
 
@@ -62,7 +61,7 @@ def inlay_hints(
     said: dict[tuple[str, str], Hint | None] = {}  # a key's hint is the same at each place
     hints: list[Hint] = []
     for marker, kind in facts.kinds(entry):
-        if kind in _ASKING:
+        if kind in SAVES_ANSWER:
             interaction = interaction_among(interactions, marker.start)
             at = marker.end if interaction is None else interaction.end
         else:
@@ -82,7 +81,7 @@ def _hint(
 ) -> Hint | None:
     """The hint of a place of `key` of this kind, its offset left 0."""
     facts = facts_of(course)
-    if kind in _ASKING:
+    if kind in SAVES_ANSWER:
         reads = reads_of(course, key)
         if not reads.places:
             return Hint(0, say(language, "inlay.unread"), BINDING_HINT, key)

@@ -30,13 +30,12 @@ from __future__ import annotations
 from typing import Any, Final
 
 from mfls.features.course_map import COURSE_PROMPT_ID, CourseMap, KeyLane
-from mfls.features.facts import ASKED, ASKING, LEGACY_PROFILE
+from mfls.features.facts import ASKING, SAVES_ANSWER
 
 SPEC: Final = (
     "ai-shifu/skills skills/ai-shifu-course-creator/references/data-contracts.md "
     "at 00fa8e150426b80e3b3f4773c39395c230407d18"
 )
-COLLECTING: Final = frozenset({ASKED, LEGACY_PROFILE})
 LOCAL: Final = "local"
 CROSS_LESSON: Final = "cross_lesson"
 
@@ -53,7 +52,7 @@ def global_variable_table(found: CourseMap) -> list[dict[str, Any]]:
 
 
 def _row(lane: KeyLane, ids: tuple[str, ...]) -> dict[str, Any] | None:
-    collecting = [p for p in lane.places if p.kind in COLLECTING]
+    collecting = [p for p in lane.places if p.kind in SAVES_ANSWER]
     if not collecting:
         return None
     first = collecting[0]

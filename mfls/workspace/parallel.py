@@ -77,7 +77,7 @@ def busy_cpus() -> float:
     except (AttributeError, OSError):  # not on this system
         return 0.0
     now = running_now()
-    return max(0.0, load - 1, load if now is None else now - 1)
+    return max(0.0, load - 1, -1.0 if now is None else now - 1)
 
 
 def expected_share(chars: int, lines: int, workers: int, cpus: float) -> float:

@@ -67,6 +67,15 @@ def test_a_gate_value_has_a_hover_and_a_wrong_one_a_warning(tmp_path: Path) -> N
     )
 
 
+def test_a_spaced_gate_value_is_shown_with_its_spaces(tmp_path: Path) -> None:
+    """` _sys_pay` gates nothing (ai-shifu compares values exactly): the hover shows the
+    value as written, as the warning does, not the gate it looks like."""
+    lesson = '//- mfcourse.toml\nhost = "ai-shifu"\n//- 01.md\n?[Pay now// _sys_p$0ay | Later]\n'
+    course = CourseClient(tmp_path, lesson)
+    shown = render_hover(course.call("textDocument/hover", course.at()))
+    assert "` _sys_pay` is no AI-Shifu gate" in shown, shown
+
+
 def test_gate_values_are_checked_only_on_ai_shifu(tmp_path: Path) -> None:
     check_diagnostics(
         tmp_path,
