@@ -353,9 +353,9 @@ def entry_findings(course: CourseSnapshot, entry: DocEntry, language: str = EN) 
     directives = directives_of(text, entry.result)
     if not directives:
         return Findings(diagnostics, [], ())
-    kept, suppressed, unused = partition(text, directives, diagnostics, DEFAULT_SEVERITIES)
-    reports = [_unused_suppression(found, language) for found in unused]
-    return Findings(kept + _with_severities(course, reports), suppressed, unused)
+    split = partition(text, directives, diagnostics, DEFAULT_SEVERITIES)
+    reports = [_unused_suppression(found, language) for found in split.unused]
+    return Findings(split.kept + _with_severities(course, reports), split.suppressed, split.unused)
 
 
 def _unused_suppression(found: Unused, language: str) -> Diagnostic:

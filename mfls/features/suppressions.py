@@ -75,12 +75,16 @@ class _Located(Protocol):
 D = TypeVar("D", bound=_Located)
 
 
-class Partition(NamedTuple, Generic[D]):
-    """Diagnostics kept and silenced, and the suppressions that silence nothing."""
+class Partition(Generic[D]):
+    """Diagnostics kept and silenced, and the suppressions that silence nothing. (A plain
+    class: a generic NamedTuple needs Python 3.11, and mfls runs on 3.10.)"""
 
-    kept: list[D]
-    suppressed: list[D]
-    unused: tuple[Unused, ...]
+    __slots__ = ("kept", "suppressed", "unused")
+
+    def __init__(self, kept: list[D], suppressed: list[D], unused: tuple[Unused, ...]) -> None:
+        self.kept = kept
+        self.suppressed = suppressed
+        self.unused = unused
 
 
 def may_hold_directives(text: str) -> bool:

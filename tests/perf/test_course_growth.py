@@ -5,7 +5,7 @@ lesson read from other lessons (before and after it is bound), near misses (some
 pieces many keys share), unbound keys and reference documents that bind a lesson key.
 The time per lesson, with the fixed cost of a 1-lesson course subtracted, must stay
 within `BOUND` of that at 200 lessons (medians of 3; ratios only, so a loaded machine
-slows every run alike).
+slows every run alike), in one of `ATTEMPTS` rounds.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ EVERYWHERE = ("name", "goal", "level", "pace")
 """Keys every lesson binds and reads."""
 BOUND = 1.6
 SIZES = (200, 800, 3200)
+ATTEMPTS = 3
 
 
 def course_files(lessons: int) -> dict[str, str]:
@@ -73,14 +74,24 @@ def median_time(lessons: int) -> tuple[float, int]:
     return statistics.median(t for t, _ in runs), runs[0][1]
 
 
-def test_course_check_time_per_lesson_stays_flat() -> None:
+def per_lesson_times() -> dict[int, float]:
     fixed, _ = median_time(1)
     per_lesson: dict[int, float] = {}
     for lessons in SIZES:
         seconds, found = median_time(lessons)
         assert found >= 5 * lessons
         per_lesson[lessons] = max(seconds - fixed, 1e-9) / lessons
-    base = per_lesson[SIZES[0]]
-    shown = ", ".join(f"{n}: {v * 1e3:.3f} ms" for n, v in per_lesson.items())
-    for lessons in SIZES[1:]:
-        assert per_lesson[lessons] <= BOUND * base, f"time per lesson grows: {shown}"
+    return per_lesson
+
+
+def test_course_check_time_per_lesson_stays_flat() -> None:
+    """Compared up to `ATTEMPTS` times: one noisy round (a clean-clone run saw 2.0x once,
+    1.2x-1.45x on the same code after) can fail it; growth fails every round."""
+    seen = []
+    for _ in range(ATTEMPTS):
+        per_lesson = per_lesson_times()
+        base = per_lesson[SIZES[0]]
+        if all(per_lesson[n] <= BOUND * base for n in SIZES[1:]):
+            return
+        seen.append(", ".join(f"{n}: {v * 1e3:.3f} ms" for n, v in per_lesson.items()))
+    raise AssertionError(f"time per lesson grows: {seen}")
