@@ -35,7 +35,7 @@ from functools import cached_property, partial
 from mfls.features import gate_values, key_display
 from mfls.features.at_offset import marker_at
 from mfls.features.binding_spelling import spelling_of
-from mfls.features.facts import facts_of
+from mfls.features.facts import PROVIDED, REFERENCE_BINDING, RESERVED, facts_of
 from mfls.syntax.keys import OPENING_SEQUENCE, WHITESPACE_CHARS
 from mfls.syntax.model import BlockKind, ScanResult
 from mfls.workspace.index import CourseSnapshot, DocEntry, Memo, WorkspaceSnapshot
@@ -369,25 +369,25 @@ def describe(course: CourseSnapshot, key: str) -> tuple[str, str]:
 
 
 def _describe(course: CourseSnapshot, key: str) -> tuple[str, str, str]:
-    """(detail, kind, doubt) of a key."""
+    """(detail, kind, doubt) of a key: its standing in the facts, worded."""
     facts = facts_of(course)
     substituted = facts.substituted
     uses = sum(1 for o in course.references.get(key, ()) if substituted(o.marker))
     used = f"read {uses}×" if uses != 1 else "read once"
-    if facts.provided(key):
+    standing = facts.standing(key)
+    if standing == PROVIDED:
         return f"provided by {facts.host_name} · {used}", "host", ""
-    lesson = course.lesson_bindings(key)
-    bindings = lesson or course.bindings.get(key, ())
+    bindings = facts.lesson_bindings(key) or facts.reference_bindings(key)
     if not bindings:
         return f"not bound in this course · {used}", "doubtful", NEVER_ASKED
     first = min(bindings, key=course.position)
     where = course.docs[first.uri].label
     documents = {o.uri for o in bindings}
     more = f" and {len(documents) - 1} more" if len(documents) > 1 else ""
-    if not lesson:
+    if standing == REFERENCE_BINDING:
         return f"bound only in reference {where}{more} · {used}", "doubtful", REFERENCE_ONLY
-    prefix = facts.reserved_prefix(key)
-    if prefix is not None:
+    if standing == RESERVED:
+        prefix = facts.reserved_prefix(key)
         doubt = f"reserved prefix {prefix}"
         reserved = f"{prefix} is reserved by {facts.host_name}"
         return f"{reserved} · bound in {where}{more} · {used}", "doubtful", doubt
@@ -405,7 +405,7 @@ def _item(course: CourseSnapshot, key: str) -> CompletionItem | None:
     if not offered:
         return None
     detail, kind, doubt = _describe(course, key)
-    first = course.first_lesson_binding(key) if kind == "bound" else None
+    first = facts.first_asking(key) if kind == "bound" else None
     if first is not None:
         entry = course.docs[first.uri]
         sort_text = f"{LESSON}{entry.order:07d}{entry.keys.first_binding[key]:07d}"

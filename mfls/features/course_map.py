@@ -29,6 +29,7 @@ from mfls.features.facts import (
     PROBLEM_CODES,
     RANK,
     READ,
+    REFERENCE_BINDING,
     facts_of,
 )
 from mfls.features.refusal import Refusal
@@ -87,6 +88,9 @@ class Place:
     choices: tuple[str, ...] = ()
     input: str | None = None
     multiple: bool = False
+    also: tuple[str, ...] = ()
+    """The marker's further problem kinds, beyond `kind` (a legacy profile key bound in a
+    reference document is a reference binding too): counted in the key's problems."""
 
     def to_json(self) -> dict[str, Any]:
         found: dict[str, Any] = {
@@ -98,6 +102,8 @@ class Place:
             "endColumn": self.end_column,
             "text": self.text,
         }
+        if self.also:
+            found["also"] = list(self.also)
         if self.kind in ASKING:
             found["choices"] = list(self.choices)
             found["input"] = self.input
@@ -133,7 +139,19 @@ class KeyLane:
 
     @property
     def asked(self) -> tuple[Place, ...]:
+        """The bindings of the key, wherever they are (reference bindings too)."""
         return tuple(p for p in self.places if p.kind in ASKING)
+
+    @property
+    def asked_in(self) -> list[int]:
+        """The lessons (indices) whose bindings ask the key: not reference documents,
+        whose bindings save nothing (a key bound only there is unbound)."""
+        return sorted({p.lesson for p in self.places if p.kind in ASKING and not _in_reference(p)})
+
+    @property
+    def bound_in_references(self) -> list[int]:
+        """The reference documents (indices) holding a binding of the key."""
+        return sorted({p.lesson for p in self.places if _in_reference(p)})
 
     @property
     def reads(self) -> tuple[Place, ...]:
@@ -149,6 +167,8 @@ class KeyLane:
         for place in self.places:
             if place.kind in _PROBLEMS:
                 counts[place.kind] = counts.get(place.kind, 0) + 1
+            for kind in place.also:
+                counts[kind] = counts.get(kind, 0) + 1
         return tuple(
             KeyProblem(
                 PROBLEM_CODES[kind], counts[kind], self.suggestion if kind == NEAR_MISS else None
@@ -157,16 +177,24 @@ class KeyLane:
         )
 
     def to_json(self) -> dict[str, Any]:
-        asked = self.asked
-        return {
+        found: dict[str, Any] = {
             "key": self.key,
             "group": self.group,
-            "askedIn": sorted({p.lesson for p in asked}),
+            "askedIn": self.asked_in,
             "reads": len(self.reads),
             "readLessons": self.read_lessons,
             "problems": [p.to_json() for p in self.problems],
             "places": [p.to_json() for p in self.places],
         }
+        references = self.bound_in_references
+        if references:
+            found["boundInReferences"] = references
+        return found
+
+
+def _in_reference(place: Place) -> bool:
+    """A binding in a reference document (its kind or one of its further kinds)."""
+    return place.kind == REFERENCE_BINDING or REFERENCE_BINDING in place.also
 
 
 @dataclass(frozen=True)
@@ -216,17 +244,20 @@ def course_map(
     facts = facts_of(course)
     for entry in entries:
         index = column[entry.uri]
-        marks = facts.kinds(entry)
+        marks = facts.verdicts(entry)
         if not marks:
             continue
         interactions = _interactions_by_binding(entry.interactions)
         text = entry.text
         silenced = _silenced(course, entry)
         line, at = 1, 0
-        for marker, kind in marks:
+        for marker, kinds in marks:
             start, end = marker.start, marker.end
-            if silenced and (PROBLEM_CODES.get(kind), start, end) in silenced:
-                kind = ASKED if kind in ASKING else READ
+            kind, also = kinds[0], kinds[1:]
+            if silenced:
+                also = tuple(k for k in also if (PROBLEM_CODES[k], start, end) not in silenced)
+                if (PROBLEM_CODES.get(kind), start, end) in silenced:
+                    kind = ASKED if kind in ASKING else READ
             line += line_breaks(text, at, start)
             at = start
             begins = line_start(text, start)
@@ -247,6 +278,7 @@ def course_map(
                 () if interaction is None else tuple(c.label for c in interaction.choices),
                 None if interaction is None else interaction.input,
                 interaction is not None and interaction.multiple,
+                also,
             )
             found = places.get(marker.key)
             if found is None:
@@ -379,7 +411,7 @@ def key_table(course_map_: CourseMap) -> list[dict[str, Any]]:
     lessons = course_map_.lessons
     rows: list[dict[str, Any]] = []
     for lane in course_map_.keys:
-        asked = lane.asked
+        asked = [p for p in lane.asked if not _in_reference(p)]
         rows.append(
             {
                 "key": lane.key,
@@ -437,7 +469,11 @@ def key_table_markdown(course_map_: CourseMap) -> str:
         "|---|---|---|---|",
     ]
     for lane in course_map_.keys:
-        asked = ", ".join(f"{_cell(lessons[p.lesson].title)} (line {p.line})" for p in lane.asked)
+        asked = ", ".join(
+            f"{_cell(lessons[p.lesson].title)} (line {p.line})"
+            for p in lane.asked
+            if not _in_reference(p)
+        )
         problems = ", ".join(
             p.code
             + (f" ×{p.count}" if p.count > 1 else "")

@@ -51,7 +51,7 @@ def page_data(course_map: CourseMap, locations: Sequence[tuple[str, str | None]]
             + ([list(p.choices), p.input, int(p.multiple)] if p.choices or p.input else [])
             for p in lane.places
         ]
-        asked = sorted({p.lesson for p in lane.asked})
+        asked = lane.asked_in
         reads = lane.reads
         keys.append(
             [

@@ -10,11 +10,12 @@ from typing import Any, Final, NamedTuple
 
 from mfls.features.at_offset import invalid_span
 from mfls.features.binding_spelling import NO_PAGE, BindingSpelling, spelling_of
-from mfls.features.facts import CourseFacts, facts_of, near_miss_index
+from mfls.features.facts import READ as PLAIN_READ
+from mfls.features.facts import CourseFacts, facts_of
 from mfls.features.gate_values import gate_problems
 from mfls.features.lesson_structure import structure_of
 from mfls.features.messages import EN, LANGUAGES, bare, brief, counted, quoted, say
-from mfls.features.near_miss import NearMissIndex
+from mfls.features.near_miss import Near
 from mfls.features.page_checks import page_problems
 from mfls.features.suppressions import Unused, directives_of, may_hold_directives, partition
 from mfls.syntax.keys import trimmed
@@ -449,7 +450,7 @@ def _reference_bindings(
         return
     there = say(language, "related.lesson-binds")
     for key, bindings in entry.keys.bindings.items():
-        related = tuple(_at(o, there) for o in course.lesson_bindings(key)[:3])
+        related = tuple(_at(o, there) for o in facts.lesson_bindings(key)[:3])
         message = say(language, BINDING_IN_REFERENCE, quoted=quoted(key))
         yield from (
             _diagnostic(BINDING_IN_REFERENCE, m.start, m.end, message, related) for m in bindings
@@ -474,29 +475,27 @@ def _ignored_reserved_bindings(
 def _reads(
     course: CourseSnapshot, entry: DocEntry, facts: CourseFacts, language: str
 ) -> list[Diagnostic]:
-    """read-before-asked, unbound-reference, near-miss: a read (a reference the host
-    substitutes) of a key the host does not provide, before any lesson asks it."""
-    provided = facts.provided
+    """read-before-asked, unbound-reference, near-miss: the reads (references the host
+    substitutes) the facts judge so (`CourseFacts.reads_of`)."""
     substituted = facts.substituted
+    reads_of = facts.reads_of
     binding = Role.BINDING
-    first_docs = course.first_lesson_docs()
+    order = entry.order
     found: list[Diagnostic] = []
     for key, references in entry.keys.references.items():
+        judged = reads_of(order, key)
+        if judged is None or judged[0] == PLAIN_READ:
+            continue
         # An ignored binding (old target) gets runtime-binding-ignored, not these.
         read = [m for m in references if m.role is not binding and substituted(m)]
-        if not read or provided(key):
+        if not read:
             continue
-        first_uri = first_docs.get(key)
-        if first_uri is not None:
-            if course.docs[first_uri].order < entry.order:
-                continue  # asked in an earlier document: every read here comes after
-            first = course.first_lesson_binding(key)
-            assert first is not None
-            verdict = _read_before_asked(course, entry, key, first, language)
+        before = judged[1]
+        if before is None:
+            verdict = _unbound_verdict(course, facts, key, language)
         else:
-            verdict = _unbound_verdict(course, key, language)
-        if verdict.applies_before is not None:
-            read = _before(read, entry.order, verdict.applies_before)
+            verdict = _read_before_asked(course, facts, entry, key, language)
+            read = _before(read, order, before)
         code, message, related = verdict.code, verdict.message, verdict.related
         severity = DEFAULT_SEVERITIES[code]
         # Plain tuples of the fields: the named tuple's own `__new__` is Python code.
@@ -556,16 +555,11 @@ def _before(markers: list[Marker], order: int, limit: tuple[int, int]) -> list[M
 
 
 class _KeyVerdict(NamedTuple):
-    """What a document's references to one key get; `applies_before` limits it to those
-    before that course position (read-before-asked), None applies it to every one."""
+    """What a document's judged references to one key get (worded once per key)."""
 
     code: str
     message: str
     related: tuple[Related, ...] = ()
-    applies_before: tuple[int, int] | None = None
-
-
-_QUIET = _KeyVerdict(READ_BEFORE_ASKED, "", (), (-1, -1))
 
 
 def _course_of_course_file(snapshot: WorkspaceSnapshot, uri: str) -> str | None:
@@ -703,12 +697,10 @@ def _legacy_profile_message(facts: CourseFacts, key: str, language: str) -> str:
 
 
 def _read_before_asked(
-    course: CourseSnapshot, entry: DocEntry, key: str, first: Occurrence, language: str
+    course: CourseSnapshot, facts: CourseFacts, entry: DocEntry, key: str, language: str
 ) -> _KeyVerdict:
-    if entry.kind != "lesson" and entry.order >= course.docs[first.uri].order:
-        # A reference reads after the lessons, except a course prompt (run before
-        # every lesson: `mfls.workspace.course_creator`), which comes first.
-        return _QUIET
+    first = facts.first_asking(key)
+    assert first is not None
     here = first.uri == entry.uri
     made: dict[tuple[str, bool], _KeyVerdict]
     made = course.cache.get(
@@ -725,7 +717,6 @@ def _read_before_asked(
         READ_BEFORE_ASKED,
         say(language, READ_BEFORE_ASKED, short=brief(key), where=where),
         (_at(first, say(language, "related.first-bound")),),
-        course.position(first),
     )
     return verdict
 
@@ -742,11 +733,13 @@ _VerdictBasis = tuple[object, ...]
 VERDICTS_KEPT = 50_000
 
 
-def _unbound_verdict(course: CourseSnapshot, key: str, language: str) -> _KeyVerdict:
-    """`_unbound` of `key` in `language`. It depends on the course only, so it is made
-    once, and kept from snapshot to snapshot of the course while its basis holds (the same
-    near key, first bound at the same place): a keystroke makes only the verdicts it
-    changes."""
+def _unbound_verdict(
+    course: CourseSnapshot, facts: CourseFacts, key: str, language: str
+) -> _KeyVerdict:
+    """The worded verdict of an unbound `key` in `language`. It depends on the course
+    only, so it is made once, and kept from snapshot to snapshot of the course while its
+    basis holds (the same near key, first bound at the same place): a keystroke words only
+    the verdicts it changes."""
     settled: dict[str, _KeyVerdict] = course.cache.get(
         _UNBOUND_NOW.get(language) or _UNBOUND_NOW[EN], _fresh
     )
@@ -755,18 +748,16 @@ def _unbound_verdict(course: CourseSnapshot, key: str, language: str) -> _KeyVer
         return verdict
     memo: dict[str, tuple[_VerdictBasis, _KeyVerdict]]
     memo = course.cache.get(_UNBOUND_KEPT.get(language) or _UNBOUND_KEPT[EN], _kept_verdicts)
-    near_misses = near_miss_index(course)
-    near = near_misses.nearest(key)
+    near = facts.near(key)
+    bound = None if near is None else facts.first_asking(near.key)
     basis: _VerdictBasis = (near,)
-    if near is not None:
-        bound = course.first_lesson_binding(near.key)
-        if bound is not None:
-            basis = (near, bound.uri, bound.marker.key_start, bound.marker.key_end)
+    if near is not None and bound is not None:
+        basis = (near, bound.uri, bound.marker.key_start, bound.marker.key_end)
     seen = memo.get(key)
     if seen is not None and seen[0] == basis:
         verdict = seen[1]
     else:
-        verdict = _unbound(course, key, near_misses, language)
+        verdict = _unbound(course, facts, key, near, bound, language)
         memo[key] = (basis, verdict)
     settled[key] = verdict
     return verdict
@@ -789,15 +780,18 @@ def _kept_verdicts(
 
 
 def _unbound(
-    course: CourseSnapshot, key: str, near_misses: NearMissIndex, language: str
+    course: CourseSnapshot,
+    facts: CourseFacts,
+    key: str,
+    near: Near | None,
+    bound: Occurrence | None,
+    language: str,
 ) -> _KeyVerdict:
-    near = near_misses.nearest(key)
     if near is not None:
         related: tuple[Related, ...] = ()
-        bound = course.first_lesson_binding(near.key)
         if bound is not None:
             related = (_at(bound, say(language, "related.near-bound", quoted=quoted(near.key))),)
-        how = "part.near.provided" if facts_of(course).provided(near.key) else "part.near.bound"
+        how = "part.near.provided" if facts.provided(near.key) else "part.near.bound"
         message = say(
             language,
             NEAR_MISS,

@@ -16,6 +16,7 @@ from typing import Final
 
 from mfls.features.near_miss import Near, NearMissIndex
 from mfls.syntax.model import Marker, Role
+from mfls.workspace.config import CURRENT
 from mfls.workspace.diagnostic_registry import (
     BINDING_IN_REFERENCE,
     LEGACY_PROFILE_KEY,
@@ -201,37 +202,104 @@ class CourseFacts:
         """The code an unbound key's reads get: near-miss when a near key exists."""
         return NEAR_MISS_CODE if self.near(key) is not None else UNBOUND_REFERENCE
 
+    def lesson_bindings(self, key: str) -> tuple[Occurrence, ...]:
+        """The key's bindings in lessons (those that save an answer), in course order."""
+        return self.course.lesson_bindings(key)
+
+    def reference_bindings(self, key: str) -> tuple[Occurrence, ...]:
+        """The key's bindings in reference documents (they save nothing), in course order."""
+        docs = self.course.docs
+        return tuple(o for o in self.course.bindings.get(key, ()) if docs[o.uri].kind != "lesson")
+
+    def standing(self, key: str) -> str:
+        """What the key is in the course as a whole: PROVIDED (the host's), ASKED or
+        RESERVED (a lesson binds it; the host reserves its prefix), REFERENCE_BINDING
+        (bound only in reference documents: unbound), UNBOUND or NEAR_MISS (no binding)."""
+        if self.provided(key):
+            return PROVIDED
+        if self.first_asked(key) is not None:
+            return RESERVED if self.reserved(key) else ASKED
+        if self.course.bindings.get(key):
+            return REFERENCE_BINDING
+        return UNBOUND if self.near(key) is None else NEAR_MISS
+
     # -- a marker's kind
 
-    def binding_kind(self, entry: DocEntry, marker: Marker) -> str:
-        """What a binding (one the document's target saves) is."""
+    def binding_kinds(self, entry: DocEntry, marker: Marker) -> tuple[str, ...]:
+        """What a binding (one the document's target saves) is: its place kind first,
+        then every further problem kind it has (a legacy profile key or a reserved one
+        bound in a reference document is also a reference binding)."""
         if self.legacy_profile(marker):
-            return LEGACY_PROFILE
-        if self.reserved(marker.key):
-            return RESERVED
-        return REFERENCE_BINDING if entry.kind == "reference" else ASKED
+            kind = LEGACY_PROFILE
+        elif self.reserved(marker.key):
+            kind = RESERVED
+        else:
+            return (REFERENCE_BINDING,) if entry.kind == "reference" else (ASKED,)
+        return (kind, REFERENCE_BINDING) if entry.kind == "reference" else (kind,)
+
+    def binding_kind(self, entry: DocEntry, marker: Marker) -> str:
+        """The place kind of a binding (`binding_kinds`, first)."""
+        return self.binding_kinds(entry, marker)[0]
+
+    def ignored_reserved(self, entry: DocEntry, marker: Marker) -> bool:
+        """A `{{ key }}` binding of a reserved key under an old target: its runtime binds
+        nothing there, but the binding keeps its reserved-key error (the `%` form it reads
+        would be refused too)."""
+        return (
+            marker.role is Role.BINDING
+            and not marker.legacy
+            and entry.target != CURRENT
+            and self.reserved(marker.key)
+        )
+
+    def reads_of(self, order: int, key: str) -> tuple[str, tuple[int, int] | None] | None:
+        """What the reads of `key` in the document at course `order` are, as (kind,
+        before): `kind` for the reads at or before course position `before` (None: every
+        read), READ for those after. None: the host provides the key (PROVIDED).
+
+        A read before the key's first lesson binding in course order is read before it is
+        asked, in a lesson or in a reference document that comes first (a course prompt,
+        in force from the first lesson)."""
+        if self.provided(key):
+            return None
+        limit = self.first_asked(key)
+        if limit is None:
+            return (UNBOUND if self.near(key) is None else NEAR_MISS), None
+        if order > limit[0]:
+            return READ, None
+        return READ_BEFORE_ASKED, limit
 
     def read_kind(self, entry: DocEntry, marker: Marker) -> str:
         """What a read of a key (`read(marker)` holds) is."""
-        key = marker.key
-        if self.provided(key):
+        found = self.reads_of(entry.order, marker.key)
+        if found is None:
             return PROVIDED
-        limit = self.first_asked(key)
-        if limit is None:
-            return UNBOUND if self.near(key) is None else NEAR_MISS
-        early = entry.kind == "lesson" and (entry.order, marker.start) < limit
-        return READ_BEFORE_ASKED if early else READ
+        kind, before = found
+        if before is None or (entry.order, marker.start) < before:
+            return kind
+        return READ
 
-    def kinds(self, entry: DocEntry) -> list[tuple[Marker, str]]:
-        """Each marker of `entry` that asks or reads a key, with its kind, in text order."""
+    def verdicts(self, entry: DocEntry) -> list[tuple[Marker, tuple[str, ...]]]:
+        """Each marker of `entry` that asks or reads a key, with its kinds (the place
+        kind first, then any further problem kind), in text order."""
         keys = entry.keys
-        found: list[tuple[Marker, str]] = []
+        found: list[tuple[Marker, tuple[str, ...]]] = []
         for bindings in keys.bindings.values():
-            found.extend((m, self.binding_kind(entry, m)) for m in bindings)
+            found.extend((m, self.binding_kinds(entry, m)) for m in bindings)
+        old_target = entry.target != CURRENT
         for references in keys.references.values():
-            found.extend((m, self.read_kind(entry, m)) for m in references if self.read(m))
+            for m in references:
+                if self.read(m):
+                    found.append((m, (self.read_kind(entry, m),)))
+                elif old_target and self.ignored_reserved(entry, m):
+                    found.append((m, (RESERVED,)))
         found.sort(key=lambda pair: pair[0].start)
         return found
+
+    def kinds(self, entry: DocEntry) -> list[tuple[Marker, str]]:
+        """Each marker of `entry` that asks or reads a key, with its place kind, in text
+        order."""
+        return [(marker, kinds[0]) for marker, kinds in self.verdicts(entry)]
 
     def questions(self) -> Iterator[str]:
         """Every key the course asks or reads (the map's lanes, the key table's rows)."""
@@ -242,8 +310,12 @@ class CourseFacts:
                 if key not in seen:
                     seen.add(key)
                     yield key
+            old_target = entry.target != CURRENT
             for key, references in keys.references.items():
-                if key not in seen and any(self.read(m) for m in references):
+                if key not in seen and any(
+                    self.read(m) or (old_target and self.ignored_reserved(entry, m))
+                    for m in references
+                ):
                     seen.add(key)
                     yield key
 

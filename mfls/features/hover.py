@@ -166,16 +166,19 @@ def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker, language:
                 free = say(language, "hover.asked.input")
                 asked += (say(language, "hover.asked.separator") if asked else "") + free
             parts.append(say(language, "hover.asked", asked=asked))
-    bindings = sorted(course.bindings.get(key, ()), key=course.position)
-    if bindings:
-        shown = separator.join(_place(course, o) for o in bindings[:5])
-        if len(bindings) > 5:
-            parts.append(say(language, "hover.bound-in.more", places=shown, more=len(bindings) - 5))
+    facts = facts_of(course)
+    bindings = facts.lesson_bindings(key)
+    in_references = () if bindings else facts.reference_bindings(key)
+    if bindings or in_references:
+        shown = separator.join(_place(course, o) for o in (bindings or in_references)[:5])
+        beyond = len(bindings or in_references) - 5
+        if in_references:
+            message_id = "hover.bound-in-references"
         else:
-            parts.append(say(language, "hover.bound-in", places=shown))
+            message_id = "hover.bound-in.more" if beyond > 0 else "hover.bound-in"
+        parts.append(say(language, message_id, places=shown, more=beyond))
     else:
         parts.append(say(language, "hover.not-bound"))
-    facts = facts_of(course)
     references = [o for o in course.references.get(key, ()) if facts.substituted(o.marker)]
     if references:
         times = counted(language, "hover.times", len(references))

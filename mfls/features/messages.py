@@ -341,6 +341,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
         EN: "Bound in ${places} and ${more} more.",
         ZH: "绑定位置：${places}，另有 ${more} 处。",
     },
+    "hover.bound-in-references": {
+        EN: "Not bound in any lesson: bound only in reference documents (${places}), "
+        "which save no answer.",
+        ZH: "没有任何课时绑定它：只在参考文档中绑定（${places}），参考文档不会保存回答。",
+    },
     "hover.not-bound": {
         EN: "Not bound anywhere in this course.",
         ZH: "本课程中没有任何地方绑定它。",
