@@ -15,6 +15,8 @@
 - pygls drops requests that arrive after `shutdown`; LSP wants them answered with
   -32600 Invalid Request. pygls initializes again at a second `initialize`, which LSP
   allows once only: it is answered -32600 too, and changes nothing.
+- A handler that raises is answered InternalError (-32603) from the `Fault` its route
+  returns (`mfls.lsp.faults`), logged once where it was caught, not again by pygls.
 - A handler that declines returns a `Refusal` (see `mfls.lsp.routes`); it is answered
   with an error (RequestFailed, or ContentModified when stale) and logged at debug level,
   since it is a normal outcome (prepareRename away from a marker), not a fault. A
@@ -62,6 +64,7 @@ from pygls.protocol.language_server import lsp_method
 
 from mfls.features.refusal import Refusal
 from mfls.lsp.course_gate import NotReady
+from mfls.lsp.faults import Fault
 from mfls.lsp.logs import LOGGER_NAME
 from mfls.lsp.to_proto import JsonText, refusal_error
 from mfls.lsp.wire import PARSE_ERROR, Problem, check_message
@@ -130,6 +133,10 @@ class MflsProtocol(LanguageServerProtocol):
     def _send_handler_result(self, future: Future[Any], *, msg_id: Any) -> None:
         if future.done() and not future.cancelled() and future.exception() is None:
             refusal = future.result()
+            if isinstance(refusal, Fault):  # logged where it was caught
+                self._request_futures.pop(msg_id, None)
+                self._send_response(msg_id, error=refusal.error())
+                return
             if isinstance(refusal, NotReady):
                 self._request_futures.pop(msg_id, None)
                 self._send_response(msg_id, error=refusal.error())

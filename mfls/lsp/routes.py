@@ -24,12 +24,13 @@ capabilities after the `initialize` handler returns). A route with `command` is 
 `workspace/executeCommand` command: pygls answers that method from its own table of
 commands, which `install` fills; the handler gets the command's argument list.
 
-The failure policy, the same for every handler:
+The failure policy, the same for every handler (`mfls.lsp.faults`):
 - a fault (an unexpected exception) is logged once, with its traceback, and the request
-  gets its empty answer (`Route.empty`: None, no tokens, an empty report, the item
-  unchanged); a notification gets nothing;
+  is answered InternalError (-32603); a notification gets nothing;
 - a refusal (a `Refusal` returned by the handler) becomes an error answer with its
-  reason: RequestFailed, or ContentModified when stale (see `MflsProtocol`).
+  reason: RequestFailed, or ContentModified when stale (see `MflsProtocol`);
+- a DISK request cancelled while it waits for the worker never runs
+  (`MflsServer.on_worker`).
 
 A route with `course` depends on the course of a document (or, when `course` gives None,
 on every course): it goes through the course gate (`mfls.lsp.course_gate`). Answered at
@@ -54,6 +55,7 @@ from lsprotocol import types as t
 from mfls.features.refusal import Refusal
 from mfls.lsp import course_gate
 from mfls.lsp.capabilities import Capabilities
+from mfls.lsp.faults import failed, is_notification
 from mfls.lsp.handlers import (
     assistance,
     authoring,
@@ -79,11 +81,6 @@ def nothing(params: Any) -> None:
     return None
 
 
-def unchanged(params: Any) -> Any:
-    """The empty answer of a resolve request: the item as the client sent it."""
-    return params
-
-
 class Mode(enum.Enum):
     READ = "read"  # handler(snapshot, params)
     MUTATE = "mutate"  # handler(state, plumbing, params): changes the server's state
@@ -96,7 +93,7 @@ class Route:
     handler: Callable[..., Any]  # see `Mode`: -> answer | Refusal (| Outcome), or a coroutine
     mode: Mode
     options: Any = None
-    empty: Callable[[Any], Any] = nothing  # the answer to a fault, from the params
+    empty: Callable[[Any], Any] = nothing  # the late answer of a gated route, from the params
     when: Callable[[Capabilities], bool] | None = None  # None: offered to every client
     command: bool = False  # `method` names a `workspace/executeCommand` command
     course: Callable[[Any], str | None] | None = None  # the document whose course it needs
@@ -160,7 +157,7 @@ ROUTES: tuple[Route, ...] = (
         assistance.COMPLETION_OPTIONS,
         course=document,
     ),
-    Route(t.COMPLETION_ITEM_RESOLVE, assistance.resolve_completion, READ, empty=unchanged),
+    Route(t.COMPLETION_ITEM_RESOLVE, assistance.resolve_completion, READ),
     Route(t.TEXT_DOCUMENT_HOVER, assistance.on_hover, READ, course=document),
     Route(
         t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
@@ -274,10 +271,10 @@ def install(server: MflsServer, routes: Sequence[Route], caps: Capabilities | No
 
 def answering(server: MflsServer, route: Route) -> Callable[..., Any]:
     """`route.handler` bound to `server` (to a snapshot of its state, for a READ route),
-    under the failure policy and, for a route with `course`, behind the course gate
-    (module notes)."""
+    under the failure policy (`answered`) and, for a route with `course`, behind the
+    course gate (module notes)."""
     handler = bound(server, route)
-    method = route.method
+    notification = not route.command and is_notification(route.method)
     if inspect.iscoroutinefunction(handler):
 
         async def run_async(params: Any = None) -> Any:
@@ -285,42 +282,24 @@ def answering(server: MflsServer, route: Route) -> Callable[..., Any]:
                 if route.course is not None and not await _course_ready(server, route, params):
                     return _late(route, params)
                 return await handler(params)
-            except Exception:
-                log.exception("%s failed", method)
-                return route.empty(params)
+            except Exception as error:
+                return failed(route.method, error, notification)
 
         return run_async
-
-    if route.command:
-
-        def run_command(*arguments: Any) -> Any:
-            try:
-                return handler(list(arguments))
-            except Exception:
-                log.exception("command %s failed", method)
-                return route.empty(arguments)
-
-        if route.course is None:
-            return run_command
-
-        def gated_command(*arguments: Any) -> Generator[Any, Any, Any]:
-            if not (yield from _gate(server, route, list(arguments))):
-                return _late(route, list(arguments))
-            return run_command(*arguments)
-
-        return gated_command
 
     def run(params: Any = None) -> Any:
         try:
             return handler(params)
-        except Exception:
-            log.exception("%s failed", method)
-            return route.empty(params)
+        except Exception as error:
+            return failed(route.method, error, notification)
 
-    if route.course is None:
+    if route.course is None and not route.command:
         return run
+    if route.course is None:
+        return lambda *arguments: run(list(arguments))
 
-    def gated(params: Any = None) -> Generator[Any, Any, Any]:
+    def gated(*arguments: Any) -> Generator[Any, Any, Any]:
+        params = list(arguments) if route.command else (arguments or (None,))[0]
         if not (yield from _gate(server, route, params)):
             return _late(route, params)
         return run(params)

@@ -22,6 +22,7 @@ import datetime
 import functools
 import gc
 import logging
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -142,11 +143,25 @@ class MflsServer(LanguageServer):
         return self._worker is None
 
     async def on_worker(self, work: Callable[[], Any]) -> Any:
-        """`work()` on the worker thread (after the indexing queued before it)."""
+        """`work()` on the worker thread (after the indexing queued before it). Cancelled
+        while it waits there (`$/cancelRequest`), it never runs: the worker looks before
+        it starts."""
         if self._worker is None:
             return work()
         assert self.loop is not None
-        return await self.loop.run_in_executor(self._worker, work)
+        cancelled = threading.Event()
+
+        def unless_cancelled() -> Any:
+            if cancelled.is_set():
+                log.debug("cancelled before it started on the worker")
+                return None
+            return work()
+
+        try:
+            return await self.loop.run_in_executor(self._worker, unless_cancelled)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
 
     def applied(self, result: Any) -> tuple[Any, list[MessageAfterAnswer]]:
         """A DISK handler's answer, its effects applied but the messages to send after

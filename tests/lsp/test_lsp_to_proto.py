@@ -1,8 +1,11 @@
-"""Plain feature results -> LSP types, and the front end's one failure policy."""
+"""Plain feature results -> LSP types, and the front end's one failure policy: a fault is
+an InternalError answer logged once, a cancelled DISK request never runs."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from typing import Any
 
 import pytest
@@ -15,7 +18,9 @@ from mfls.features.refusal import Refusal
 from mfls.lsp import to_proto
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.documents import OpenBuffer, Texts
-from mfls.lsp.routes import Mode, Route, answering, create_server
+from mfls.lsp.faults import Fault
+from mfls.lsp.routes import Mode, Route, answering, create_server, install
+from mfls.lsp.sync import SyncServer
 from mfls.text.edits import TextChange
 from mfls.text.line_index import Encoding, LineIndex
 
@@ -135,7 +140,7 @@ async def _async_boom(state: Any, plumbing: Any, params: Any) -> Any:
     raise RuntimeError("broken")
 
 
-def test_a_fault_is_the_empty_answer_and_one_log_line_with_its_traceback(
+def test_a_fault_is_an_internal_error_and_one_log_line_with_its_traceback(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     server = create_server()
@@ -143,18 +148,90 @@ def test_a_fault_is_the_empty_answer_and_one_log_line_with_its_traceback(
         server, Route("textDocument/hover", _boom, Mode.READ, empty=lambda params: "empty")
     )
     with caplog.at_level(logging.DEBUG, logger="mfls"):
-        assert run("params") == "empty"
+        fault = run("params")
+    assert isinstance(fault, Fault)
+    error = fault.error()
+    assert error.code == t.ErrorCodes.InternalError == -32603
+    assert error.message.startswith("textDocument/hover failed: RuntimeError: broken")
     [record] = [r for r in caplog.records if r.name == "mfls"]
     assert record.levelno == logging.ERROR and record.exc_info is not None
     assert "textDocument/hover" in record.getMessage()
 
 
-async def test_an_async_fault_is_the_empty_answer_too(caplog: pytest.LogCaptureFixture) -> None:
+async def test_an_async_fault_in_a_notification_answers_nothing(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     server = create_server()
     run = answering(server, Route("workspace/didChangeConfiguration", _async_boom, Mode.MUTATE))
     with caplog.at_level(logging.DEBUG, logger="mfls"):
         assert await run("params") is None
     assert len([r for r in caplog.records if r.exc_info is not None]) == 1
+
+
+async def test_an_async_fault_in_a_request_is_an_internal_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    run = answering(create_server(), Route("workspace/willRenameFiles", _async_boom, Mode.MUTATE))
+    with caplog.at_level(logging.DEBUG, logger="mfls"):
+        fault = await run("params")
+    assert isinstance(fault, Fault) and fault.error().code == -32603
+    assert len([r for r in caplog.records if r.exc_info is not None]) == 1
+
+
+def test_a_command_that_raises_is_an_internal_error() -> None:
+    route = Route("mfls.courseInfo", _boom, Mode.READ, command=True)
+    fault = answering(create_server(), route)("file:///c/a.md")
+    assert isinstance(fault, Fault) and fault.method == "mfls.courseInfo"
+
+
+def test_a_request_whose_handler_raises_is_answered_internal_error_logged_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """In memory, through the protocol: the client gets -32603 with the method's name,
+    and the log one record (pygls's own report of a failure stays silent)."""
+    sync = SyncServer()
+    install(sync.server, [Route(t.TEXT_DOCUMENT_DOCUMENT_COLOR, _boom, Mode.READ)])
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize"}
+    sync.handle_json({**hello, "params": {"processId": None, "capabilities": {}}})
+    asked = {"textDocument": {"uri": URI}}
+    request = {"jsonrpc": "2.0", "id": 2, "method": t.TEXT_DOCUMENT_DOCUMENT_COLOR}
+    with caplog.at_level(logging.DEBUG):
+        sent = sync.handle_json({**request, "params": asked})
+    [answer] = [m for m in sent if m.get("id") == 2]
+    assert "result" not in answer
+    assert answer["error"]["code"] == -32603
+    assert answer["error"]["message"].startswith(f"{t.TEXT_DOCUMENT_DOCUMENT_COLOR} failed:")
+    [record] = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert record.name == "mfls" and record.exc_info is not None
+    assert not [m for m in sent if m.get("method") == t.WINDOW_SHOW_MESSAGE]
+
+
+async def test_a_cancelled_disk_request_queued_behind_the_worker_never_runs() -> None:
+    """The worker is busy (indexing, say) when a DISK request comes; the client cancels
+    it before the worker is free: the handler is never called."""
+    server = create_server()
+    server.started()
+    ran: list[Any] = []
+    route = Route("textDocument/rename", lambda snap, files, params: ran.append(params), Mode.DISK)
+    run = answering(server, route)
+    busy, free = threading.Event(), threading.Event()
+
+    def occupy() -> None:
+        busy.set()
+        free.wait(10)
+
+    occupying = asyncio.ensure_future(server.on_worker(occupy))
+    assert await asyncio.to_thread(busy.wait, 10)
+    queued = asyncio.ensure_future(run("params"))
+    await asyncio.sleep(0.01)  # the request reaches the worker's queue
+    assert queued.cancel()
+    free.set()
+    await occupying
+    with pytest.raises(asyncio.CancelledError):
+        await queued
+    await server.on_worker(lambda: None)  # whatever was queued has had its turn
+    assert ran == []
+    server.stop_worker()
 
 
 def test_a_refusal_is_returned_as_it_is() -> None:
