@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
+
+from tests.kit.cli import mfls
 
 LINE = re.compile(
     r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): "
@@ -15,14 +16,7 @@ LINE = re.compile(
 
 
 def check(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mfls", "check", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        timeout=120,
-    )
+    return mfls("check", *args, cwd=cwd)
 
 
 def parsed(stdout: str) -> list[dict[str, str]]:

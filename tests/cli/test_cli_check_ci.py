@@ -14,20 +14,14 @@ from typing import Any
 import pytest
 
 from mfls.workspace.diagnostic_registry import BY_CODE, DEFAULT_SEVERITIES, REGISTRY
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
-from exports_kit import dumps, export, item, node
+from tests.kit.cli import mfls_bytes
+from tests.kit.exports import dumps, export, item, node
 
 ANNOTATION = re.compile(r"^::(?P<command>error|warning|notice) (?P<props>[^:]*)::(?P<data>.*)$")
 
 
 def check(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "mfls", "check", *args],
-        capture_output=True,
-        cwd=cwd,
-        timeout=120,
-    )
+    return mfls_bytes("check", *args, cwd=cwd)
 
 
 def unescape(text: str) -> str:

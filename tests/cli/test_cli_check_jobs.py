@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from mfls.workspace.parallel import PARALLEL_MIN_CHARS
+from tests.kit.cli import mfls_bytes
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -44,9 +45,7 @@ def big_course(root: Path) -> None:
 
 
 def check(*args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "mfls", "check", *args], capture_output=True, timeout=600
-    )
+    return mfls_bytes("check", *args, timeout=600)
 
 
 def test_jobs_1_and_2_print_the_same_on_a_big_course(tmp_path: Path) -> None:

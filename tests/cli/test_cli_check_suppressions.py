@@ -6,12 +6,12 @@ map's figures and lanes count it nowhere."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from test_cli_check_ci import annotations, check, validate_sarif
+
+from tests.kit.cli import mfls
 
 LESSON = """\
 ?[{{ topic }} Python | JavaScript]
@@ -92,13 +92,8 @@ def test_sarif_keeps_the_silenced_with_an_in_source_suppression(course: Path) ->
 
 
 def test_the_map_counts_no_silenced_problem(course: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "mfls", "map", "--format", "json", "."],
-        capture_output=True,
-        cwd=course,
-        timeout=120,
-        check=True,
-    )
+    done = mfls("map", "--format", "json", ".", cwd=course)
+    assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
     figures = found["figures"]
     assert (figures["errors"], figures["warnings"], figures["problems"]) == (0, 2, 2)

@@ -14,35 +14,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.ai_shifu_exports import shared_exports
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
-from exports_kit import dumps, export, item, node
+from tests.kit.cli import mfls
+from tests.kit.exports import SHARED, dumps, export, item, needs_shared, node
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def mfls(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mfls", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        timeout=120,
-    )
-
-
-_EXPORTS = shared_exports()
-SHARED = _EXPORTS if _EXPORTS is not None and (_EXPORTS / "en_demo.json").is_file() else None
-needs_shared = pytest.mark.skipif(SHARED is None, reason="the demo course exports are not here")
 
 
 def built(chapter_text: str = "chapter text {{ x }}") -> dict[str, Any]:

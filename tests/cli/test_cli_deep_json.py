@@ -11,27 +11,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
-from exports_kit import dumps, export, item, node
-
 from mfls.exports.ai_shifu import MAX_NESTING
 from mfls.exports.json_text import nesting
-
-
-def mfls(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mfls", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        timeout=120,
-    )
+from tests.kit.cli import mfls
+from tests.kit.exports import dumps, export, item, node
 
 
 def deep_export(depth: int) -> bytes:

@@ -10,24 +10,11 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
-from exports_kit import dumps, export, item, node
+from tests.kit.cli import mfls
+from tests.kit.exports import dumps, export, item, node
 
 CLEAN = "?[%{{ name }}...Your name]\n\nHi {{ name }}.\n"
 WITH_ERROR = "Hi {{}}.\n"
-
-
-def mfls(*args: str, cwd: Path, code: str | None = None) -> subprocess.CompletedProcess[str]:
-    """`python -m mfls ARGS`, or with `code` run first in the same process."""
-    head = ["-m", "mfls"] if code is None else ["-c", code + "\nsys.exit(main(sys.argv[1:]))"]
-    return subprocess.run(
-        [sys.executable, *head, *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        timeout=120,
-    )
 
 
 @pytest.fixture

@@ -8,27 +8,13 @@ problems found, 2 unusable input or output), never a traceback.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
-from exports_kit import dumps, export, item, node
-
 from mfls.exports.ai_shifu import MAX_NESTING
 from mfls.exports.json_text import nesting
-
-
-def mfls(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mfls", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        timeout=300,
-    )
+from tests.kit.cli import mfls
+from tests.kit.exports import dumps, export, item, node
 
 
 def nested_chapters(depth: int) -> dict[str, Any]:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from mfls.cli.language import chosen
+from tests.kit.cli import mfls
 
 LESSON = "?[{{ goal }} A | B]\n\nUse {{ goal }} and {{ topic }}.\n"
 CHINESE = "没有任何课时提问“topic”，AI 可能读不到回答。"
@@ -21,14 +20,7 @@ ENGLISH = "No lesson asks “topic”, so the AI may lack the answer."
 def check(root: Path, *args: str, **environment: str) -> str:
     env = {k: v for k, v in os.environ.items() if k not in {"LC_ALL", "LC_MESSAGES", "LANG"}}
     env.update(environment)
-    done = subprocess.run(
-        [sys.executable, "-m", "mfls", "check", "--format", "json", *args, str(root)],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        timeout=120,
-    )
+    done = mfls("check", "--format", "json", *args, str(root), env=env)
     assert done.returncode == 0, done.stderr
     [found] = json.loads(done.stdout)["diagnostics"]
     assert found["code"] == "unbound-reference"
@@ -63,10 +55,5 @@ def test_the_option_then_the_environment(
 
 
 def test_an_unknown_locale_is_refused(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "mfls", "check", "--locale", "fr", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = mfls("check", "--locale", "fr", str(tmp_path))
     assert done.returncode == 2 and "--locale" in done.stderr

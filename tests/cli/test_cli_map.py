@@ -5,28 +5,15 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
-from exports_kit import dumps, export, item, node
+from tests.kit.cli import mfls
+from tests.kit.exports import dumps, export, item, node
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "course"
-
-
-def mfls(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mfls", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        timeout=120,
-    )
 
 
 def page_data(page: str) -> dict[str, Any]:

@@ -11,24 +11,16 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
-from exports_kit import dumps, export, item, node
+from tests.kit.cli import mfls_bytes as mfls
+from tests.kit.exports import dumps, export, item, node
 
 LESSON = "c/01-Basics/02-Use.md"
 MANIFEST = "c/.mfls/ai-shifu-export.json"
-
-
-def mfls(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "mfls", *args], capture_output=True, cwd=cwd, timeout=60
-    )
 
 
 def course() -> dict[str, Any]:

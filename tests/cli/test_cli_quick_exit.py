@@ -4,14 +4,14 @@ and the exit status is main's."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 from mfls.cli.check import check_paths, report_text
+from tests.kit.cli import mfls_bytes
 
 
 def _mfls(*args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "mfls", *args], capture_output=True, timeout=120)
+    return mfls_bytes(*args)
 
 
 def _course(root: Path, lessons: int) -> None:

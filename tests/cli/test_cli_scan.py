@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.kit.cli import mfls_bytes
+
 
 def run_mfls(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "mfls", *args], input=stdin, capture_output=True, timeout=60
-    )
+    return mfls_bytes(*args, input=stdin)
 
 
 def scan_stdin(data: bytes) -> dict[str, Any]:

@@ -7,8 +7,6 @@ the course map (`mfls map --format json`) of the example course and both real ex
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +14,7 @@ import pytest
 
 from mfls.cli.course_map import map_of
 from tests.ai_shifu_exports import shared_exports
+from tests.kit.cli import mfls
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "course"
@@ -41,17 +40,6 @@ SPEC_COURSE_PROMPT = (
 # "Variable Table": each item's fields and their types.
 FIELDS = {"name": str, "collected_in": str, "used_in": list, "effect_scope": str}
 SCOPES = {"local", "cross_lesson"}
-
-
-def mfls(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mfls", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        timeout=120,
-    )
 
 
 def table_of(course: Path) -> list[dict[str, Any]]:

@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cold_course import Problem, as_problems, checked, unpacked_course
-from e2e_session import Session, capabilities, session, wait_until
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcException
 
 from mfls.lsp.course_gate import INDEX_DELAY_ENV, SERVER_CANCELLED, WAIT_BOUND
+from tests.kit.cold_course import Problem, as_problems, checked, unpacked_course
+from tests.kit.lsp_client import Session, capabilities, session
+from tests.kit.waiting import wait_until
 
 PULL_CLIENT = "neovim@v0.11.0"
 PUSH_CLIENT = "neovim@v0.7.0"
@@ -56,7 +57,7 @@ async def pull_as_a_client_does(s: Session, uri: str) -> tuple[Any, int]:
     cancelled = 0
     while True:
         try:
-            return await s.pull(uri), cancelled
+            return await s.pulled(uri), cancelled
         except JsonRpcException as error:
             assert error.code == SERVER_CANCELLED, error
             assert error.data == {"retriggerRequest": True}
@@ -111,7 +112,7 @@ async def test_a_request_waits_for_its_course_and_is_answered_under_it(small: Co
         uri = s.open(files[0])
         began = time.monotonic()
         report, hover = await asyncio.gather(
-            s.pull(uri), s.client.text_document_hover_async(hover_params(uri))
+            s.pulled(uri), s.client.text_document_hover_async(hover_params(uri))
         )
         waited = time.monotonic() - began
         text = files[0].read_text(encoding="utf-8")
@@ -134,7 +135,7 @@ async def test_past_the_bound_a_pull_is_cancelled_for_the_client_to_ask_again(
         began = time.monotonic()
         info = t.ExecuteCommandParams(command="mfls.courseInfo", arguments=[uri])
         pulled, hover, command = await asyncio.gather(
-            s.pull(uri),
+            s.pulled(uri),
             s.client.text_document_hover_async(hover_params(uri)),
             s.client.workspace_execute_command_async(info),
             return_exceptions=True,
@@ -148,7 +149,7 @@ async def test_past_the_bound_a_pull_is_cancelled_for_the_client_to_ask_again(
         assert isinstance(command, JsonRpcException), command
         assert command.code == t.LSPErrorCodes.RequestFailed
         assert "still being indexed" in command.message
-        report = await s.pull(uri)
+        report = await s.pulled(uri)
         text = files[0].read_text(encoding="utf-8")
         assert as_problems(text, report.items, s.encoding) == expected[files[0]]
         assert time.monotonic() - began >= delay - 0.1

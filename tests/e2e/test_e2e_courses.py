@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from e2e_session import capabilities, session, uri_of, wait_until, write_files
 from lsprotocol import types as t
+
+from tests.kit.lsp_client import capabilities, session, uri_of, write_files
+from tests.kit.waiting import wait_until
 
 
 async def test_watchers_are_registered_when_the_client_allows(tmp_path: Path) -> None:

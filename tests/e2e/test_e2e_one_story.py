@@ -18,20 +18,18 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
 import pytest
-from e2e_session import capabilities, session, uri_of
 from lsprotocol import types as t
 
 from tests.ai_shifu_exports import shared_exports
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
-from exports_kit import dumps, export, item, node
+from tests.kit.cli import mfls
+from tests.kit.exports import dumps, export, item, node
+from tests.kit.lsp_client import capabilities, session, uri_of
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "course"
@@ -71,18 +69,6 @@ def _exports() -> list[tuple[str, Path | None]]:
     if folder is not None:
         found += [(path.stem, path) for path in sorted(folder.glob("*.json"))]
     return found
-
-
-def mfls(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "mfls", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        timeout=120,
-    )
-    return done
 
 
 def _course(tmp_path: Path, name: str, source: Path | None) -> Path:

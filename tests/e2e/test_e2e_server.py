@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_session import SERVER, Session, capabilities, session, uri_of, write_files
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcInvalidParams
+
+from tests.kit.lsp_client import SERVER, Session, capabilities, session, uri_of, write_files
 
 
 async def test_initial_indexing_reports_progress_and_requests_are_answered(

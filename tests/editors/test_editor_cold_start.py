@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +24,9 @@ from editor_harness import (
     system_nvim,
 )
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-from cold_course import SEVERITY_NAMES, Problem, as_problems, checked, unpacked_course
-
 from mfls.lsp.course_gate import INDEX_DELAY_ENV
 from mfls.workspace.uris import uri_to_path
+from tests.kit.cold_course import SEVERITY_NAMES, Problem, as_problems, checked, unpacked_course
 
 NVIM_DRIVER = Path(__file__).with_name("nvim_cold_start.lua")
 EMACS_DRIVER = Path(__file__).with_name("emacs_cold_start.el")

@@ -23,10 +23,8 @@ from editor_harness import (
 )
 from test_editor_cold_start import INDEX_DELAY, opened_lessons
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-from cold_course import Problem, checked, unpacked_course
-
 from mfls.lsp.course_gate import INDEX_DELAY_ENV
+from tests.kit.cold_course import Problem, checked, unpacked_course
 
 DRIVER = Path(__file__).with_name("vscode_cold_start.cjs")
 HARNESS = EDITORS / "code-server"

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from exports_kit import dumps, export, item, node
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mfls.exports.ai_shifu import Export, read_export
 from mfls.exports.checking import check_export
+from tests.kit.exports import dumps, export, item, node
 
 
 def checked(value: dict) -> list[tuple[str, str, int]]:

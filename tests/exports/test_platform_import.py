@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from exports_kit import dumps, nasty_export, packed, unpacked
+
+from tests.kit.exports import dumps, nasty_export, packed, unpacked
 
 MODULE = Path("src/api/flaskr/service/shifu/shifu_import_export_funcs.py")
 SOURCE = os.environ.get("MFLS_AI_SHIFU_SOURCE", "")

@@ -7,7 +7,6 @@ import json
 import posixpath
 from typing import Any
 
-from exports_kit import NASTY_TITLES, dumps, export, item, nasty_export, node, packed, unpacked
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +15,16 @@ from mfls.exports.layout import COURSE_PROMPT, MANIFEST
 from mfls.exports.names import fold
 from mfls.exports.packing import pack
 from mfls.workspace.config import COURSE_FILE, parse_course_config
+from tests.kit.exports import (
+    NASTY_TITLES,
+    dumps,
+    export,
+    item,
+    nasty_export,
+    node,
+    packed,
+    unpacked,
+)
 
 
 def test_nasty_titles_round_trip_byte_for_byte() -> None:

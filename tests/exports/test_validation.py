@@ -6,9 +6,9 @@ import json
 from typing import Any
 
 import pytest
-from exports_kit import dumps, export, item, node
 
 from mfls.exports.ai_shifu import Export, ExportProblem, looks_like_export, read_export
+from tests.kit.exports import dumps, export, item, node
 
 
 def good() -> dict[str, Any]:

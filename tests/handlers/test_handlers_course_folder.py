@@ -6,11 +6,11 @@ from tests/e2e/test_e2e_course_folder.py."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-from course_fixture import CourseClient, Fixture, check_diagnostics
+from tests.kit.course import Fixture
+from tests.kit.memory_client import CourseClient, check_diagnostics
 
 CHANGED, CREATED, DELETED = 2, 1, 3
 
@@ -177,11 +177,9 @@ def unpacked_folder() -> Fixture:
     """A course folder as `mfls unpack --layout course-creator` lays it out (so
     `.shifu-sync.json` holds the hashes of the lessons as written); only lesson-01 is
     opened."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
-    from exports_kit import dumps, export, item, node
-
     from mfls.exports.ai_shifu import Export, read_export
     from mfls.exports.course_creator import unpack_course_creator
+    from tests.kit.exports import dumps, export, item, node
 
     items = [
         item("c", "Chapter"),

@@ -8,13 +8,11 @@ client is given must be `mfls check`'s."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
-from exports_kit import dumps, export, item, node
+from tests.kit.cli import mfls
+from tests.kit.exports import dumps, export, item, node
 
 CHAPTER = 50  # lessons per chapter
 SEVERITY_NAMES = {1: "error", 2: "warning", 3: "information", 4: "hint"}
@@ -51,23 +49,13 @@ def course_export(lessons: int) -> bytes:
     return dumps(export(items, chapters, title="Cold start"))
 
 
-def mfls(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mfls", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=300,
-    )
-
-
 def unpacked_course(folder: Path, lessons: int) -> tuple[Path, list[Path]]:
     """The course of `lessons` lessons unpacked into `folder`/course, and its lessons in
     course order."""
     source = folder / "course.json"
     source.write_bytes(course_export(lessons))
     root = folder / "course"
-    done = mfls("unpack", str(source), str(root))
+    done = mfls("unpack", str(source), str(root), timeout=300)
     assert done.returncode == 0, done.stderr
     files = sorted(root.glob("*/*.md"))
     assert len(files) == lessons
@@ -86,7 +74,7 @@ class Problem(NamedTuple):
 
 def checked(root: Path) -> dict[Path, list[Problem]]:
     """`mfls check --format json` of the course: its problems by file."""
-    done = mfls("check", "--format", "json", str(root))
+    done = mfls("check", "--format", "json", str(root), timeout=300)
     assert done.returncode in (0, 1), done.stderr
     found: dict[Path, list[Problem]] = {}
     for d in json.loads(done.stdout)["diagnostics"]:

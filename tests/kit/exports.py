@@ -1,4 +1,5 @@
-"""Building AI-Shifu exports for tests, in the platform's own shape (its `export_shifu`)."""
+"""Building AI-Shifu exports for tests, in the platform's own shape (its `export_shifu`),
+and finding the platform's two real demo exports (`SHARED`, `needs_shared`)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,17 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from mfls.exports.ai_shifu import ExportProblem, read_export
 from mfls.exports.layout import CourseFolder, unpack
 from mfls.exports.packing import pack
+from tests.ai_shifu_exports import shared_exports
+
+_EXPORTS = shared_exports()
+SHARED = _EXPORTS if _EXPORTS is not None and (_EXPORTS / "en_demo.json").is_file() else None
+"""The folder of the real exports (`en_demo.json`, `zh_demo.json`), when it is here."""
+needs_shared = pytest.mark.skipif(SHARED is None, reason="the demo course exports are not here")
 
 
 def item(
