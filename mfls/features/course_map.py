@@ -29,7 +29,6 @@ from mfls.features.facts import (
     PROBLEM_CODES,
     RANK,
     READ,
-    REFERENCE_BINDING,
     facts_of,
 )
 from mfls.features.refusal import Refusal
@@ -37,7 +36,13 @@ from mfls.features.suppressions import may_hold_directives
 from mfls.syntax.model import Interaction
 from mfls.text.lines import line_breaks, line_start
 from mfls.workspace.course_creator import COURSE_PROMPT, LESSONS, UNPACKED_COURSE_PROMPT
-from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot, relative_path
+from mfls.workspace.index import (
+    CourseSnapshot,
+    DocEntry,
+    Occurrence,
+    WorkspaceSnapshot,
+    relative_path,
+)
 from mfls.workspace.uris import path_to_uri, uri_to_path
 
 _PROBLEMS: Final = frozenset(PROBLEM_CODES)
@@ -136,22 +141,17 @@ class KeyLane:
     group: str  # COURSE_GROUP, or SYSTEM_GROUP for the host's keys and reserved ones
     places: tuple[Place, ...]
     suggestion: str | None = None  # a near miss: the key it probably means
+    asked_in: tuple[int, ...] = ()
+    """The lessons (indices) whose bindings ask the key and save the answer: the facts'
+    lesson bindings (`CourseFacts.lesson_bindings`). A reference document's binding saves
+    nothing (a key bound only there is unbound): it is in `bound_in_references`."""
+    bound_in_references: tuple[int, ...] = ()
+    """The reference documents (indices) holding a binding of the key."""
 
     @property
     def asked(self) -> tuple[Place, ...]:
         """The bindings of the key, wherever they are (reference bindings too)."""
         return tuple(p for p in self.places if p.kind in ASKING)
-
-    @property
-    def asked_in(self) -> list[int]:
-        """The lessons (indices) whose bindings ask the key: not reference documents,
-        whose bindings save nothing (a key bound only there is unbound)."""
-        return sorted({p.lesson for p in self.places if p.kind in ASKING and not _in_reference(p)})
-
-    @property
-    def bound_in_references(self) -> list[int]:
-        """The reference documents (indices) holding a binding of the key."""
-        return sorted({p.lesson for p in self.places if _in_reference(p)})
 
     @property
     def reads(self) -> tuple[Place, ...]:
@@ -180,21 +180,15 @@ class KeyLane:
         found: dict[str, Any] = {
             "key": self.key,
             "group": self.group,
-            "askedIn": self.asked_in,
+            "askedIn": list(self.asked_in),
             "reads": len(self.reads),
             "readLessons": self.read_lessons,
             "problems": [p.to_json() for p in self.problems],
             "places": [p.to_json() for p in self.places],
         }
-        references = self.bound_in_references
-        if references:
-            found["boundInReferences"] = references
+        if self.bound_in_references:
+            found["boundInReferences"] = list(self.bound_in_references)
         return found
-
-
-def _in_reference(place: Place) -> bool:
-    """A binding in a reference document (its kind or one of its further kinds)."""
-    return place.kind == REFERENCE_BINDING or REFERENCE_BINDING in place.also
 
 
 @dataclass(frozen=True)
@@ -292,6 +286,8 @@ def course_map(
             SYSTEM_GROUP if facts.reserved(key) else COURSE_GROUP,
             tuple(found),  # documents in course order, markers in text order
             facts.suggestion(key) if any(p.kind == NEAR_MISS for p in found) else None,
+            _indices(column, facts.lesson_bindings(key)),
+            _indices(column, facts.reference_bindings(key)),
         )
         for key, found in places.items()
     ]
@@ -307,6 +303,11 @@ def course_map(
         figures,
         lesson_ids=ids,
     )
+
+
+def _indices(column: Mapping[str, int], occurrences: Iterable[Occurrence]) -> tuple[int, ...]:
+    """The lesson indices of the documents holding `occurrences`, ascending."""
+    return tuple(sorted({column[o.uri] for o in occurrences}))
 
 
 COURSE_PROMPT_ID: Final = "course_prompt"
@@ -411,7 +412,7 @@ def key_table(course_map_: CourseMap) -> list[dict[str, Any]]:
     lessons = course_map_.lessons
     rows: list[dict[str, Any]] = []
     for lane in course_map_.keys:
-        asked = [p for p in lane.asked if not _in_reference(p)]
+        asked = [p for p in lane.asked if p.lesson in lane.asked_in]
         rows.append(
             {
                 "key": lane.key,
@@ -472,7 +473,7 @@ def key_table_markdown(course_map_: CourseMap) -> str:
         asked = ", ".join(
             f"{_cell(lessons[p.lesson].title)} (line {p.line})"
             for p in lane.asked
-            if not _in_reference(p)
+            if p.lesson in lane.asked_in
         )
         problems = ", ".join(
             p.code

@@ -1,0 +1,248 @@
+"""Every view tells one story of a course (the facts' verdicts, `features/facts.py`):
+for every marker that asks or reads a key, the diagnostic codes at it, the map's place
+kind (and further problem kinds), the hover's verdict sentence, and per key the map's
+problem counts, the key table and the course figures agree.
+
+Checked over the example course, both shared AI-Shifu exports (unpacked in memory by
+`mfls.exports`), an AI-Shifu course-creator folder and the conformance corpus, and on
+small courses that reproduce the divergences issue 30 lists (each failed before the
+facts answered them).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from mfls.exports.ai_shifu import ExportProblem, read_export
+from mfls.exports.layout import decode_text, unpack
+from mfls.features.course_info import course_figures
+from mfls.features.course_map import CourseMap, KeyLane, course_map, key_table
+from mfls.features.diagnostics import Diagnostic, entry_diagnostics
+from mfls.features.facts import (
+    ASKED,
+    LEGACY_PROFILE,
+    NEAR_MISS,
+    PROBLEM_CODES,
+    PROVIDED,
+    READ,
+    READ_BEFORE_ASKED,
+    REFERENCE_BINDING,
+    RESERVED,
+    UNBOUND,
+    facts_of,
+)
+from mfls.features.hover import hover
+from mfls.features.messages import EN, say
+from mfls.workspace.index import CourseSnapshot
+from tests.ai_shifu_exports import shared_exports
+from tests.kit.course import Course, course
+
+ROOT = Path(__file__).resolve().parents[2]
+KEY_CODES = frozenset(PROBLEM_CODES.values())
+
+
+def _texts(folder: Path) -> dict[str, str]:
+    return {
+        str(path.relative_to(folder)): path.read_text(encoding="utf-8")
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def _unpacked(path: Path) -> dict[str, str]:
+    data = path.read_bytes()
+    export = read_export(data)
+    assert not isinstance(export, ExportProblem), export
+    folder = unpack(export, data, path.name)
+    texts = {name: decode_text(body) for name, body in folder.files.items()}
+    return {name: text for name, text in texts.items() if text is not None}
+
+
+def _conformance() -> dict[str, str]:
+    files: dict[str, str] = {}
+    for corpus in sorted((ROOT / "tests" / "conformance").glob("*.json")):
+        for number, case in enumerate(json.loads(corpus.read_text(encoding="utf-8"))["cases"]):
+            text = case.get("input")
+            if isinstance(text, str) and "$0" not in text:
+                files[f"{corpus.stem}/{number:03d}.md"] = text
+    return files
+
+
+COURSE_CREATOR = {
+    "README.md": "# A course\n",
+    "course-prompt.md": "Teach {{ sys_user_nickname }} towards {{ goal }}.\n",
+    "structure.json": '{"chapters": [{"title": "One", "lessons": [\n'
+    '  {"file": "lesson-02.md", "title": "Two"},\n'
+    '  {"file": "lesson-01.md", "title": "One"}\n]}]}\n',
+    "lessons/lesson-01.md": "?[%{{ goal }}...Your goal]\n{{ sys_user_style }} {{ gaol }}\n",
+    "lessons/lesson-02.md": "Aim for {{ goal }}, {{ level }}.\n?[{{ sys_custom }} A | B]\n",
+}
+
+# Read at collection: the feature tests run where the file system is out of reach.
+COURSES: dict[str, dict[str, str]] = {
+    "example": _texts(ROOT / "examples" / "course"),
+    "course-creator": COURSE_CREATOR,
+    "conformance": _conformance(),
+}
+_EXPORTS = shared_exports()
+for _export in sorted(_EXPORTS.glob("*.json")) if _EXPORTS is not None else ():
+    COURSES[f"export {_export.stem}"] = _unpacked(_export)
+
+
+def _course(files: dict[str, str]) -> Course:
+    return course(files)
+
+
+def _the_course(made: Course) -> CourseSnapshot:
+    (found,) = made.snapshot.courses.values()
+    return found
+
+
+def _start(message_id: str, **args: object) -> str:
+    """The words of message `message_id` up to its first argument."""
+    return say(EN, message_id, **{name: "\0" for name in args} | {"more": 0}).split("\0")[0]
+
+
+def verdict_sentence(kind: str, lane: KeyLane, host: str) -> str:
+    """The sentence of a hover that says the verdict of a place of kind `kind`."""
+    if kind == PROVIDED:
+        return say(EN, "hover.provided", host=host)
+    if kind == LEGACY_PROFILE:
+        return say(EN, "hover.legacy-profile", host=host)
+    if lane.asked_in:
+        return _start("hover.bound-in", places=1)
+    if lane.bound_in_references:
+        return _start("hover.bound-in-references", places=1)
+    return say(EN, "hover.not-bound")
+
+
+def disagreements(made: Course) -> Iterator[str]:
+    """Where the views of the course `made` tell different stories."""
+    snapshot = made.snapshot
+    the_course = _the_course(made)
+    facts = facts_of(the_course)
+    drawn: CourseMap = course_map(the_course)
+    severities_off = {c for c, s in the_course.config.severities.items() if s == "off"}
+    # Every key problem the diagnostics give, by document and span.
+    given: dict[str, Counter[tuple[int, int, str]]] = {}
+    for entry in the_course.docs.values():
+        found: list[Diagnostic] = entry_diagnostics(the_course, entry)
+        given[entry.uri] = Counter((d.start, d.end, d.code) for d in found if d.code in KEY_CODES)
+    placed: dict[str, Counter[tuple[int, int, str]]] = {uri: Counter() for uri in given}
+    lessons = drawn.lessons
+    for lane in drawn.keys:
+        counted: Counter[str] = Counter()
+        for place in lane.places:
+            uri = lessons[place.lesson].uri
+            kinds = (place.kind, *place.also)
+            problems = [PROBLEM_CODES[k] for k in kinds if k in PROBLEM_CODES]
+            placed[uri].update((place.start, place.end, code) for code in problems)
+            counted.update(problems)
+            # The hover at the marker says the place's verdict.
+            shown = hover(snapshot, uri, place.start, EN)
+            sentence = verdict_sentence(place.kind, lane, facts.host_name)
+            if shown is None or sentence not in shown.markdown:
+                yield f"{lane.key} at {uri}:{place.line}: hover lacks {sentence!r}"
+            if place.kind in (UNBOUND, NEAR_MISS) and lane.asked_in:
+                yield f"{lane.key}: {place.kind} read though askedIn {lane.asked_in}"
+            if place.kind in (READ, READ_BEFORE_ASKED, ASKED) and not lane.asked_in:
+                yield f"{lane.key}: {place.kind} though no lesson asks it"
+            if place.kind == RESERVED and not facts.reserved(lane.key):
+                yield f"{lane.key}: reserved on the map, not reserved by the facts"
+        counts = Counter({problem.code: problem.count for problem in lane.problems})
+        if counts != counted:
+            yield f"{lane.key}: the map counts {dict(counts)}, its places {dict(counted)}"
+    for uri, codes in given.items():
+        kept = Counter({k: n for k, n in placed[uri].items() if k[2] not in severities_off})
+        if codes != kept:
+            only_given = dict(codes - kept)
+            only_placed = dict(kept - codes)
+            yield f"{uri}: diagnostics only {only_given}, map only {only_placed}"
+    rows = key_table(drawn)
+    if [row["key"] for row in rows] != [lane.key for lane in drawn.keys]:
+        yield "the key table's rows are not the map's lanes"
+    for row, lane in zip(rows, drawn.keys, strict=False):
+        if {lessons[i].title for i in lane.asked_in} != {a["lesson"] for a in row["asked"]}:
+            yield f"{lane.key}: the key table asks it in {row['asked']}, the map in askedIn"
+    if course_figures(the_course).questions != len(drawn.keys):
+        yield "the course figures count other questions than the map's lanes"
+
+
+@pytest.mark.parametrize("name", sorted(COURSES))
+def test_every_view_tells_the_facts_story(name: str) -> None:
+    assert COURSES[name], name
+    assert list(disagreements(_course(COURSES[name]))) == []
+
+
+def test_the_shared_exports_are_checked() -> None:
+    if _EXPORTS is None:
+        pytest.skip("the shared AI-Shifu exports are not beside this checkout")
+    assert len([n for n in COURSES if n.startswith("export ")]) >= 2
+
+
+# -- the divergences of issue 30, each in a small course --------------------------------
+
+
+def _places(made: Course, key: str) -> list[tuple[str, tuple[str, ...]]]:
+    drawn = course_map(_the_course(made))
+    (lane,) = [lane for lane in drawn.keys if lane.key == key]
+    return [(drawn.lessons[p.lesson].title, (p.kind, *p.also)) for p in lane.places]
+
+
+def _lane(made: Course, key: str) -> dict[str, object]:
+    drawn = course_map(_the_course(made))
+    (lane,) = [lane.to_json() for lane in drawn.keys if lane.key == key]
+    return lane
+
+
+def test_a_course_prompt_reading_a_key_asked_later_is_read_before_asked_on_the_map() -> None:
+    made = _course(COURSE_CREATOR)
+    assert _places(made, "goal")[0] == ("course-prompt.md", (READ_BEFORE_ASKED,))
+    assert list(disagreements(made)) == []
+
+
+def test_a_key_bound_only_in_a_reference_is_unbound_in_every_view() -> None:
+    made = course(
+        {
+            "mfcourse.toml": 'lessons = ["lessons/*.md"]\nreferences = ["ref.md"]\n',
+            "ref.md": "?[%{{ level }} A | B]\n",
+            "lessons/one.md": "At {{ level }}.\n",
+        }
+    )
+    lane = _lane(made, "level")
+    assert (lane["askedIn"], lane["boundInReferences"]) == ([], [1])
+    shown = hover(made.snapshot, made.uri("lessons/one.md"), 5, EN)
+    assert shown is not None
+    assert "Bound in" not in shown.markdown
+    assert _start("hover.bound-in-references", places=1) in shown.markdown
+    assert list(disagreements(made)) == []
+
+
+def test_an_ignored_reserved_binding_under_the_default_target_is_on_the_map() -> None:
+    made = course({"mfcourse.toml": 'host = "ai-shifu"\n', "one.md": "?[{{ sys_custom }} A | B]\n"})
+    assert _the_course(made).config.runtime_target == "markdown-flow-0.3.4"
+    assert _places(made, "sys_custom") == [("one.md", (RESERVED,))]
+    assert _lane(made, "sys_custom")["problems"] == [{"code": "reserved-key-binding", "count": 1}]
+    assert list(disagreements(made)) == []
+
+
+def test_a_legacy_profile_binding_in_a_reference_counts_both_problems() -> None:
+    made = course(
+        {
+            "mfcourse.toml": 'host = "ai-shifu"\nlessons = ["one.md"]\nreferences = ["ref.md"]\n',
+            "ref.md": "?[%{{ sys_user_style }} A | B]\n",
+            "one.md": "Hello.\n",
+        }
+    )
+    assert _places(made, "sys_user_style") == [("ref.md", (LEGACY_PROFILE, REFERENCE_BINDING))]
+    problems = _lane(made, "sys_user_style")["problems"]
+    assert problems == [
+        {"code": "legacy-profile-key", "count": 1},
+        {"code": "binding-in-reference", "count": 1},
+    ]
+    assert list(disagreements(made)) == []
