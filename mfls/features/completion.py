@@ -377,7 +377,7 @@ def _describe(course: CourseSnapshot, key: str) -> tuple[str, str, str]:
     standing = facts.standing(key)
     if standing == PROVIDED:
         return f"provided by {facts.host_name} · {used}", "host", ""
-    bindings = facts.lesson_bindings(key) or facts.reference_bindings(key)
+    bindings = facts.bindings_in_lessons(key) or facts.bindings_in_references(key)
     if not bindings:
         return f"not bound in this course · {used}", "doubtful", NEVER_ASKED
     first = min(bindings, key=course.position)

@@ -143,7 +143,7 @@ class KeyLane:
     suggestion: str | None = None  # a near miss: the key it probably means
     asked_in: tuple[int, ...] = ()
     """The lessons (indices) whose bindings ask the key and save the answer: the facts'
-    lesson bindings (`CourseFacts.lesson_bindings`). A reference document's binding saves
+    lesson bindings (`CourseFacts.bindings_in_lessons`). A reference document's binding saves
     nothing (a key bound only there is unbound): it is in `bound_in_references`."""
     bound_in_references: tuple[int, ...] = ()
     """The reference documents (indices) holding a binding of the key."""
@@ -286,8 +286,8 @@ def course_map(
             SYSTEM_GROUP if facts.reserved(key) else COURSE_GROUP,
             tuple(found),  # documents in course order, markers in text order
             facts.suggestion(key) if any(p.kind == NEAR_MISS for p in found) else None,
-            _indices(column, facts.lesson_bindings(key)),
-            _indices(column, facts.reference_bindings(key)),
+            _indices(column, facts.bindings_in_lessons(key)),
+            _indices(column, facts.bindings_in_references(key)),
         )
         for key, found in places.items()
     ]

@@ -450,7 +450,7 @@ def _reference_bindings(
         return
     there = say(language, "related.lesson-binds")
     for key, bindings in entry.keys.bindings.items():
-        related = tuple(_at(o, there) for o in facts.lesson_bindings(key)[:3])
+        related = tuple(_at(o, there) for o in facts.bindings_in_lessons(key)[:3])
         message = say(language, BINDING_IN_REFERENCE, quoted=quoted(key))
         yield from (
             _diagnostic(BINDING_IN_REFERENCE, m.start, m.end, message, related) for m in bindings

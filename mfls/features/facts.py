@@ -202,11 +202,11 @@ class CourseFacts:
         """The code an unbound key's reads get: near-miss when a near key exists."""
         return NEAR_MISS_CODE if self.near(key) is not None else UNBOUND_REFERENCE
 
-    def lesson_bindings(self, key: str) -> tuple[Occurrence, ...]:
+    def bindings_in_lessons(self, key: str) -> tuple[Occurrence, ...]:
         """The key's bindings in lessons (those that save an answer), in course order."""
         return self.course.lesson_bindings(key)
 
-    def reference_bindings(self, key: str) -> tuple[Occurrence, ...]:
+    def bindings_in_references(self, key: str) -> tuple[Occurrence, ...]:
         """The key's bindings in reference documents (they save nothing), in course order."""
         docs = self.course.docs
         return tuple(o for o in self.course.bindings.get(key, ()) if docs[o.uri].kind != "lesson")

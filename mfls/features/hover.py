@@ -167,8 +167,8 @@ def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker, language:
                 asked += (say(language, "hover.asked.separator") if asked else "") + free
             parts.append(say(language, "hover.asked", asked=asked))
     facts = facts_of(course)
-    bindings = facts.lesson_bindings(key)
-    in_references = () if bindings else facts.reference_bindings(key)
+    bindings = facts.bindings_in_lessons(key)
+    in_references = () if bindings else facts.bindings_in_references(key)
     if bindings or in_references:
         shown = separator.join(_place(course, o) for o in (bindings or in_references)[:5])
         beyond = len(bindings or in_references) - 5

@@ -79,3 +79,71 @@ def test_the_check_finds_each_kind_of_violation() -> None:
     assert [line.split(": ", 1)[0] for line in found].count("planted.py:1") == 1
     assert len(found) == 7, found
     assert not violations("MEMO = Memo('near miss candidates')\nKEY = 'near'\n", "clean.py")
+
+
+# -- re-derivation: the course tables a verdict is made of ---------------------------------
+
+JUDGE = PACKAGE / "features" / "facts.py"
+JUDGED_FROM = {
+    PACKAGE / "features" / "near_miss.py",  # the near-miss index itself
+    PACKAGE / "features" / "one_edit.py",  # the one-edit lookups it is built on
+    PACKAGE / "workspace" / "index.py",  # where the course tables are made
+}
+COURSE_TABLES = frozenset(
+    {"first_lesson_binding", "first_lesson_docs", "lesson_bindings", "lesson_bound_keys"}
+    | {"_first_lesson_docs", "nearest", "near_miss_index"}
+)
+"""The course tables a key's verdict is made of (where a key is first asked, the lessons
+binding it) and the near-miss lookups: reading one outside the facts decides again."""
+NEAR_MISS_MODULES = frozenset({"mfls.features.near_miss", "mfls.features.one_edit"})
+NEAR_MISS_NAMES = frozenset({"NearMissIndex", "OneEditIndex", "near_miss_index"})
+
+
+def rederivations(source: str, name: str) -> list[str]:
+    """Where `source` (of the module file `name`) reads what the facts judge from."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source, name)):
+        at = f"{name}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.Attribute) and node.attr in COURSE_TABLES:
+            found.append(f"{at}: `.{node.attr}` is what the facts judge from")
+        elif isinstance(node, ast.Name) and node.id in NEAR_MISS_NAMES:
+            found.append(f"{at}: `{node.id}` is the facts' near-miss index")
+        elif isinstance(node, ast.ImportFrom) and node.module in NEAR_MISS_MODULES:
+            names = [alias.name for alias in node.names]
+            if set(names) - {"Near"}:  # the answer's type may be named; the index may not
+                found.append(f"{at}: imports {names} from {node.module}")
+        elif isinstance(node, ast.ImportFrom) and node.module == "mfls.features.facts":
+            if {alias.name for alias in node.names} & NEAR_MISS_NAMES:
+                found.append(f"{at}: imports the near-miss index from the facts")
+    return found
+
+
+def test_only_the_facts_read_the_tables_a_verdict_is_made_of() -> None:
+    found: list[str] = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path != JUDGE and path not in JUDGED_FROM:
+            name = str(path.relative_to(PACKAGE.parent))
+            found.extend(rederivations(path.read_text(encoding="utf-8"), name))
+    assert found == []
+
+
+def test_the_rederivation_check_finds_each_kind() -> None:
+    planted = (
+        "from mfls.features.facts import facts_of, near_miss_index\n"
+        "from mfls.features.near_miss import Near, NearMissIndex\n"
+        "def verdict(course, key):\n"
+        "    first = course.first_lesson_docs().get(key)\n"
+        "    bound = course.first_lesson_binding(key) or course.lesson_bindings(key)\n"
+        "    return first, bound, near_miss_index(course).nearest(key)\n"
+    )
+    lines = sorted(int(line.split(":")[1]) for line in rederivations(planted, "planted.py"))
+    # each import of the index, each table, the index and its lookup
+    assert lines == [1, 2, 4, 5, 5, 6, 6], lines
+    clean = (
+        "from mfls.features.facts import facts_of\n"
+        "from mfls.features.near_miss import Near\n"
+        "def verdict(course, key):\n"
+        "    facts = facts_of(course)\n"
+        "    return facts.first_asking(key), facts.near(key), facts.bindings_in_lessons(key)\n"
+    )
+    assert rederivations(clean, "clean.py") == []
