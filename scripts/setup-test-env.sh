@@ -7,7 +7,7 @@ python3 -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
 # works and builds pure Python otherwise (MFLS_BUILD=pure or compiled forces either).
 python3 -m pip install --quiet -e '.[test,ws]'
 python3 -m mfls --version
-# The release artifacts, built once, as a maintainer builds them (README "Install"): an
+# The release artifacts, built once, as a maintainer builds them (docs/releasing.md): an
 # sdist and a pure wheel in dist/, which tests/cli/test_cli_release.py installs with pipx.
 rm -f dist/mfls-*.whl dist/mfls-*.tar.gz
 if ! build_log=$(MFLS_BUILD=pure python3 -m build --outdir dist . 2>&1); then
@@ -20,7 +20,7 @@ if [ ! -x .venv-mf03/bin/python ]; then
   python3 -m venv .venv-mf03
 fi
 .venv-mf03/bin/python -m pip install --quiet --no-deps 'markdown-flow==0.3.1'
-# markdown-flow 0.3.4 (what AI-Shifu's production runs, README "Compatibility target").
+# markdown-flow 0.3.4 (what AI-Shifu's production runs, docs/guide/courses-and-hosts.md).
 if [ ! -x .venv-mf034/bin/python ]; then python3 -m venv .venv-mf034; fi
 .venv-mf034/bin/python -m pip install --quiet --no-deps 'markdown-flow==0.3.4'
 # The real-editor tests: Neovim, Emacs, Chromium, code-server and the VS Code extension.

@@ -2,8 +2,8 @@
 
 mfls renames keys in a course's files; answers a host stored under the old key stay
 there. Every completed rename appends one `record_line` to `COURSE/.mfls/renames.jsonl`
-(written by `mfls.disk.append_line`; the format is in the README, "Renames and stored
-answers"). This module is pure: identity and time are given by the caller.
+(written by `mfls.disk.append_line`; the format is in docs/guide/diagnostics.md,
+"Renames and stored answers"). This module is pure: identity and time are given by the caller.
 
 `PendingRenames` keeps the editor's renames until every document the rename touched is
 seen holding its new text (the server cannot know whether the client applied the edit).

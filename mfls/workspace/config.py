@@ -42,7 +42,8 @@ release tests/hosts runs in Node (`mfls.workspace.learner_page` models them)."""
 MARKDOWN_FLOW_03_READERS: Final = frozenset({MARKDOWN_FLOW_03, MARKDOWN_FLOW_034})
 """The targets whose marker reader is 0.3's regex (a binding only right after `?[`)."""
 # The runtime a host runs when the course names no target: AI-Shifu's production runs
-# markdown-flow 0.3.4 (README "Compatibility target"), where `?[{{ key }} ...]` saves nothing.
+# markdown-flow 0.3.4 (docs/guide/courses-and-hosts.md, "Compatibility target"), where
+# `?[{{ key }} ...]` saves nothing.
 _HOST_TARGETS: Final = {"ai-shifu": MARKDOWN_FLOW_034}
 
 

@@ -141,7 +141,8 @@ def key_lines() -> list[str]:
     return lines
 
 
-# The issue's and the README's claims, each with what the learner gets on each version.
+# The issue's claims and those of the user guide (docs/guide/courses-and-hosts.md), each
+# with what the learner gets on each version.
 CLAIMS = [
     "?[%{{level}} A | B]",
     "?[%{{ level }} A | B]",
@@ -353,7 +354,7 @@ def _buttons(element: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def test_what_the_learner_gets(page: tuple[str, dict[str, dict[str, Any]]]) -> None:
-    """The claims of the README and of mfls's messages, on the real page."""
+    """The claims of the user guide and of mfls's messages, on the real page."""
     version, real = page
     old = version == REMARK_FLOW_016
 

@@ -9,7 +9,8 @@ in the public repository ai-shifu/skills:
 
 Where a rule says what the runtime does, the released SDK production runs (markdown-flow
 0.3.4, the `ai-shifu` default target) is asked too. The rules mfls does not check are
-listed in README.md ("The platform's documented rules") with the reason.
+listed in docs/guide/ai-shifu.md ("The platform's documented rules") with the
+reason.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 question on the page, the read-before-asked cell marked, the legend, a click showing the
 lines with their links, hostile author text shown as text, and no request leaving the page.
 
-`python tests/map/test_map_browser.py` rewrites docs/course-map.png (the README's
-picture) from `mfls map examples/course`.
+`python tests/map/test_map_browser.py` rewrites docs/course-map.png (the
+picture of docs/guide/course-map.md) from `mfls map examples/course`.
 """
 
 from __future__ import annotations
