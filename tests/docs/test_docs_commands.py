@@ -2,7 +2,7 @@
 README.md and docs/ parses with the CLI's parser (`mfls.cli.build_parser`, every
 subcommand configured), each code span naming a subcommand uses only options it has, and
 the README opens with the two set-up commands, the second being the one CI runs. Table
-cells of the README and the user guide stay short enough to read in a table."""
+cells of the README and docs/ stay short enough to read in a table."""
 
 from __future__ import annotations
 
@@ -102,7 +102,11 @@ def test_the_readme_opens_with_the_two_set_up_commands_and_ci_runs_the_second() 
         assert (ROOT / script).is_file(), script
 
 
-def test_table_cells_of_the_guide_are_short() -> None:
-    assert long_cells(user_guide(), most=30) == []
+def test_table_cells_of_the_readme_and_docs_are_short() -> None:
+    # docs/architecture.md is its owners' to keep (it passes today).
+    docs = {p: t for p, t in documents().items() if p.startswith(("README", "docs/"))}
+    del docs["docs/architecture.md"]
+    assert len(docs) > len(user_guide())
+    assert long_cells(docs, most=30) == []
     planted = {"README.md": "| a | b |\n|---|---|\n| short | " + "word " * 31 + "|\n"}
     assert long_cells(planted, most=30) == ["README.md: 31 words: " + ("word " * 12)[:60] + "..."]
