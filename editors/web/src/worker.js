@@ -1,7 +1,9 @@
 // The mfls language server in a Web Worker: Pyodide's Python runs mfls's synchronous front
 // end (SyncServer on a SteppedLoop) over the course the page sends, kept under /course in
-// Pyodide's in-memory file system. Python starts loading as soon as the worker does. Messages
-// from the page:
+// Pyodide's in-memory file system; the course's exports, folders and the lesson path rule
+// are mfls's Python too (mfls/lsp/playground.py). Python starts loading as soon as the
+// worker does. Messages from the page:
+//   {lessonPath: {id, name}}      the course path of a lesson the author named (or null)
 //   {course: {path: text, ...}}   the course's files, once, before any LSP message
 //   {lsp: "<JSON-RPC text>"}      a message for the server (`initialize: true` on initialize)
 //   {write: path, text, epoch} / {remove: path, epoch}   a file of the course written or
@@ -14,7 +16,7 @@
 //                                does (for the browser test of a restart; it harms only
 //                                this page's own Python, which the page then offers to
 //                                restart)
-// and to the page: {lsp: text} for each message the server sends, {ready: {...}} once
+// and to the page: {lessonPath: {id, path}}, {lsp: text} for each message the server sends, {ready: {...}} once
 // Python is up (`cached`: the runtime's files this start read from the cache; `snapshot`:
 // whether Python started from the cached snapshot), {failed: message} if it cannot start, {course: {files, kept, title, saveAs}}
 // after an export or folder replaced the course (`kept`: the bytes of its other files, for
@@ -30,6 +32,7 @@ const ROOT_URI = "file:///course";
 const base = new URL(".", self.location.href);
 
 let server = null; // the Python SyncServer
+let folder = null; // the course's folder (mfls.lsp.playground.CourseFolder)
 let timer = null;
 let dead = null; // why Pyodide failed fatally, once it has
 const waiting = []; // page messages that came before Python was ready
@@ -107,92 +110,6 @@ function answerDead(data) {
   }
 }
 
-// The course's exports and folders, by mfls's own code: `mfls.exports` unpacks and packs
-// (as `mfls unpack` and `mfls pack` do), the files kept under /course; imported when
-// first used, not on the way to the first diagnostics.
-const COURSE_PYTHON = `
-import os
-
-def _course_files():
-    found = []
-    for base, _dirs, names in os.walk("${ROOT}"):
-        for name in names:
-            found.append(os.path.relpath(os.path.join(base, name), "${ROOT}").replace(os.sep, "/"))
-    return sorted(found)
-
-def _bytes(data):
-    return data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)
-
-def _safe(path):
-    parts = path.split("/")
-    return all(part not in ("", ".", "..") for part in parts)
-
-def _remove_course():
-    for base, dirs, names in os.walk("${ROOT}", topdown=False):
-        for name in names:
-            os.unlink(os.path.join(base, name))
-        for name in dirs:
-            os.rmdir(os.path.join(base, name))
-
-def _shown(path):
-    return path.endswith((".md", ".toml")) and not any(part.startswith(".") for part in path.split("/"))
-
-def replace_course(files, title):
-    from mfls.exports.layout import decode_text
-
-    old = _course_files()
-    _remove_course()
-    texts, kept = {}, {}
-    for path, data in files.items():
-        if not _safe(path):
-            continue
-        full = os.path.join("${ROOT}", *path.split("/"))
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        data = _bytes(data)
-        with open(full, "wb") as out:
-            out.write(data)
-        text = decode_text(data) if _shown(path) else None
-        if text is not None:
-            texts[path] = text
-        else:
-            kept[path] = data
-    return {"old": old, "new": _course_files(), "texts": texts, "kept": kept, "title": title}
-
-def open_export(data, name):
-    from mfls.exports.ai_shifu import ExportProblem, read_export
-    from mfls.exports.layout import unpack
-
-    data = _bytes(data)
-    export = read_export(data)
-    if isinstance(export, ExportProblem):
-        return {"refused": f"{name} is not a usable AI-Shifu export: {export.message}"}
-    folder = unpack(export, data, name)
-    return replace_course(folder.files, export.shifu["title"])
-
-def _read(path):
-    from mfls.exports.ai_shifu import ExportProblem
-
-    try:
-        with open(os.path.join("${ROOT}", *path.split("/")), "rb") as source:
-            return source.read()
-    except OSError as error:
-        return ExportProblem(error.strerror or str(error))
-
-def pack_course(edited):
-    from mfls.exports.ai_shifu import ExportProblem
-    from mfls.exports.layout import encode_text
-    from mfls.exports.packing import pack
-
-    for path, text in edited.items():
-        if _safe(path):
-            with open(os.path.join("${ROOT}", *path.split("/")), "wb") as out:
-                out.write(encode_text(text))
-    packed = pack(_read)
-    if isinstance(packed, ExportProblem):
-        return {"refused": packed.message}
-    return {"bytes": packed}
-`;
-
 function uriOf(path) {
   return uriUnder(ROOT_URI, path);
 }
@@ -268,23 +185,19 @@ function handle(pyodide, data) {
 
 function handleCourse(pyodide, data) {
   if (data.openExport !== undefined) {
-    const open = pyodide.globals.get("open_export");
-    const result = fromPython(open(new Uint8Array(data.openExport.bytes), data.openExport.name));
-    open.destroy();
+    const result = fromPython(folder.open_export(new Uint8Array(data.openExport.bytes), data.openExport.name));
     if (result.refused !== undefined) self.postMessage({ refused: result.refused });
     else replaced(result, data.openExport.name);
   } else if (data.replace !== undefined) {
-    const replace = pyodide.globals.get("replace_course");
     const files = pyodide.toPy(new Map(Object.entries(data.replace.files)));
-    replaced(fromPython(replace(files, data.replace.title)), data.replace.saveAs);
+    const result = fromPython(folder.replace(files, data.replace.title));
     files.destroy();
-    replace.destroy();
+    if (result.refused !== undefined) self.postMessage({ refused: result.refused });
+    else replaced(result, data.replace.saveAs);
   } else if (data.pack !== undefined) {
-    const packCourse = pyodide.globals.get("pack_course");
     const edited = pyodide.toPy(new Map(Object.entries(data.pack.edited)));
-    const result = fromPython(packCourse(edited));
+    const result = fromPython(folder.pack(edited));
     edited.destroy();
-    packCourse.destroy();
     self.postMessage({ packed: { id: data.pack.id, ...result } });
   } else if (data.breakPython) {
     pyodide.runPython('import json; json.loads("[" * 1_000_000 + "]" * 1_000_000)');
@@ -344,46 +257,14 @@ function cacheRuntime(manifest) {
 }
 
 // Python with mfls imported, as a memory snapshot of Pyodide (its `_makeSnapshot` and
-// `_loadSnapshot`), kept in the runtime's cache: the first visit makes it once the page is
-// quiet, after mfls's server has run over a course of its own (WARM_UP; Python holds
-// nothing of JavaScript's between messages), a second
-// visit starts from it instead of starting Python and importing mfls again. The files of
-// site-packages are not in it (Pyodide's file system lives in JavaScript): they are unpacked
-// again. A snapshot that does not load is dropped and Python started as on a first visit.
+// `_loadSnapshot`), kept in the runtime's cache: a first visit makes it before any course
+// exists (mfls.lsp.playground's `warm_up` runs a server over a course of its own and drops
+// it, so the modules a server's first answers import are in it, and no author's course);
+// a second visit starts from it instead of starting Python and importing mfls again. The
+// files of site-packages are not in it (Pyodide's file system lives in JavaScript): they
+// are unpacked again. A snapshot that does not load is dropped and Python started as on a
+// first visit.
 const SNAPSHOT = new URL("pyodide/mfls-snapshot.bin", base).href; // a cache key, never fetched
-// mfls's server imported and run once over a small course of its own (then dropped), so
-// the modules its first answers import are in the snapshot too.
-const WARM_UP = `
-def _warm_up():
-    import json, os, tempfile
-    from mfls.lsp.stepped_loop import SteppedLoop
-    from mfls.lsp.sync import SyncServer
-
-    root = tempfile.mkdtemp()
-    os.makedirs(os.path.join(root, "lessons"))
-    with open(os.path.join(root, "mfcourse.toml"), "w") as out:
-        out.write('host = "ai-shifu"\\nlessons = ["lessons/*.md"]\\n')
-    lesson = "?[%{{topic}} A | B]\\n\\nUse {{ topc }} and {{Where?}}.\\n"
-    with open(os.path.join(root, "lessons", "a.md"), "w") as out:
-        out.write(lesson)
-    uri = f"file://{root}/lessons/a.md"
-    server = SyncServer(loop=SteppedLoop())
-    for message in (
-        {"id": 1, "method": "initialize", "params": {"rootUri": f"file://{root}", "capabilities": {}}},
-        {"method": "initialized", "params": {}},
-        {"method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "markdown", "version": 0, "text": lesson}}},
-    ):
-        server.handle(json.dumps({"jsonrpc": "2.0", **message}))
-    server.advance(1.0)
-    server.handle(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "textDocument/codeAction", "params": {
-        "textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 3, "character": 0}},
-        "context": {"diagnostics": []}}}))
-    server.handle(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "textDocument/semanticTokens/full", "params": {"textDocument": {"uri": uri}}}))
-    server.advance(1.0)
-
-_warm_up()
-del _warm_up
-`;
 
 let snapshotProblem = null; // why the last snapshot did not load or was not made (for tests)
 
@@ -432,21 +313,11 @@ async function startPython(store) {
   return { pyodide: await loadPyodide({ indexURL, _makeSnapshot: Boolean(store) }), snapshot: false };
 }
 
-// The snapshot is made once the page has been quiet for a second (it takes the worker half
-// a second or more), not on the way to the first problems.
-let lastMessage = performance.now();
-const QUIET_MS = 1000;
-function snapshotWhenIdle(pyodide, store) {
-  setTimeout(() => {
-    if (dead !== null) return;
-    if (server === null || performance.now() - lastMessage < QUIET_MS) snapshotWhenIdle(pyodide, store);
-    else saveSnapshot(pyodide, store);
-  }, QUIET_MS);
-}
-
-function saveSnapshot(pyodide, store) {
+// The snapshot made before any course: mfls's server warmed up on a course of its own and
+// dropped, then Python's memory saved (in the background).
+function saveSnapshot(pyodide, playground, store) {
   try {
-    pyodide.runPython(WARM_UP);
+    playground.warm_up();
     const image = pyodide.makeMemorySnapshot();
     store.put(SNAPSHOT, new Response(image, { headers: { "content-type": "application/octet-stream" } })).catch(() => undefined);
   } catch (error) {
@@ -473,23 +344,21 @@ async function startRuntime() {
   const site = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   const bytes = await wheels;
   pyodide.unpackArchive(bytes, "zip", { extractDir: site });
-  if (store && !snapshot) snapshotWhenIdle(pyodide, store);
-  return { pyodide, snapshot, started, loaded, unpacked: performance.now() };
+  const unpacked = performance.now();
+  const playground = pyodide.pyimport("mfls.lsp.playground");
+  if (store && !snapshot) saveSnapshot(pyodide, playground, store);
+  return { pyodide, playground, snapshot, started, loaded, unpacked, snapshotted: performance.now() };
 }
 const runtime = startRuntime();
 runtime.catch(() => undefined); // reported when the course comes
 
 async function start(course) {
-  const { pyodide, snapshot, started, loaded, unpacked } = await runtime;
+  const { pyodide, playground, snapshot, started, loaded, unpacked, snapshotted } = await runtime;
   for (const [path, text] of Object.entries(course)) writeFile(pyodide, path, text);
   clock = performance.now();
-  server = pyodide.runPython(`
-from mfls.lsp.stepped_loop import SteppedLoop
-from mfls.lsp.sync import SyncServer
-SyncServer(loop=SteppedLoop())
-`);
-  pyodide.runPython(COURSE_PYTHON);
-  const version = pyodide.runPython("import mfls, sys; f'mfls {mfls.__version__}, Python {sys.version.split()[0]}'");
+  server = playground.serve();
+  folder = playground.CourseFolder();
+  const version = playground.version();
   const seconds = (end) => (end - started) / 1000;
   self.postMessage({
     ready: {
@@ -497,6 +366,7 @@ SyncServer(loop=SteppedLoop())
       seconds: seconds(performance.now()),
       loaded: seconds(loaded),
       unpacked: seconds(unpacked),
+      snapshotted: seconds(snapshotted),
       cached: fromCache,
       snapshot,
       snapshotProblem,
@@ -509,11 +379,24 @@ SyncServer(loop=SteppedLoop())
   return pyodide;
 }
 
+// The one lesson path rule (mfls.lsp.playground.lesson_path), for the page: answered once
+// Python is up, before or after the course.
+async function answerLessonPath({ id, name }) {
+  let path = null;
+  try {
+    path = dead === null ? ((await runtime).playground.lesson_path(name) ?? null) : null;
+  } catch (error) {
+    if (fatal(error)) die(error);
+  }
+  self.postMessage({ lessonPath: { id, path } });
+}
+
 let python = null;
 self.onmessage = (event) => {
   const data = event.data;
-  lastMessage = performance.now();
-  if (data.course !== undefined) {
+  if (data.lessonPath !== undefined) {
+    answerLessonPath(data.lessonPath);
+  } else if (data.course !== undefined) {
     start(data.course).then((pyodide) => { python = pyodide; }, (error) => {
       self.postMessage({ failed: String(error && error.message || error) });
     });

@@ -1,0 +1,211 @@
+"""What the browser playground's Web Worker (`editors/web/src/worker.js`) asks of mfls's
+Python beside the language server: the course under `/course` replaced by an AI-Shifu
+export or a folder, packed back into its export, the one rule for the path of a lesson
+the page names, and the server started (after a warm-up whose modules a snapshot of
+Python keeps).
+
+Files are read and written only through `mfls.disk` (`CourseFolder`'s `Disk` and
+`TreeWriter`; in memory in the tests). Answers are plain dicts and lists, which Pyodide
+turns into JavaScript objects.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import sys
+import tempfile
+from collections.abc import Mapping
+from typing import Any, Final, Protocol
+
+import mfls
+from mfls.disk import REAL_DISK, Disk, DiskProblem
+from mfls.disk.trees import write_file, write_tree
+from mfls.exports.ai_shifu import ExportProblem, read_export
+from mfls.exports.layout import decode_text, encode_text, unpack
+from mfls.exports.packing import pack
+from mfls.lsp.stepped_loop import SteppedLoop
+from mfls.lsp.sync import SyncServer
+
+ROOT: Final = "/course"
+"""Where the worker keeps the course, in Pyodide's in-memory file system."""
+
+LESSONS: Final = "lessons"
+"""The folder a lesson named without one goes in."""
+
+
+def safe_path(path: str) -> bool:
+    """Whether `path` is a relative POSIX path of the course: no empty, `.` or `..` part
+    (so nothing it names lies outside the course)."""
+    return all(part not in ("", ".", "..") for part in path.split("/"))
+
+
+def lesson_path(name: str) -> str | None:
+    """The course path of a lesson the author named (adding or renaming a file, or the
+    lesson an older share link carries): leading slashes dropped, a bare name put in
+    `lessons/`; None when the name is empty or leaves the course."""
+    trimmed = name.strip().lstrip("/")
+    if not trimmed or not safe_path(trimmed):
+        return None
+    return trimmed if "/" in trimmed else f"{LESSONS}/{trimmed}"
+
+
+def shown(path: str) -> bool:
+    """Whether the page opens `path` in an editor (a lesson or a TOML file, not hidden);
+    the page keeps the other files' bytes."""
+    return path.endswith((".md", ".toml")) and not any(
+        part.startswith(".") for part in path.split("/")
+    )
+
+
+class TreeWriter(Protocol):
+    """How the course's files are written: the whole tree at once, or one file."""
+
+    def write_tree(self, root: str, files: Mapping[str, bytes]) -> DiskProblem | None: ...
+
+    def write_file(self, path: str, data: bytes) -> DiskProblem | None: ...
+
+
+class RealWriter:
+    """The file system, through `mfls.disk.trees` (the tree replaced in one step)."""
+
+    __slots__ = ()
+
+    def write_tree(self, root: str, files: Mapping[str, bytes]) -> DiskProblem | None:
+        return write_tree(root, files, replace=True)
+
+    def write_file(self, path: str, data: bytes) -> DiskProblem | None:
+        return write_file(path, data)
+
+
+def as_bytes(data: Any) -> bytes:
+    """Bytes from what the page sent (a JavaScript Uint8Array, or bytes)."""
+    return data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)
+
+
+class CourseFolder:
+    """The course the worker serves: its files under `root`, read through `disk` and
+    written through `writer`."""
+
+    __slots__ = ("_disk", "root", "writer")
+
+    def __init__(
+        self, root: str = ROOT, disk: Disk = REAL_DISK, writer: TreeWriter | None = None
+    ) -> None:
+        self.root = root
+        self._disk = disk
+        self.writer: TreeWriter = writer or RealWriter()
+
+    def files(self) -> list[str]:
+        """The course's files (relative POSIX paths, sorted; hidden folders left out)."""
+        listing, _problems = self._disk.walk(self.root)
+        prefix = self.root.rstrip("/") + "/"
+        return sorted(path[len(prefix) :] for path in listing.files if path.startswith(prefix))
+
+    def _full(self, path: str) -> str:
+        return f"{self.root.rstrip('/')}/{path}"
+
+    def replace(self, files: Mapping[str, Any], title: str | None) -> dict[str, Any]:
+        """The course replaced by `files` (path -> bytes; a path that leaves the course is
+        dropped): the files before and after, the texts the page edits and the bytes it
+        keeps, or `refused` when the tree could not be written (the course unchanged)."""
+        old = self.files()
+        written = {path: as_bytes(data) for path, data in files.items() if safe_path(path)}
+        problem = self.writer.write_tree(self.root, written)
+        if problem is not None:
+            return {"refused": f"{problem.path}: {problem.reason}"}
+        texts: dict[str, str] = {}
+        kept: dict[str, bytes] = {}
+        for path, data in written.items():
+            text = decode_text(data) if shown(path) else None
+            if text is not None:
+                texts[path] = text
+            else:
+                kept[path] = data
+        return {"old": old, "new": self.files(), "texts": texts, "kept": kept, "title": title}
+
+    def open_export(self, data: Any, name: str) -> dict[str, Any]:
+        """The AI-Shifu export `data` (a file called `name`) unpacked as the course, as
+        `mfls unpack` does, or `refused` with the reason."""
+        source = as_bytes(data)
+        export = read_export(source)
+        if isinstance(export, ExportProblem):
+            return {"refused": f"{name} is not a usable AI-Shifu export: {export.message}"}
+        folder = unpack(export, source, name)
+        return self.replace(folder.files, str(export.shifu["title"]))
+
+    def _read(self, path: str) -> bytes | ExportProblem:
+        data, problems = self._disk.read_bytes(self._full(path), self.root)
+        if data is None:
+            return ExportProblem(problems[0].reason if problems else f"cannot read {path}")
+        return data
+
+    def pack(self, edited: Mapping[str, str]) -> dict[str, Any]:
+        """The course packed back into its export, as `mfls pack` does, the `edited`
+        texts written first: `bytes`, or `refused` with the reason."""
+        for path, text in edited.items():
+            if not safe_path(path):
+                continue
+            problem = self.writer.write_file(self._full(path), encode_text(text))
+            if problem is not None:
+                return {"refused": f"{path}: {problem.reason}"}
+        packed = pack(self._read)
+        if isinstance(packed, ExportProblem):
+            return {"refused": packed.message}
+        return {"bytes": packed}
+
+
+def version() -> str:
+    """What the page shows once mfls is up."""
+    return f"mfls {mfls.__version__}, Python {sys.version.split()[0]}"
+
+
+def serve() -> SyncServer:
+    """The language server the page talks to, on a loop whose clock the worker moves."""
+    return SyncServer(loop=SteppedLoop())
+
+
+_WARM_UP_TOML: Final = 'host = "ai-shifu"\nlessons = ["lessons/*.md"]\n'
+_WARM_UP_LESSON: Final = "?[%{{topic}} A | B]\n\nUse {{ topc }} and {{Where?}}.\n"
+
+
+def _message(**fields: Any) -> str:
+    return json.dumps({"jsonrpc": "2.0", **fields})
+
+
+def warm_up(writer: TreeWriter | None = None) -> None:
+    """A server run once over a small course of its own (in a fresh temporary folder),
+    then dropped: the modules a server's first answers import are imported, and nothing
+    of any author's course exists yet. The worker snapshots Python right after this."""
+    root = tempfile.mkdtemp(prefix="mfls-warm-up-")
+    files = {"mfcourse.toml": _WARM_UP_TOML.encode(), "lessons/a.md": _WARM_UP_LESSON.encode()}
+    problem = (writer or RealWriter()).write_tree(root, files)
+    if problem is not None:
+        raise OSError(f"{problem.path}: {problem.reason}")
+    uri = f"file://{root}/lessons/a.md"
+    server = serve()
+    document = {"uri": uri, "languageId": "markdown", "version": 0, "text": _WARM_UP_LESSON}
+    params = {"rootUri": f"file://{root}", "capabilities": {}}
+    server.handle(_message(id=1, method="initialize", params=params))
+    server.handle(_message(method="initialized", params={}))
+    server.handle(_message(method="textDocument/didOpen", params={"textDocument": document}))
+    server.advance(1.0)
+    whole = {"start": {"line": 0, "character": 0}, "end": {"line": 3, "character": 0}}
+    context: dict[str, list[object]] = {"diagnostics": []}
+    server.handle(
+        _message(
+            id=2,
+            method="textDocument/codeAction",
+            params={"textDocument": {"uri": uri}, "range": whole, "context": context},
+        )
+    )
+    server.handle(
+        _message(
+            id=3,
+            method="textDocument/semanticTokens/full",
+            params={"textDocument": {"uri": uri}},
+        )
+    )
+    server.advance(1.0)
+    del server
+    gc.collect()
