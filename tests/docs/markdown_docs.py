@@ -260,3 +260,25 @@ def long_cells(docs: Mapping[str, str], most: int) -> list[str]:
             if len(cell.split()) > most:
                 found.append(f"{path}: {len(cell.split())} words: {cell[:60]}...")
     return found
+
+
+def ragged_rows(docs: Mapping[str, str]) -> list[str]:
+    """Each table row whose cells are not as many as its header's: on GitHub a `|` inside a
+    code span still splits a cell unless written `\\|`, and the cells past the header's
+    count are dropped."""
+    found: list[str] = []
+    for path, text in docs.items():
+        header: int | None = None
+        fenced = False
+        for number, line in enumerate(text.splitlines(), 1):
+            if line.startswith("```"):
+                fenced = not fenced
+            if fenced or not line.startswith("|"):
+                header = None
+                continue
+            cells = len(re.split(r"(?<!\\)\|", line.strip())) - 2
+            if header is None:
+                header = cells
+            elif cells != header:
+                found.append(f"{path}:{number}: {cells} cells under a header of {header}")
+    return found

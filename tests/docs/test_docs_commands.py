@@ -2,7 +2,8 @@
 README.md and docs/ parses with the CLI's parser (`mfls.cli.build_parser`, every
 subcommand configured), each code span naming a subcommand uses only options it has, and
 the README opens with the two set-up commands, the second being the one CI runs. Table
-cells of the README and docs/ stay short enough to read in a table."""
+cells of the README and docs/ stay short enough to read in a table, and each row has
+as many cells as its header."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from tests.docs.markdown_docs import (
     fenced_commands,
     flag_problems,
     long_cells,
+    ragged_rows,
     user_guide,
 )
 
@@ -110,3 +112,9 @@ def test_table_cells_of_the_readme_and_docs_are_short() -> None:
     assert long_cells(docs, most=30) == []
     planted = {"README.md": "| a | b |\n|---|---|\n| short | " + "word " * 31 + "|\n"}
     assert long_cells(planted, most=30) == ["README.md: 31 words: " + ("word " * 12)[:60] + "..."]
+
+
+def test_every_table_row_has_its_headers_cells() -> None:
+    assert ragged_rows(documents()) == []
+    planted = {"a.md": "| x | y |\n|---|---|\n| `a \\| b` | c |\n| `a | b` | c |\n"}
+    assert ragged_rows(planted) == ["a.md:4: 3 cells under a header of 2"]
