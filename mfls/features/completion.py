@@ -35,7 +35,7 @@ from functools import cached_property, partial
 from mfls.features import gate_values, key_display
 from mfls.features.at_offset import marker_at
 from mfls.features.binding_spelling import spelling_of
-from mfls.features.facts import PROVIDED, REFERENCE_BINDING, RESERVED, facts_of
+from mfls.features.facts import PLACE_PROVIDED, PLACE_REFERENCE_BINDING, PLACE_RESERVED, facts_of
 from mfls.syntax.keys import OPENING_SEQUENCE, WHITESPACE_CHARS
 from mfls.syntax.model import BlockKind, ScanResult
 from mfls.workspace.index import CourseSnapshot, DocEntry, Memo, WorkspaceSnapshot
@@ -375,7 +375,7 @@ def _describe(course: CourseSnapshot, key: str) -> tuple[str, str, str]:
     uses = sum(1 for o in course.references.get(key, ()) if substituted(o.marker))
     used = f"read {uses}×" if uses != 1 else "read once"
     standing = facts.standing(key)
-    if standing == PROVIDED:
+    if standing == PLACE_PROVIDED:
         return f"provided by {facts.host_name} · {used}", "host", ""
     bindings = facts.bindings_in_lessons(key) or facts.bindings_in_references(key)
     if not bindings:
@@ -384,9 +384,9 @@ def _describe(course: CourseSnapshot, key: str) -> tuple[str, str, str]:
     where = course.docs[first.uri].label
     documents = {o.uri for o in bindings}
     more = f" and {len(documents) - 1} more" if len(documents) > 1 else ""
-    if standing == REFERENCE_BINDING:
+    if standing == PLACE_REFERENCE_BINDING:
         return f"bound only in reference {where}{more} · {used}", "doubtful", REFERENCE_ONLY
-    if standing == RESERVED:
+    if standing == PLACE_RESERVED:
         prefix = facts.reserved_prefix(key)
         doubt = f"reserved prefix {prefix}"
         reserved = f"{prefix} is reserved by {facts.host_name}"

@@ -21,14 +21,14 @@ from typing import Any, Final
 from mfls.features.course_info import CourseFigures, course_figures
 from mfls.features.diagnostics import entry_findings
 from mfls.features.facts import (
-    ASKED,
     ASKING,
     KINDS,
     LEGEND,
-    NEAR_MISS,
+    PLACE_ASKED,
+    PLACE_NEAR_MISS,
+    PLACE_READ,
     PROBLEM_CODES,
     RANK,
-    READ,
     facts_of,
 )
 from mfls.features.refusal import Refusal
@@ -171,7 +171,9 @@ class KeyLane:
                 counts[kind] = counts.get(kind, 0) + 1
         return tuple(
             KeyProblem(
-                PROBLEM_CODES[kind], counts[kind], self.suggestion if kind == NEAR_MISS else None
+                PROBLEM_CODES[kind],
+                counts[kind],
+                self.suggestion if kind == PLACE_NEAR_MISS else None,
             )
             for kind in sorted(counts, key=_RANK.__getitem__)
         )
@@ -251,7 +253,7 @@ def course_map(
             if silenced:
                 also = tuple(k for k in also if (PROBLEM_CODES[k], start, end) not in silenced)
                 if (PROBLEM_CODES.get(kind), start, end) in silenced:
-                    kind = ASKED if kind in ASKING else READ
+                    kind = PLACE_ASKED if kind in ASKING else PLACE_READ
             line += line_breaks(text, at, start)
             at = start
             begins = line_start(text, start)
@@ -285,7 +287,7 @@ def course_map(
             key,
             SYSTEM_GROUP if facts.reserved(key) else COURSE_GROUP,
             tuple(found),  # documents in course order, markers in text order
-            facts.suggestion(key) if any(p.kind == NEAR_MISS for p in found) else None,
+            facts.suggestion(key) if any(p.kind == PLACE_NEAR_MISS for p in found) else None,
             _indices(column, facts.bindings_in_lessons(key)),
             _indices(column, facts.bindings_in_references(key)),
         )

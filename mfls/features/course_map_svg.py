@@ -9,16 +9,16 @@ from xml.sax.saxutils import escape
 
 from mfls.features.course_map import CourseMap
 from mfls.features.facts import (
-    ASKED,
     KINDS,
-    LEGACY_PROFILE,
-    NEAR_MISS,
+    PLACE_ASKED,
+    PLACE_LEGACY_PROFILE,
+    PLACE_NEAR_MISS,
+    PLACE_READ,
+    PLACE_READ_BEFORE_ASKED,
+    PLACE_REFERENCE_BINDING,
+    PLACE_RESERVED,
+    PLACE_UNBOUND,
     RANK,
-    READ,
-    READ_BEFORE_ASKED,
-    REFERENCE_BINDING,
-    RESERVED,
-    UNBOUND,
 )
 
 CELL: Final = 26
@@ -45,24 +45,24 @@ def _short(value: str, limit: int = _LABEL_CHARS) -> str:
 
 def shape(kind: str, x: float, y: float) -> str:
     """The SVG shape of a kind of place, centred on (x, y)."""
-    if kind == ASKED:
+    if kind == PLACE_ASKED:
         return f'<circle cx="{x}" cy="{y}" r="7" fill="#1f8f4e"/>'
-    if kind == LEGACY_PROFILE:
+    if kind == PLACE_LEGACY_PROFILE:
         return f'<circle cx="{x}" cy="{y}" r="7" fill="#b7791f"/>'
-    if kind == REFERENCE_BINDING:
+    if kind == PLACE_REFERENCE_BINDING:
         return f'<circle cx="{x}" cy="{y}" r="6" fill="none" stroke="#1f8f4e" stroke-width="3"/>'
-    if kind == READ:
+    if kind == PLACE_READ:
         return f'<rect x="{x - 4.5}" y="{y - 4.5}" width="9" height="9" rx="2" fill="#3b6fd8"/>'
-    if kind == READ_BEFORE_ASKED:
+    if kind == PLACE_READ_BEFORE_ASKED:
         return f'<polygon points="{x},{y - 7} {x + 7},{y + 6} {x - 7},{y + 6}" fill="#e8790c"/>'
-    if kind == UNBOUND:
+    if kind == PLACE_UNBOUND:
         return (
             f'<path d="M{x - 6},{y - 6} L{x + 6},{y + 6} M{x + 6},{y - 6} L{x - 6},{y + 6}" '
             'stroke="#c62828" stroke-width="3.5" stroke-linecap="round"/>'
         )
-    if kind == NEAR_MISS:
+    if kind == PLACE_NEAR_MISS:
         return f'<polygon points="{x},{y - 7} {x + 7},{y} {x},{y + 7} {x - 7},{y}" fill="#8e44ad"/>'
-    if kind == RESERVED:
+    if kind == PLACE_RESERVED:
         return (
             f'<rect x="{x - 7}" y="{y - 7}" width="14" height="14" rx="2" fill="#5d1010"/>'
             f'<path d="M{x - 5},{y + 5} L{x + 5},{y - 5}" stroke="#f0a0a0" stroke-width="2.5"/>'

@@ -10,8 +10,7 @@ from typing import Any, Final, NamedTuple
 
 from mfls.features.at_offset import invalid_span
 from mfls.features.binding_spelling import NO_PAGE, BindingSpelling, spelling_of
-from mfls.features.facts import READ as PLAIN_READ
-from mfls.features.facts import CourseFacts, facts_of
+from mfls.features.facts import PLACE_READ, CourseFacts, facts_of
 from mfls.features.gate_values import gate_problems
 from mfls.features.lesson_structure import structure_of
 from mfls.features.messages import EN, LANGUAGES, bare, brief, counted, quoted, say
@@ -20,6 +19,7 @@ from mfls.features.page_checks import page_problems
 from mfls.features.suppressions import Unused, directives_of, may_hold_directives, partition
 from mfls.syntax.keys import trimmed
 from mfls.syntax.model import Interaction, InvalidMarker, Marker, Reason, Role, ScanResult
+from mfls.workspace import diagnostic_registry as codes
 from mfls.workspace.config import (
     COURSE_FILE,
     CURRENT,
@@ -53,13 +53,10 @@ from mfls.workspace.diagnostic_registry import (
     RUNTIME_KEY_DIFFERS,
     UNBOUND_REFERENCE,
     UNBOUND_REFERENCE_PAGE,
+    UNKNOWN_GATE_VALUE,
     UNUSED_SUPPRESSION,
     UNUSED_SUPPRESSION_UNKNOWN,
 )
-from mfls.workspace.diagnostic_registry import (
-    FIXED_OUTPUT_UNCLOSED as FIXED_OUTPUT_UNCLOSED_CODE,
-)
-from mfls.workspace.diagnostic_registry import UNKNOWN_GATE_VALUE as UNKNOWN_GATE_VALUE_CODE
 from mfls.workspace.index import CourseSnapshot, DocEntry, Memo, Occurrence, WorkspaceSnapshot
 from mfls.workspace.uris import uri_to_path
 
@@ -484,7 +481,7 @@ def _reads(
     found: list[Diagnostic] = []
     for key, references in entry.keys.references.items():
         judged = reads_of(order, key)
-        if judged is None or judged[0] == PLAIN_READ:
+        if judged is None or judged[0] == PLACE_READ:
             continue
         # An ignored binding (old target) gets runtime-binding-ignored, not these.
         read = [m for m in references if m.role is not binding and substituted(m)]
@@ -516,7 +513,8 @@ MARKER_RULES: Final[tuple[Rule, ...]] = (
 """The course-level rules over the facts, in the order one marker's codes are listed."""
 
 
-FIXED_OUTPUT_UNCLOSED = say(EN, FIXED_OUTPUT_UNCLOSED_CODE)
+FIXED_OUTPUT_UNCLOSED = say(EN, codes.FIXED_OUTPUT_UNCLOSED)
+"""The English message of fixed-output-unclosed."""
 
 
 def _unclosed_fixed_output(
@@ -525,9 +523,10 @@ def _unclosed_fixed_output(
     structure = structure_of(course, entry)
     if structure is None or not structure.unclosed:
         return []
-    message = say(language, FIXED_OUTPUT_UNCLOSED_CODE)
+    message = say(language, codes.FIXED_OUTPUT_UNCLOSED)
     return [
-        _diagnostic(FIXED_OUTPUT_UNCLOSED_CODE, s.start, s.end, message) for s in structure.unclosed
+        _diagnostic(codes.FIXED_OUTPUT_UNCLOSED, s.start, s.end, message)
+        for s in structure.unclosed
     ]
 
 
@@ -537,10 +536,10 @@ def _unknown_gate_values(
     """unknown-gate-value: an AI-Shifu button value starting with `_sys_` but no gate."""
     return [
         _diagnostic(
-            UNKNOWN_GATE_VALUE_CODE,
+            UNKNOWN_GATE_VALUE,
             found.start,
             found.end,
-            say(language, UNKNOWN_GATE_VALUE_CODE, short=brief(found.value, 28)),
+            say(language, UNKNOWN_GATE_VALUE, short=brief(found.value, 28)),
         )
         for found in gate_problems(course, entry)
     ]

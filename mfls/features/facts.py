@@ -4,7 +4,7 @@ unbound, a near miss, ignored or dropped by the host?".
 
 Diagnostics, the course map, the key table, code actions, hover, completion, semantic
 tokens, code lenses and the course figures read these facts; none decides a key's verdict
-itself (tests/architecture/test_facts_only.py). The kinds (`ASKED` ...) are the map's
+itself (tests/architecture/test_facts_only.py). The kinds (`PLACE_ASKED` ...) are the map's
 vocabulary of a place (the `mfls map --format json` contract); `PROBLEM_CODES` says which
 diagnostic code a problem kind is.
 """
@@ -20,80 +20,78 @@ from mfls.workspace.config import CURRENT
 from mfls.workspace.diagnostic_registry import (
     BINDING_IN_REFERENCE,
     LEGACY_PROFILE_KEY,
+    NEAR_MISS,
+    READ_BEFORE_ASKED,
     RESERVED_KEY_BINDING,
     UNBOUND_REFERENCE,
-)
-from mfls.workspace.diagnostic_registry import (
-    NEAR_MISS as NEAR_MISS_CODE,
-)
-from mfls.workspace.diagnostic_registry import (
-    READ_BEFORE_ASKED as READ_BEFORE_ASKED_CODE,
 )
 from mfls.workspace.hosts import HostProfile
 from mfls.workspace.index import CourseSnapshot, DocEntry, Memo, Occurrence
 
-ASKED: Final = "asked"
+PLACE_ASKED: Final = "asked"
 """A lesson binds the key: an interaction saves the learner's answer."""
-READ: Final = "read"
+PLACE_READ: Final = "read"
 """The key is read after a lesson asks it."""
-READ_BEFORE_ASKED: Final = "read-before-asked"
+PLACE_READ_BEFORE_ASKED: Final = "read-before-asked"
 """Read in a lesson that comes, in course order, before the first lesson asking it."""
-UNBOUND: Final = "unbound"
+PLACE_UNBOUND: Final = "unbound"
 """Read, but no lesson asks it and the host does not provide it."""
-NEAR_MISS: Final = "near-miss"
+PLACE_NEAR_MISS: Final = "near-miss"
 """Unbound, and almost the text of a key that is bound (did you mean ...?)."""
-RESERVED: Final = "reserved"
+PLACE_RESERVED: Final = "reserved"
 """Bound, but the host reserves the key (its own or one of its prefixes)."""
-LEGACY_PROFILE: Final = "legacy-profile"
+PLACE_LEGACY_PROFILE: Final = "legacy-profile"
 """Bound in the `%{{...}}` form the host still accepts for its legacy learner-profile
 keys: kept as written (a warning), not a reserved-key error."""
-PROVIDED: Final = "provided"
+PLACE_PROVIDED: Final = "provided"
 """Read, and the host provides the value."""
-REFERENCE_BINDING: Final = "reference-binding"
+PLACE_REFERENCE_BINDING: Final = "reference-binding"
 """Bound in a reference document: no permission to save an answer."""
 
 KINDS: Final = (
-    ASKED,
-    READ,
-    READ_BEFORE_ASKED,
-    UNBOUND,
-    NEAR_MISS,
-    RESERVED,
-    LEGACY_PROFILE,
-    PROVIDED,
-    REFERENCE_BINDING,
+    PLACE_ASKED,
+    PLACE_READ,
+    PLACE_READ_BEFORE_ASKED,
+    PLACE_UNBOUND,
+    PLACE_NEAR_MISS,
+    PLACE_RESERVED,
+    PLACE_LEGACY_PROFILE,
+    PLACE_PROVIDED,
+    PLACE_REFERENCE_BINDING,
 )
 """Every kind of place, in the order a legend lists them."""
 
-ASKING: Final = frozenset({ASKED, RESERVED, LEGACY_PROFILE, REFERENCE_BINDING})
+ASKING: Final = frozenset(
+    {PLACE_ASKED, PLACE_RESERVED, PLACE_LEGACY_PROFILE, PLACE_REFERENCE_BINDING}
+)
 """The kinds of a binding; every other kind is a read."""
 
-SAVES_ANSWER: Final = frozenset({ASKED, LEGACY_PROFILE})
+SAVES_ANSWER: Final = frozenset({PLACE_ASKED, PLACE_LEGACY_PROFILE})
 """The kinds of a binding whose interaction saves the learner's answer under its key."""
 
 LEGEND: Final[Mapping[str, str]] = {
-    ASKED: "asked here: an interaction saves the answer",
-    READ: "read here, after it is asked",
-    READ_BEFORE_ASKED: "read here before any lesson asks it",
-    UNBOUND: "read, but no lesson asks it",
-    NEAR_MISS: "read, but only a similar question is asked (did you mean ...?)",
-    RESERVED: "asked, but the host reserves this key",
-    LEGACY_PROFILE: "asked in the legacy %{{...}} form the host accepts for this profile key",
-    PROVIDED: "read; the host provides the value",
-    REFERENCE_BINDING: "asked in a reference document: no answer is saved",
+    PLACE_ASKED: "asked here: an interaction saves the answer",
+    PLACE_READ: "read here, after it is asked",
+    PLACE_READ_BEFORE_ASKED: "read here before any lesson asks it",
+    PLACE_UNBOUND: "read, but no lesson asks it",
+    PLACE_NEAR_MISS: "read, but only a similar question is asked (did you mean ...?)",
+    PLACE_RESERVED: "asked, but the host reserves this key",
+    PLACE_LEGACY_PROFILE: "asked in the legacy %{{...}} form the host accepts for this profile key",
+    PLACE_PROVIDED: "read; the host provides the value",
+    PLACE_REFERENCE_BINDING: "asked in a reference document: no answer is saved",
 }
 
 PROBLEM_CODES: Final[Mapping[str, str]] = {
-    RESERVED: RESERVED_KEY_BINDING,
-    LEGACY_PROFILE: LEGACY_PROFILE_KEY,
-    UNBOUND: UNBOUND_REFERENCE,
-    NEAR_MISS: NEAR_MISS_CODE,
-    READ_BEFORE_ASKED: READ_BEFORE_ASKED_CODE,
-    REFERENCE_BINDING: BINDING_IN_REFERENCE,
+    PLACE_RESERVED: RESERVED_KEY_BINDING,
+    PLACE_LEGACY_PROFILE: LEGACY_PROFILE_KEY,
+    PLACE_UNBOUND: UNBOUND_REFERENCE,
+    PLACE_NEAR_MISS: NEAR_MISS,
+    PLACE_READ_BEFORE_ASKED: READ_BEFORE_ASKED,
+    PLACE_REFERENCE_BINDING: BINDING_IN_REFERENCE,
 }
 """The problem kinds, most serious first, with the diagnostic code their places get."""
 
-RANK: Final = (*PROBLEM_CODES, ASKED, PROVIDED, READ)
+RANK: Final = (*PROBLEM_CODES, PLACE_ASKED, PLACE_PROVIDED, PLACE_READ)
 """Every kind, the one a cell shows first (of several places in one lesson) first."""
 
 _NEAR_MISSES: Final = Memo("near-miss candidates")
@@ -200,7 +198,7 @@ class CourseFacts:
 
     def unbound_code(self, key: str) -> str:
         """The code an unbound key's reads get: near-miss when a near key exists."""
-        return NEAR_MISS_CODE if self.near(key) is not None else UNBOUND_REFERENCE
+        return NEAR_MISS if self.near(key) is not None else UNBOUND_REFERENCE
 
     def bindings_in_lessons(self, key: str) -> tuple[Occurrence, ...]:
         """The key's bindings in lessons (those that save an answer), in course order."""
@@ -212,16 +210,17 @@ class CourseFacts:
         return tuple(o for o in self.course.bindings.get(key, ()) if docs[o.uri].kind != "lesson")
 
     def standing(self, key: str) -> str:
-        """What the key is in the course as a whole: PROVIDED (the host's), ASKED or
-        RESERVED (a lesson binds it; the host reserves its prefix), REFERENCE_BINDING
-        (bound only in reference documents: unbound), UNBOUND or NEAR_MISS (no binding)."""
+        """What the key is in the course as a whole, as a place kind: PLACE_PROVIDED (the
+        host's), PLACE_ASKED or PLACE_RESERVED (a lesson binds it; the host reserves its
+        prefix), PLACE_REFERENCE_BINDING (bound only in reference documents: unbound),
+        PLACE_UNBOUND or PLACE_NEAR_MISS (no binding)."""
         if self.provided(key):
-            return PROVIDED
+            return PLACE_PROVIDED
         if self.first_asked(key) is not None:
-            return RESERVED if self.reserved(key) else ASKED
+            return PLACE_RESERVED if self.reserved(key) else PLACE_ASKED
         if self.course.bindings.get(key):
-            return REFERENCE_BINDING
-        return UNBOUND if self.near(key) is None else NEAR_MISS
+            return PLACE_REFERENCE_BINDING
+        return PLACE_UNBOUND if self.near(key) is None else PLACE_NEAR_MISS
 
     # -- a marker's kind
 
@@ -230,12 +229,12 @@ class CourseFacts:
         then every further problem kind it has (a legacy profile key or a reserved one
         bound in a reference document is also a reference binding)."""
         if self.legacy_profile(marker):
-            kind = LEGACY_PROFILE
+            kind = PLACE_LEGACY_PROFILE
         elif self.reserved(marker.key):
-            kind = RESERVED
+            kind = PLACE_RESERVED
         else:
-            return (REFERENCE_BINDING,) if entry.kind == "reference" else (ASKED,)
-        return (kind, REFERENCE_BINDING) if entry.kind == "reference" else (kind,)
+            return (PLACE_REFERENCE_BINDING,) if entry.kind == "reference" else (PLACE_ASKED,)
+        return (kind, PLACE_REFERENCE_BINDING) if entry.kind == "reference" else (kind,)
 
     def binding_kind(self, entry: DocEntry, marker: Marker) -> str:
         """The place kind of a binding (`binding_kinds`, first)."""
@@ -255,7 +254,7 @@ class CourseFacts:
     def reads_of(self, order: int, key: str) -> tuple[str, tuple[int, int] | None] | None:
         """What the reads of `key` in the document at course `order` are, as (kind,
         before): `kind` for the reads at or before course position `before` (None: every
-        read), READ for those after. None: the host provides the key (PROVIDED).
+        read), PLACE_READ for those after. None: the host provides the key (PLACE_PROVIDED).
 
         A read before the key's first lesson binding in course order is read before it is
         asked, in a lesson or in a reference document that comes first (a course prompt,
@@ -264,20 +263,20 @@ class CourseFacts:
             return None
         limit = self.first_asked(key)
         if limit is None:
-            return (UNBOUND if self.near(key) is None else NEAR_MISS), None
+            return (PLACE_UNBOUND if self.near(key) is None else PLACE_NEAR_MISS), None
         if order > limit[0]:
-            return READ, None
-        return READ_BEFORE_ASKED, limit
+            return PLACE_READ, None
+        return PLACE_READ_BEFORE_ASKED, limit
 
     def read_kind(self, entry: DocEntry, marker: Marker) -> str:
         """What a read of a key (`read(marker)` holds) is."""
         found = self.reads_of(entry.order, marker.key)
         if found is None:
-            return PROVIDED
+            return PLACE_PROVIDED
         kind, before = found
         if before is None or (entry.order, marker.start) < before:
             return kind
-        return READ
+        return PLACE_READ
 
     def verdicts(self, entry: DocEntry) -> list[tuple[Marker, tuple[str, ...]]]:
         """Each marker of `entry` that asks or reads a key, with its kinds (the place
@@ -292,7 +291,7 @@ class CourseFacts:
                 if self.read(m):
                     found.append((m, (self.read_kind(entry, m),)))
                 elif old_target and self.ignored_reserved(entry, m):
-                    found.append((m, (RESERVED,)))
+                    found.append((m, (PLACE_RESERVED,)))
         found.sort(key=lambda pair: pair[0].start)
         return found
 

@@ -11,7 +11,13 @@ from typing import Final
 from mfls.features.at_offset import interaction_among
 from mfls.features.code_lens import reads_of
 from mfls.features.course_map import lesson_titles
-from mfls.features.facts import PROVIDED, READ, READ_BEFORE_ASKED, SAVES_ANSWER, facts_of
+from mfls.features.facts import (
+    PLACE_PROVIDED,
+    PLACE_READ,
+    PLACE_READ_BEFORE_ASKED,
+    SAVES_ANSWER,
+    facts_of,
+)
 from mfls.features.messages import EN, bare, counted, say
 from mfls.features.navigation import Location
 from mfls.syntax.model import Interaction
@@ -29,7 +35,7 @@ CHOICE_LIMIT: Final = 20
 TITLE_LIMIT: Final = 40
 """Characters of a lesson's title kept in a hint."""
 
-_ASKED_SOMEWHERE: Final = frozenset({READ, READ_BEFORE_ASKED})
+_ASKED_SOMEWHERE: Final = frozenset({PLACE_READ, PLACE_READ_BEFORE_ASKED})
 
 
 @dataclass(frozen=True)
@@ -88,7 +94,7 @@ def _hint(
         lessons = "lens.lessons" if reads.all_lessons else "lens.documents"
         where = counted(language, lessons, reads.documents)
         return Hint(0, say(language, "inlay.read", where=where), BINDING_HINT, key)
-    if kind == PROVIDED:
+    if kind == PLACE_PROVIDED:
         return Hint(0, say(language, "inlay.provided", host=facts.host_name), READ_HINT, key)
     if kind not in _ASKED_SOMEWHERE:
         return None  # unbound, a near miss: its diagnostic says so

@@ -112,9 +112,12 @@ def rederivations(source: str, name: str) -> list[str]:
             names = [alias.name for alias in node.names]
             if set(names) - {"Near"}:  # the answer's type may be named; the index may not
                 found.append(f"{at}: imports {names} from {node.module}")
-        elif isinstance(node, ast.ImportFrom) and node.module == "mfls.features.facts":
-            if {alias.name for alias in node.names} & NEAR_MISS_NAMES:
-                found.append(f"{at}: imports the near-miss index from the facts")
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "mfls.features.facts"
+            and {alias.name for alias in node.names} & NEAR_MISS_NAMES
+        ):
+            found.append(f"{at}: imports the near-miss index from the facts")
     return found
 
 
@@ -147,3 +150,36 @@ def test_the_rederivation_check_finds_each_kind() -> None:
         "    return facts.first_asking(key), facts.near(key), facts.bindings_in_lessons(key)\n"
     )
     assert rederivations(clean, "clean.py") == []
+
+
+# -- map kinds and diagnostic codes are named apart -----------------------------------------
+
+
+def test_map_kinds_and_codes_have_distinct_names() -> None:
+    from mfls.features import facts
+    from mfls.workspace import diagnostic_registry
+
+    kinds = {name for name in vars(facts) if name.startswith("PLACE_")}
+    codes = {name for name in vars(diagnostic_registry) if name.isupper()}
+    assert {getattr(facts, name) for name in kinds} == set(facts.KINDS)
+    assert kinds & codes == set()
+
+
+def renamed_codes(source: str, name: str) -> list[str]:
+    """Where `source` imports a name of the registry under another name."""
+    return [
+        f"{name}:{node.lineno}: `{alias.name} as {alias.asname}`"
+        for node in ast.walk(ast.parse(source, name))
+        if isinstance(node, ast.ImportFrom) and node.module == "mfls.workspace.diagnostic_registry"
+        for alias in node.names
+        if alias.asname is not None and alias.asname != alias.name
+    ]
+
+
+def test_no_code_is_imported_under_another_name() -> None:
+    found: list[str] = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        found.extend(renamed_codes(path.read_text(encoding="utf-8"), str(path)))
+    assert found == []
+    planted = "from mfls.workspace.diagnostic_registry import NEAR_MISS as NEAR_MISS_CODE\n"
+    assert renamed_codes(planted, "planted.py") == ["planted.py:1: `NEAR_MISS as NEAR_MISS_CODE`"]

@@ -11,16 +11,16 @@ from mfls.features.course_map_html import embedded_json, map_html
 from mfls.features.course_map_svg import map_svg
 from mfls.features.diagnostics import document_diagnostics
 from mfls.features.facts import (
-    ASKED,
     KINDS,
     LEGEND,
-    NEAR_MISS,
-    PROVIDED,
-    READ,
-    READ_BEFORE_ASKED,
-    REFERENCE_BINDING,
-    RESERVED,
-    UNBOUND,
+    PLACE_ASKED,
+    PLACE_NEAR_MISS,
+    PLACE_PROVIDED,
+    PLACE_READ,
+    PLACE_READ_BEFORE_ASKED,
+    PLACE_REFERENCE_BINDING,
+    PLACE_RESERVED,
+    PLACE_UNBOUND,
 )
 
 CONFIG = (
@@ -72,11 +72,11 @@ def test_each_kind_of_place(course: Course) -> None:
     keys = course_map(course.snapshot.courses["/course"]).keys
     goal = lane(keys, "goal")
     assert [(p.lesson, p.kind) for p in goal.places] == [
-        (0, ASKED),
-        (0, READ),
-        (1, READ),
-        (1, READ),
-        (2, READ),
+        (0, PLACE_ASKED),
+        (0, PLACE_READ),
+        (1, PLACE_READ),
+        (1, PLACE_READ),
+        (2, PLACE_READ),
     ]
     asked = goal.places[0]
     assert asked.choices == ("Learn", "Build", "Ship")
@@ -84,14 +84,14 @@ def test_each_kind_of_place(course: Course) -> None:
     assert asked.multiple
     assert (asked.line, asked.column) == (7, 3)
     assert asked.text.startswith("?[{{ goal }}")
-    assert [p.kind for p in lane(keys, "project").places] == [READ_BEFORE_ASKED, ASKED]
-    assert [p.kind for p in lane(keys, "goel").places] == [NEAR_MISS]
+    assert [p.kind for p in lane(keys, "project").places] == [PLACE_READ_BEFORE_ASKED, PLACE_ASKED]
+    assert [p.kind for p in lane(keys, "goel").places] == [PLACE_NEAR_MISS]
     assert lane(keys, "goel").suggestion == "goal"
-    assert [p.kind for p in lane(keys, "nowhere at all").places] == [UNBOUND]
-    assert [p.kind for p in lane(keys, "sys_colour").places] == [RESERVED]
-    assert [p.kind for p in lane(keys, "course_title").places] == [PROVIDED]
-    assert [p.kind for p in lane(keys, "sys_user_nickname").places] == [PROVIDED]
-    assert [p.kind for p in lane(keys, "refkey").places] == [REFERENCE_BINDING]
+    assert [p.kind for p in lane(keys, "nowhere at all").places] == [PLACE_UNBOUND]
+    assert [p.kind for p in lane(keys, "sys_colour").places] == [PLACE_RESERVED]
+    assert [p.kind for p in lane(keys, "course_title").places] == [PLACE_PROVIDED]
+    assert [p.kind for p in lane(keys, "sys_user_nickname").places] == [PLACE_PROVIDED]
+    assert [p.kind for p in lane(keys, "refkey").places] == [PLACE_REFERENCE_BINDING]
 
 
 def test_keys_in_course_order_host_keys_in_their_own_group(course: Course) -> None:
@@ -118,11 +118,11 @@ def test_places_agree_with_the_diagnostics(course: Course) -> None:
     snapshot = course.snapshot
     found = course_map(snapshot.courses["/course"])
     codes = {
-        READ_BEFORE_ASKED: "read-before-asked",
-        UNBOUND: "unbound-reference",
-        NEAR_MISS: "near-miss",
-        RESERVED: "reserved-key-binding",
-        REFERENCE_BINDING: "binding-in-reference",
+        PLACE_READ_BEFORE_ASKED: "read-before-asked",
+        PLACE_UNBOUND: "unbound-reference",
+        PLACE_NEAR_MISS: "near-miss",
+        PLACE_RESERVED: "reserved-key-binding",
+        PLACE_REFERENCE_BINDING: "binding-in-reference",
     }
     expected = set()
     for key in found.keys:
@@ -213,5 +213,5 @@ def test_svg_is_well_formed_and_escaped(course: Course) -> None:
         svg = map_svg(course_map(source.snapshot.courses["/course"]))
         tree = ElementTree.fromstring(svg)
         texts = [t.text or "" for t in tree.iter("{http://www.w3.org/2000/svg}text")]
-        assert any(text == LEGEND[ASKED] for text in texts)
+        assert any(text == LEGEND[PLACE_ASKED] for text in texts)
     assert "<img" not in map_svg(course_map(hostile.snapshot.courses["/course"]))

@@ -12,7 +12,7 @@ from mfls.features.code_actions import code_actions
 from mfls.features.course_map import course_map, key_table, key_table_markdown
 from mfls.features.course_map_svg import shape
 from mfls.features.diagnostics import document_diagnostics
-from mfls.features.facts import KINDS, LEGACY_PROFILE, LEGEND, PROBLEM_CODES, facts_of
+from mfls.features.facts import KINDS, LEGEND, PLACE_LEGACY_PROFILE, PROBLEM_CODES, facts_of
 from mfls.features.hover import hover
 from mfls.features.messages import EN, MESSAGES, ZH
 from mfls.workspace.diagnostic_registry import BY_CODE, COURSE_FILE_INVALID, REGISTRY
@@ -138,10 +138,10 @@ def test_a_legacy_profile_binding_is_legacy_profile_key_in_every_view() -> None:
     assert list(diagnostics.values()).count("reserved-key-binding") == 1
     the_map = course_map(course)
     lane = next(k for k in the_map.keys if k.key == "sys_user_nickname")
-    assert [p.kind for p in lane.asked] == [LEGACY_PROFILE]
+    assert [p.kind for p in lane.asked] == [PLACE_LEGACY_PROFILE]
     assert [(p.code, p.count) for p in lane.problems] == [("legacy-profile-key", 1)]
-    assert LEGEND[LEGACY_PROFILE] != LEGEND["reserved"]
-    assert PROBLEM_CODES[LEGACY_PROFILE] == "legacy-profile-key"
+    assert LEGEND[PLACE_LEGACY_PROFILE] != LEGEND["reserved"]
+    assert PROBLEM_CODES[PLACE_LEGACY_PROFILE] == "legacy-profile-key"
     row = next(r for r in key_table(the_map) if r["key"] == "sys_user_nickname")
     assert row["problems"] == [{"code": "legacy-profile-key", "count": 1}]
     markdown = key_table_markdown(the_map)

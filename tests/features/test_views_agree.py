@@ -24,16 +24,16 @@ from mfls.features.course_info import course_figures
 from mfls.features.course_map import CourseMap, KeyLane, course_map, key_table
 from mfls.features.diagnostics import Diagnostic, entry_diagnostics
 from mfls.features.facts import (
-    ASKED,
-    LEGACY_PROFILE,
-    NEAR_MISS,
+    PLACE_ASKED,
+    PLACE_LEGACY_PROFILE,
+    PLACE_NEAR_MISS,
+    PLACE_PROVIDED,
+    PLACE_READ,
+    PLACE_READ_BEFORE_ASKED,
+    PLACE_REFERENCE_BINDING,
+    PLACE_RESERVED,
+    PLACE_UNBOUND,
     PROBLEM_CODES,
-    PROVIDED,
-    READ,
-    READ_BEFORE_ASKED,
-    REFERENCE_BINDING,
-    RESERVED,
-    UNBOUND,
     facts_of,
 )
 from mfls.features.hover import hover
@@ -110,9 +110,9 @@ def _start(message_id: str, **args: object) -> str:
 
 def verdict_sentence(kind: str, lane: KeyLane, host: str) -> str:
     """The sentence of a hover that says the verdict of a place of kind `kind`."""
-    if kind == PROVIDED:
+    if kind == PLACE_PROVIDED:
         return say(EN, "hover.provided", host=host)
-    if kind == LEGACY_PROFILE:
+    if kind == PLACE_LEGACY_PROFILE:
         return say(EN, "hover.legacy-profile", host=host)
     if lane.asked_in:
         return _start("hover.bound-in", places=1)
@@ -148,11 +148,14 @@ def disagreements(made: Course) -> Iterator[str]:
             sentence = verdict_sentence(place.kind, lane, facts.host_name)
             if shown is None or sentence not in shown.markdown:
                 yield f"{lane.key} at {uri}:{place.line}: hover lacks {sentence!r}"
-            if place.kind in (UNBOUND, NEAR_MISS) and lane.asked_in:
+            if place.kind in (PLACE_UNBOUND, PLACE_NEAR_MISS) and lane.asked_in:
                 yield f"{lane.key}: {place.kind} read though askedIn {lane.asked_in}"
-            if place.kind in (READ, READ_BEFORE_ASKED, ASKED) and not lane.asked_in:
+            if (
+                place.kind in (PLACE_READ, PLACE_READ_BEFORE_ASKED, PLACE_ASKED)
+                and not lane.asked_in
+            ):
                 yield f"{lane.key}: {place.kind} though no lesson asks it"
-            if place.kind == RESERVED and not facts.reserved(lane.key):
+            if place.kind == PLACE_RESERVED and not facts.reserved(lane.key):
                 yield f"{lane.key}: reserved on the map, not reserved by the facts"
         counts = Counter({problem.code: problem.count for problem in lane.problems})
         if counts != counted:
@@ -202,7 +205,7 @@ def _lane(made: Course, key: str) -> dict[str, object]:
 
 def test_a_course_prompt_reading_a_key_asked_later_is_read_before_asked_on_the_map() -> None:
     made = _course(COURSE_CREATOR)
-    assert _places(made, "goal")[0] == ("course-prompt.md", (READ_BEFORE_ASKED,))
+    assert _places(made, "goal")[0] == ("course-prompt.md", (PLACE_READ_BEFORE_ASKED,))
     assert list(disagreements(made)) == []
 
 
@@ -226,7 +229,7 @@ def test_a_key_bound_only_in_a_reference_is_unbound_in_every_view() -> None:
 def test_an_ignored_reserved_binding_under_the_default_target_is_on_the_map() -> None:
     made = course({"mfcourse.toml": 'host = "ai-shifu"\n', "one.md": "?[{{ sys_custom }} A | B]\n"})
     assert _the_course(made).config.runtime_target == "markdown-flow-0.3.4"
-    assert _places(made, "sys_custom") == [("one.md", (RESERVED,))]
+    assert _places(made, "sys_custom") == [("one.md", (PLACE_RESERVED,))]
     assert _lane(made, "sys_custom")["problems"] == [{"code": "reserved-key-binding", "count": 1}]
     assert list(disagreements(made)) == []
 
@@ -239,7 +242,9 @@ def test_a_legacy_profile_binding_in_a_reference_counts_both_problems() -> None:
             "one.md": "Hello.\n",
         }
     )
-    assert _places(made, "sys_user_style") == [("ref.md", (LEGACY_PROFILE, REFERENCE_BINDING))]
+    assert _places(made, "sys_user_style") == [
+        ("ref.md", (PLACE_LEGACY_PROFILE, PLACE_REFERENCE_BINDING))
+    ]
     problems = _lane(made, "sys_user_style")["problems"]
     assert problems == [
         {"code": "legacy-profile-key", "count": 1},
