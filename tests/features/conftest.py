@@ -1,6 +1,6 @@
-"""Feature tests run on in-memory courses (`course_kit`): none may touch the file system.
+"""Feature tests run on in-memory courses (`tests.kit.course`): none may touch the file system.
 
-Every test here is set up and run under `course_kit.no_disk`: the calls that open, list
+Every test here is set up and run under `tests.kit.course.no_disk`: the calls that open, list
 or inspect files fail the test, so a test that writes a course to disk (or a feature
 that reads one) is caught at once.
 """
@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from course_kit import no_disk
+
+from tests.kit.course import no_disk
 
 
 # Only around setting up and running each test: reporting a failure reads source files.

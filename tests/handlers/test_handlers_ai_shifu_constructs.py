@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from course_fixture import CourseClient, check_diagnostics
-from expect import expect, render_completion, render_hover
+from tests.kit.course import expect
+from tests.kit.memory_client import CourseClient, check_diagnostics, render_completion, render_hover
 
 COURSE = """\
 //- mfcourse.toml

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from course_fixture import CourseClient, vscode_capabilities
-from expect import expect, render_completion
+
+from tests.kit.course import expect
+from tests.kit.memory_client import CourseClient, render_completion, vscode_capabilities
 
 COURSE = """
     //- mfcourse.toml

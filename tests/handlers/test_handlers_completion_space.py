@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from course_fixture import CourseClient
-from expect import expect, render_completion
+
+from tests.kit.course import expect
+from tests.kit.memory_client import CourseClient, render_completion
 
 KEY = "What would you like to learn?"
 COURSE = """

@@ -43,6 +43,7 @@ def test_structure_json_problems_and_order_in_the_server(tmp_path: Path) -> None
         %%      ^^^^^^^^^^ read-before-asked
         """,
         pull=False,
+        on_disk=True,
     )
     # The editor reports changes to the folder's structure and sync record.
     globs = {
@@ -98,6 +99,7 @@ def test_will_rename_files_keeps_structure_json_naming_the_lessons(tmp_path: Pat
     //- lessons/lesson-02.md closed
     Aim for {{ goal }}
     """,
+        on_disk=True,
     )
     will_rename = course.initialized["capabilities"]["workspace"]["fileOperations"]["willRename"]
     assert will_rename
@@ -199,7 +201,7 @@ def unpacked_folder() -> Fixture:
 
 def test_changed_since_last_pull_in_the_course_status(tmp_path: Path) -> None:
     """Moved from tests/e2e/test_e2e_course_folder.py."""
-    course = CourseClient(tmp_path, unpacked_folder())
+    course = CourseClient(tmp_path, unpacked_folder(), on_disk=True)
     first = course.uri("lessons/lesson-01.md")
 
     def since() -> tuple[dict[str, Any], dict[str, Any]]:

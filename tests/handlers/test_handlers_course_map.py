@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from course_fixture import CourseClient
-from expect import expect
+from tests.kit.course import expect
+from tests.kit.memory_client import CourseClient
 
 COURSE = """
     //- mfcourse.toml

@@ -8,9 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from course_fixture import CourseClient, vscode_capabilities
-
 import mfls
+from tests.kit.memory_client import CourseClient, vscode_capabilities
 
 COURSE = """
     //- mfcourse.toml

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from course_fixture import CourseClient, check_diagnostics, vscode_capabilities
+from tests.kit.memory_client import CourseClient, check_diagnostics, vscode_capabilities
 
 NEOVIM = vscode_capabilities(client="neovim@v0.11")
 CHANGED, CREATED, DELETED = 2, 1, 3
@@ -73,6 +73,7 @@ def test_closed_files_edited_created_and_deleted_on_disk(tmp_path: Path) -> None
         Paint it {{ colour }}, then {{ fresh }}.
         """,
         capabilities=NEOVIM,
+        on_disk=True,
     )
     registrations = [m for m in course.received if m.get("method") == "client/registerCapability"]
     watchers = [
@@ -133,6 +134,7 @@ def test_a_malformed_course_file_uses_defaults_and_says_so(tmp_path: Path) -> No
         %%              ^^^^^^^^^^ unbound-reference
         """,
         pull=False,
+        on_disk=True,
     )
     messages = [
         m["params"]["message"] for m in course.received if m.get("method") == "window/showMessage"

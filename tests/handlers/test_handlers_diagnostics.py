@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from course_fixture import CourseClient, check_diagnostics, vscode_capabilities
+from tests.kit.memory_client import CourseClient, check_diagnostics, vscode_capabilities
 
 LESSON = """
     # One

@@ -8,8 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from course_fixture import CourseClient, vscode_capabilities
-from expect import expect, render_completion, render_hover
+from tests.kit.course import expect
+from tests.kit.memory_client import (
+    CourseClient,
+    render_completion,
+    render_hover,
+    vscode_capabilities,
+)
 
 KEY = "What would you like to learn?"
 COURSE_FILE = """\

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from course_fixture import CourseClient, lines_of, vscode_capabilities
-from expect import expect
+from tests.kit.course import expect, lines_of
+from tests.kit.memory_client import CourseClient, vscode_capabilities
 
 COURSE = """
     //- mfcourse.toml

@@ -11,7 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from course_fixture import CourseClient, check_diagnostics, dedent
+from tests.kit.course import dedent
+from tests.kit.memory_client import CourseClient, check_diagnostics
 
 
 def test_bindings_every_page_version_reads_get_nothing(tmp_path: Path) -> None:
@@ -227,6 +228,7 @@ def test_the_rename_fix_renames_the_key_course_wide_and_is_recorded(tmp_path: Pa
         //- 02.md closed
         More on {{ What would you like to learn? }}.
         """,
+        on_disk=True,
     )
     location = course.root / ".mfls" / "renames.jsonl"
     [fix] = _fixes(course, "01.md", "%{{What")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from course_fixture import CourseClient
+from tests.kit.memory_client import CourseClient
 
 SHIFU = """
     //- mfcourse.toml

@@ -7,8 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from course_fixture import CourseClient, check_diagnostics, vscode_capabilities
-from expect import expect, render_hover
+from tests.kit.course import expect
+from tests.kit.memory_client import (
+    CourseClient,
+    check_diagnostics,
+    render_hover,
+    vscode_capabilities,
+)
 
 LESSON = "?[%{{ goal }} A | B]\n\nUse {{ goal }} and {{ topic }}.\n"
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from course_fixture import CourseClient, check_diagnostics
+from tests.kit.memory_client import CourseClient, check_diagnostics
 
 AI_SHIFU = '//- mfcourse.toml\nhost = "ai-shifu"\n'
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from course_fixture import CourseClient, check_diagnostics, vscode_capabilities
+
+from tests.kit.memory_client import CourseClient, check_diagnostics, vscode_capabilities
 
 LESSON = (
     "//- lesson.md\r\n"

@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from course_fixture import CourseClient, Fixture, vscode_capabilities
 
 from mfls import __version__
+from tests.kit.course import Fixture
+from tests.kit.memory_client import CourseClient, vscode_capabilities
 
 # `page = []`: the course targets no learner page, so these tests see mfls's own spelling
 # of every marker (the page's is tests/handlers/test_handlers_page_bindings.py).
@@ -368,6 +369,7 @@ def test_the_record_is_written_once_the_client_applied_the_edit_everywhere(
         //- lessons/l2.md closed
         More on {{ topic }}.
         """,
+        on_disk=True,
     )
     l1, l2 = course.text("l1.md"), course.text("lessons/l2.md")
     location = course.root / ".mfls" / "renames.jsonl"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from course_fixture import CourseClient, vscode_capabilities
+from tests.kit.memory_client import CourseClient, vscode_capabilities
 
 
 def logged(course: CourseClient) -> list[str]:

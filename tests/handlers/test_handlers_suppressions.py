@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from course_fixture import CourseClient, check_diagnostics
+
+from tests.kit.memory_client import CourseClient, check_diagnostics
 
 COURSE = """
     //- mfcourse.toml

@@ -1,239 +1,47 @@
-"""Courses written as one text, and a client that runs the server on them in process.
+"""The server in process on a course text, in memory: the client of the handler tests.
 
-A fixture holds every file of a course, each after a header line `//- PATH` (a fixture
-without a header is one lesson, `01.md`)::
+`CourseClient(fixture)` (a course text, `tests.kit.course`) puts the files in a
+`MemoryDisk` folder `/course` (its name is the course's when the course file gives none;
+`CourseClient(root, fixture)` puts it under `root` instead), starts a `SyncServer` (on the
+`SteppedLoop` the playground's worker gives it under Pyodide or with
+`MFLS_TEST_LOOP=stepped`, else on CPython's own loop) reading that disk, with a real
+client's captured capabilities, initializes it with that folder, answers what the server
+asks, and opens every `.md` file that is not `closed`. It speaks only JSON-RPC, as an
+editor does. `on_disk=True` writes the files under `root` (pytest's `tmp_path`) and
+serves them from the real file system instead: for the tests whose subject is the disk.
 
-    //- mfcourse.toml
-    name = "Demo"
-    lessons = ["01.md"]
-    //- 01.md
-    ?[{{ topic }} Python | JavaScript]
-
-    Use {{ to$0pic }} and {{ topc }}.
-    %%                    ^^^^^^^^^^ near-miss: Not bound in this course
-
-- `$0` is the cursor (at most one in a fixture); it is taken out of the text.
-- A line whose first non-blank characters are `%%` followed by carets, or carets
-  followed by `%%`, is an annotation: an expected diagnostic on the nearest text line
-  above it, and never part of the text the server sees. `%%` starts no marker,
-  interaction or Markdown construct, so no course line is read as an annotation by
-  accident; a caret is a column (in code points, of the line as written, `$0` included)
-  of that text line. After the carets: the diagnostic's code, optionally `: ` and the
-  start of its message::
-
-      Use {{ topc }} here.
-      %%  ^^^^^^^^^^ near-miss
-      {{ x }} at the start of a line
-      ^^^^^^^ %% unbound-reference: No lesson asks “x”
-
-  `^^^^+` means the range goes on past the end of this line (its end is not compared);
-  a lone `|` is an empty range at its column.
-- `//- PATH closed`: the file is written to the course folder but not opened. A PATH
-  may hold folders (`//- lessons/01.md`); `CourseClient(..., folders=["a", "b"])`
-  makes those the workspace folders (the course folder itself by default).
-
-`CourseClient` writes the files in a folder `course` (its name is the course's when the
-course file gives none) under a directory (pytest's `tmp_path`), starts a `SyncServer`
-(on the `SteppedLoop` the playground's worker gives it under Pyodide or with
-`MFLS_TEST_LOOP=stepped`, else on CPython's own loop) with a real client's captured
-capabilities, initializes it with that folder, answers what the server asks, and opens
-every `.md` file that is not `closed`. It speaks only JSON-RPC, as an editor does.
-`check_diagnostics` compares the server's diagnostics with the annotations and fails
-with both rendered as annotated text.
+`check_diagnostics` compares the server's diagnostics with the annotations and fails with
+both rendered as annotated text. `render_hover` and `render_completion` turn answers
+into text that reads as the editor shows it, for `tests.kit.course.expect`.
 """
 
 from __future__ import annotations
 
-import difflib
+import asyncio
+import functools
 import json
 import os
-import re
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from lsprotocol.converters import get_converter
+from lsprotocol.types import CompletionItemKind
 from pytest_lsp import client_capabilities
 
+from mfls.disk import Disk
+from mfls.disk.memory import MemoryDisk
+from mfls.lsp import server as server_module
 from mfls.lsp.stepped_loop import SteppedLoop
 from mfls.lsp.sync import SyncServer
 from mfls.workspace.uris import path_to_uri
+from mfls.workspace.workspace import Workspace
+from tests.kit.course import Annotation, Cursor, Fixture, compare, lines_of, parse
 
-HEADER = "//- "
-CURSOR = "$0"
-DEFAULT_FILE = "01.md"
-_ANNOTATION = re.compile(
-    r"^[ ]*(?:%%[ ]*(?P<a>\^+\+?|\|)|(?P<b>\^+\+?|\|)[ ]*%%)(?:[ ]+(?P<rest>.*))?$"
-)
 # Long enough for any debounce or refresh the server sets; how far `settle` lets time run.
 SETTLE_SECONDS = 2.0
-
-
-@dataclass(frozen=True, order=True)
-class Annotation:
-    """A diagnostic: `line` and columns in code points of the text the server sees;
-    `end` None: the range ends on a later line. `message`: the start of its message."""
-
-    path: str
-    line: int
-    start: int
-    end: int | None
-    code: str
-    message: str = ""
-
-    def render(self, line_length: int = 0) -> str:
-        """The annotation line; an open range's carets run to `line_length`."""
-        width = line_length - self.start if self.end is None else self.end - self.start
-        marks = "|" if width == 0 and self.end is not None else "^" * max(width, 1)
-        if self.end is None:
-            marks += "+"
-        text = f"{self.code}: {self.message}" if self.message else self.code
-        if self.start >= 2:
-            return "%%" + " " * (self.start - 2) + marks + " " + text
-        return " " * self.start + marks + " %% " + text
-
-
-@dataclass(frozen=True)
-class Cursor:
-    """Where `$0` was, in the text the server sees."""
-
-    path: str
-    line: int
-    column: int  # code points
-
-
-@dataclass
-class Fixture:
-    """A parsed fixture; `closed`: the files not opened."""
-
-    files: dict[str, str]  # as the server sees them: no cursor, no annotation
-    annotations: list[Annotation] = field(default_factory=list)
-    cursor: Cursor | None = None
-    closed: set[str] = field(default_factory=set)
-
-
-def parse(fixture: str) -> Fixture:
-    """Read a fixture (see the module docstring); its common indentation is removed."""
-    text = dedent(fixture).lstrip("\n")
-    if not text.startswith(HEADER):
-        text = f"{HEADER}{DEFAULT_FILE}\n{text}"
-    parsed = Fixture(files={})
-    sections = re.split(r"(?m)^//- (.*)\n", text)[1:]
-    for header, body in zip(sections[0::2], sections[1::2], strict=True):
-        path, *options = header.split()
-        if path in parsed.files:
-            raise ValueError(f"{path} appears twice in the fixture")
-        if any(option != "closed" for option in options):
-            raise ValueError(f"unknown option in {header!r}: only `closed` is known")
-        if options:
-            parsed.closed.add(path)
-        parsed.files[path] = _parse_file(path, body, parsed)
-    return parsed
-
-
-def dedent(text: str) -> str:
-    """The text without the indentation (spaces and tabs) its non-blank lines share,
-    every line ending kept: `textwrap.dedent` of Python 3.14 writes a blank CRLF line
-    as a bare LF (3.11's kept it)."""
-    lines = text.split("\n")
-    indents = [line[: len(line) - len(line.lstrip(" \t"))] for line in lines if line.strip()]
-    margin = min(indents, default="")
-    while not all(indent.startswith(margin) for indent in indents):
-        margin = margin[:-1]
-    return "\n".join(line[len(margin) :] if line.strip() else line.lstrip(" \t") for line in lines)
-
-
-def _parse_file(path: str, body: str, into: Fixture) -> str:
-    lines: list[str] = []  # text lines as written (with the cursor)
-    kept = lines_of(body, keepends=True)
-    for number, line in enumerate(kept):
-        found = _ANNOTATION.match(line.rstrip("\r\n"))
-        if found is None:
-            lines.append(line)
-            continue
-        if not lines:
-            raise ValueError(f"{path}, line {number + 1}: an annotation above every text line")
-        into.annotations.append(_annotation(path, len(lines) - 1, lines[-1], found))
-    text = "".join(lines)
-    at = text.find(CURSOR)
-    if at >= 0:
-        if into.cursor is not None or CURSOR in text[at + len(CURSOR) :]:
-            raise ValueError(f"more than one cursor {CURSOR!r} in the fixture")
-        line = text.count("\n", 0, at)
-        into.cursor = Cursor(path, line, at - (text.rfind("\n", 0, at) + 1))
-        text = text[:at] + text[at + len(CURSOR) :]
-        into.annotations[:] = [_without_cursor(a, into.cursor) for a in into.annotations]
-    return text
-
-
-def _annotation(path: str, line: int, text_line: str, found: re.Match[str]) -> Annotation:
-    marks = found.group("a") or found.group("b")
-    start = found.start("a") if found.group("a") else found.start("b")
-    code, _, message = (found.group("rest") or "").partition(": ")
-    if not code:
-        raise ValueError(f"{path}: an annotation without a code under {text_line!r}")
-    content = text_line.rstrip("\r\n")
-    width = 0 if marks == "|" else len(marks.rstrip("+"))
-    end = None if marks.endswith("+") else start + width
-    if start + (0 if end is None else width) > len(content):
-        raise ValueError(f"{path}: the annotation {code!r} runs past its line {content!r}")
-    return Annotation(path, line, start, end, code.strip(), message.strip())
-
-
-def _without_cursor(annotation: Annotation, cursor: Cursor) -> Annotation:
-    """Columns of the text as written, moved to the text without the cursor (a caret
-    under `$0` itself stands at the cursor)."""
-    if annotation.path != cursor.path or annotation.line != cursor.line:
-        return annotation
-
-    def moved(column: int) -> int:
-        return (
-            column - len(CURSOR)
-            if column >= cursor.column + len(CURSOR)
-            else min(column, cursor.column)
-        )
-
-    end = None if annotation.end is None else moved(annotation.end)
-    return replace(annotation, start=moved(annotation.start), end=end)
-
-
-def _with_cursor(annotation: Annotation, cursor: Cursor | None) -> Annotation:
-    """The inverse of `_without_cursor`: columns of the text as written."""
-    if cursor is None or (annotation.path, annotation.line) != (cursor.path, cursor.line):
-        return annotation
-    start = annotation.start + (len(CURSOR) if annotation.start >= cursor.column else 0)
-    end = annotation.end
-    if end is not None and (end > cursor.column or end == annotation.start):
-        end += len(CURSOR)
-    return replace(annotation, start=start, end=end)
-
-
-def render(
-    files: Mapping[str, str],
-    annotations: Iterable[Annotation],
-    paths: Iterable[str] = (),
-    cursor: Cursor | None = None,
-) -> str:
-    """The files with `annotations` under their lines, each after its header, as a
-    fixture writes them (with the cursor, when given): the files some annotation is on,
-    and `paths`."""
-    by_file: dict[str, list[Annotation]] = {path: [] for path in paths}
-    for annotation in sorted(annotations):
-        by_file.setdefault(annotation.path, []).append(_with_cursor(annotation, cursor))
-    out: list[str] = []
-    for path in sorted(by_file):
-        out.append(HEADER + path)
-        marks = by_file[path]
-        lines = lines_of(files.get(path, "")) or [""]
-        for number, line in enumerate(lines):
-            if cursor is not None and (path, number) == (cursor.path, cursor.line):
-                line = line[: cursor.column] + CURSOR + line[cursor.column :]
-            out.append(line)
-            out += [a.render(len(line)) for a in marks if a.line == number]
-        out += [a.render() for a in marks if a.line >= len(lines)]
-    return "\n".join(out) + "\n"
 
 
 def stepped_loop() -> bool:
@@ -254,13 +62,24 @@ def vscode_capabilities(pull: bool | None = None, client: str = "visual-studio-c
     return caps
 
 
+def serve_from(disk: Disk, loop: asyncio.AbstractEventLoop | None = None) -> SyncServer:
+    """A `SyncServer` reading `disk` instead of the real file system: its workspace is
+    made on `disk` (the server has no parameter for it; `MflsServer` makes its workspace
+    with the module's `Workspace`, and its handlers are bound to that one)."""
+    with mock.patch.object(server_module, "Workspace", functools.partial(Workspace, disk=disk)):
+        return SyncServer(loop=loop)
+
+
 class CourseClient:
-    """The server in process on a fixture's course (see the module docstring)."""
+    """The server in process on a course text (see the module docstring)."""
+
+    disk: MemoryDisk | None = None
+    """The files the server reads, when in memory."""
 
     def __init__(
         self,
-        root: Path,
-        fixture: str | Fixture,
+        root: Path | str,
+        fixture: str | Fixture | None = None,
         *,
         capabilities: Any = None,
         settings: Mapping[str, Any] | None = None,
@@ -268,18 +87,30 @@ class CourseClient:
         locale: str | None = None,
         folder: str = "course",
         folders: Iterable[str] = ("",),
+        on_disk: bool = False,
     ) -> None:
+        """`CourseClient(fixture)` or `CourseClient(root, fixture)`: the course folder
+        `folder` under `root` (`/` by default), in memory unless `on_disk`."""
+        if fixture is None:
+            root, fixture = Path("/"), root
+        assert isinstance(root, Path), "the root is a Path, the course text a str"
         self.fixture = parse(fixture) if isinstance(fixture, str) else fixture
         self.root = root / folder
         self.settings = dict(settings or {})
-        self.server = SyncServer(loop=SteppedLoop() if stepped_loop() else None)
+        loop = SteppedLoop() if stepped_loop() else None
         self.buffers: dict[str, str] = {}  # texts opened other than the fixture's
         self.received: list[dict[str, Any]] = []
         self._id = 0
-        for path, text in self.fixture.files.items():
-            target = self.root / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(text.encode("utf-8"))
+        if on_disk:
+            self.server = SyncServer(loop=loop)
+            for path, text in self.fixture.files.items():
+                target = self.root / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(text.encode("utf-8"))
+        else:
+            files = {str(self.root / path): text for path, text in self.fixture.files.items()}
+            self.disk: MemoryDisk | None = MemoryDisk(files)
+            self.server = serve_from(self.disk, loop)
         params: dict[str, Any] = {
             "capabilities": vscode_capabilities() if capabilities is None else capabilities,
             "workspaceFolders": [self.folder(name) for name in folders],
@@ -527,8 +358,8 @@ class CourseClient:
 
 
 def check_diagnostics(
-    root: Path,
-    fixture: str,
+    root: Path | str,
+    fixture: str | None = None,
     *,
     pull: bool = True,
     client: str = "visual-studio-code",
@@ -537,6 +368,7 @@ def check_diagnostics(
     initialization_options: Any = None,
     locale: str | None = None,
     folders: Iterable[str] = ("",),
+    on_disk: bool = False,
 ) -> CourseClient:
     """Run the server on `fixture` and check that its diagnostics, of every file not
     `closed` (the lessons opened, the course files), are the annotations: each at its
@@ -552,6 +384,7 @@ def check_diagnostics(
         initialization_options=initialization_options,
         locale=locale,
         folders=folders,
+        on_disk=on_disk,
     )
     assert course.pulls == pull, "the server chose the other diagnostics model"
     fixture_ = course.fixture
@@ -561,46 +394,47 @@ def check_diagnostics(
         for path, items in course.diagnostics(paths).items()
         for annotation in course.annotations(path, items)
     ]
-    expected = fixture_.annotations
-    shown = [_as_expected(a, expected) for a in actual]
-    if sorted(shown) != sorted(expected):
-        both = {a.path for a in [*expected, *shown]}
-        files, cursor = fixture_.files, fixture_.cursor
-        want, got = render(files, expected, both, cursor), render(files, shown, both, cursor)
-        diff = difflib.unified_diff(
-            want.splitlines(), got.splitlines(), "annotations", "server", lineterm=""
-        )
-        raise AssertionError(
-            "the server's diagnostics are not the annotations:\n"
-            + "\n".join(diff)
-            + "\n\nThe server's diagnostics, as annotations:\n"
-            + render(files, actual, (), cursor)
-        )
+    compare(fixture_, actual, exact=False, what="server's diagnostics")
     return course
 
 
-def _as_expected(actual: Annotation, expected: list[Annotation]) -> Annotation:
-    """`actual` with its message cut to the expected annotation's it matches, so that
-    only what the annotations say is compared."""
-    for want in expected:
-        same = (want.path, want.line, want.start, want.code) == (
-            actual.path,
-            actual.line,
-            actual.start,
-            actual.code,
-        )
-        if same and want.end == actual.end and actual.message.startswith(want.message):
-            return want
-    return actual
+def span(range_: Mapping[str, Any]) -> str:
+    """An LSP range as `line:character-line:character` (0-based, as sent)."""
+    start, end = range_["start"], range_["end"]
+    return f"{start['line']}:{start['character']}-{end['line']}:{end['character']}"
 
 
-def lines_of(text: str, keepends: bool = False) -> list[str]:
-    """The lines of `text`, ended by LF, CRLF or CR (as LSP and mfls end them)."""
-    parts = re.split(r"(\r\n|\r|\n)", text)
-    lines = [a + b for a, b in zip(parts[0::2], [*parts[1::2], ""], strict=True)]
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines if keepends else [line.rstrip("\r\n") for line in lines]
+def render_hover(hover: Mapping[str, Any] | None) -> str:
+    """A hover as the range it covers, then its whole markdown."""
+    if hover is None:
+        return "no hover"
+    contents = hover["contents"]
+    head = f"range {span(hover['range'])}" if "range" in hover else "no range"
+    return f"{head} ({contents['kind']})\n---\n{contents['value']}"
+
+
+def render_completion(result: Mapping[str, Any] | list[Any] | None) -> str:
+    """A completion list as the client shows it, in its order (sort text, then label),
+    one item a line: label, kind, detail, the edit's range and text (`snippet` when it
+    is a snippet, `preselect` when preselected); first whether the list is incomplete."""
+    if result is None:
+        return "no completion"
+    items = result if isinstance(result, list) else result["items"]
+    incomplete = False if isinstance(result, list) else result.get("isIncomplete", False)
+    lines = [f"incomplete: {str(incomplete).lower()}"]
+    for item in sorted(items, key=lambda i: (i.get("sortText") or i["label"], i["label"])):
+        kind = CompletionItemKind(item["kind"]).name if "kind" in item else "-"
+        snippet = " snippet" if item.get("insertTextFormat") == 2 else ""
+        snippet += " preselect" if item.get("preselect") else ""
+        edit = item.get("textEdit")
+        if edit is None:
+            change = f"insert {item.get('insertText', item['label'])!r}"
+        else:
+            where = edit.get("range") or edit.get("insert")
+            change = f"{span(where)} {edit['newText']!r}"
+        detail = item.get("detail") or "-"
+        lines.append(f"{item['label']} | {kind} | {detail} | {change}{snippet}")
+    return "\n".join(lines)
 
 
 def _units(text: str, encoding: str) -> int:

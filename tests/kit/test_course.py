@@ -1,22 +1,32 @@
-"""The fixture parser, `check_diagnostics` and `expect` themselves (course_fixture.py,
-expect.py): what they read, and that a mismatch fails with a readable diff."""
+"""The course-text format, the in-memory courses and client, `check_diagnostics` and
+`expect` themselves (tests/kit/course.py, memory_client.py): what they read, that a
+mismatch fails with a readable diff, and that in-memory courses stay off the disk."""
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from course_fixture import (
+
+from mfls.workspace.uris import path_to_uri
+from tests.kit.course import (
+    ROOT,
+    UPDATE,
     Annotation,
-    CourseClient,
     Cursor,
-    check_diagnostics,
+    DiskTouched,
+    course,
+    course_text,
+    expect,
+    no_disk,
     parse,
     render,
 )
-from expect import UPDATE, expect, render_completion, render_hover
+from tests.kit.memory_client import CourseClient, check_diagnostics, render_completion, render_hover
 
 COURSE = """
     //- mfcourse.toml
@@ -127,21 +137,19 @@ def test_a_malformed_fixture_is_refused(fixture: str, problem: str) -> None:
         parse(fixture)
 
 
-def test_check_diagnostics_pulled(tmp_path: Path) -> None:
-    course = check_diagnostics(tmp_path, COURSE.replace(" closed", ""), pull=True)
+def test_check_diagnostics_pulled() -> None:
+    course = check_diagnostics(COURSE.replace(" closed", ""), pull=True)
     assert course.pulls
     assert not [m for m in course.received if m.get("method") == "textDocument/publishDiagnostics"]
 
 
-def test_check_diagnostics_pushed(tmp_path: Path) -> None:
-    course = check_diagnostics(tmp_path, COURSE.replace(" closed", ""), pull=False)
+def test_check_diagnostics_pushed() -> None:
+    course = check_diagnostics(COURSE.replace(" closed", ""), pull=False)
     assert not course.pulls
     assert set(course.published()) == {"01.md", "02.md"}
 
 
-def test_a_wrong_annotation_fails_with_the_diagnostics_as_annotated_text(
-    tmp_path: Path,
-) -> None:
+def test_a_wrong_annotation_fails_with_the_diagnostics_as_annotated_text() -> None:
     wrong = """
         ?[{{ topic }} Python]
 
@@ -149,7 +157,7 @@ def test_a_wrong_annotation_fails_with_the_diagnostics_as_annotated_text(
         %%  ^^^^^^^^^^ unbound-reference
         """
     with pytest.raises(AssertionError) as failure:
-        check_diagnostics(tmp_path, wrong)
+        check_diagnostics(wrong)
     message = str(failure.value)
     assert message.startswith("the server's diagnostics are not the annotations:\n")
     assert "-%%  ^^^^^^^^^^ unbound-reference\n" in message
@@ -163,25 +171,22 @@ def test_a_wrong_annotation_fails_with_the_diagnostics_as_annotated_text(
     )
 
 
-def test_a_missing_and_an_extra_diagnostic_both_fail(tmp_path: Path) -> None:
+def test_a_missing_and_an_extra_diagnostic_both_fail() -> None:
     with pytest.raises(AssertionError, match=r"\+%%  \^\^\^\^\^\^\^ unbound-reference"):
-        check_diagnostics(tmp_path / "extra", "Use {{ x }}.\n")
+        check_diagnostics("Use {{ x }}.\n")
     with pytest.raises(AssertionError, match=r"-%%  \^\^\^\^\^ unbound-reference"):
-        check_diagnostics(
-            tmp_path / "missing", "?[{{ x }} A]\nUse {{ x }}.\n%%  ^^^^^ unbound-reference\n"
-        )
+        check_diagnostics("?[{{ x }} A]\nUse {{ x }}.\n%%  ^^^^^ unbound-reference\n")
 
 
-def test_a_message_must_start_as_annotated(tmp_path: Path) -> None:
+def test_a_message_must_start_as_annotated() -> None:
     with pytest.raises(AssertionError, match="near-miss: Not bound"):
         check_diagnostics(
-            tmp_path,
             "?[{{ topic }} A]\nUse {{ topc }}.\n%%  ^^^^^^^^^^ near-miss: Bound elsewhere\n",
         )
 
 
-def test_positions_are_utf16_for_a_utf16_client(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, "😀 {{ a$0 }}\n")
+def test_positions_are_utf16_for_a_utf16_client() -> None:
+    course = CourseClient("😀 {{ a$0 }}\n")
     assert course.encoding == "utf-16"
     assert course.at()["position"] == {"line": 0, "character": 7}  # 6 code points
     assert course.column("01.md", {"line": 0, "character": 7}) == 6
@@ -221,10 +226,89 @@ def test_renderings() -> None:
     )
 
 
-def test_the_example_in_docs_testing_md_passes(tmp_path: Path) -> None:
+def test_the_example_in_docs_testing_md_passes() -> None:
     """docs/testing.md shows how to write such a test: its example runs here."""
     docs = Path(__file__).resolve().parents[2] / "docs" / "testing.md"
     (example, *_) = re.findall(r"```python\n(.*?)```", docs.read_text(encoding="utf-8"), re.S)
     scope: dict[str, Any] = {"Path": Path}
     exec(compile(example, __file__, "exec"), scope)
-    scope["test_a_near_miss_and_its_hover"](tmp_path)
+    scope["test_a_near_miss_and_its_hover"]()
+
+
+def test_the_marks_example_in_docs_testing_md_passes() -> None:
+    """docs/testing.md's "Writing a test" compares a feature's ranges with annotations."""
+    docs = Path(__file__).resolve().parents[2] / "docs" / "testing.md"
+    (_, example, *_) = re.findall(r"```python\n(.*?)```", docs.read_text(encoding="utf-8"), re.S)
+    scope: dict[str, Any] = {}
+    exec(compile(example, __file__, "exec"), scope)
+    scope["test_references_of_a_key"]()
+
+
+def test_marks_are_compared_exactly_and_rendered_as_annotations() -> None:
+    made = course_text("?[{{ go$0al }} A]\n%%   ^^^^^^ write: bound\n{{ goal }}\n")
+    made.check([("01.md", 5, 9, "write", "bound")])
+    with pytest.raises(
+        AssertionError, match=r"(?s)-%%   \^{6} write: bound\n\+%%   \^{6} write: bou\n"
+    ):
+        made.check([("01.md", 5, 9, "write", "bou")])
+    assert made.marked([("01.md", 19, 23, "read"), ("01.md", 0, 15, "whole")]) == (
+        "//- 01.md\n?[{{ go$0al }} A]\n^^^^^^^^^^^^^^^^^ %% whole\n{{ goal }}\n%% ^^^^ read\n"
+    )
+    assert made.marked([("01.md", 2, 19, "across")]) == (
+        "//- 01.md\n?[{{ go$0al }} A]\n%%^^^^^^^^^^^^^^^+ across\n{{ goal }}\n"
+    )
+
+
+def test_names_and_texts_in_turn_or_a_mapping_give_the_same_course() -> None:
+    by_turns = course("a.md", "?[{{ goal }} A]\n", "b.md", "{{ goal }}\n", config='name = "N"\n')
+    by_mapping = course(
+        {"a.md": "?[{{ goal }} A]\n", "b.md": "{{ goal }}\n", "mfcourse.toml": 'name = "N"\n'}
+    )
+    for made in (by_turns, by_mapping):
+        [only] = made.snapshot.courses.values()
+        assert only.root == ROOT and only.config.name == "N"
+        assert set(only.docs) == {made.uri("a.md"), made.uri("b.md")}
+    assert by_turns.text("b.md") == by_mapping.text("b.md") == "{{ goal }}\n"
+
+
+def test_the_cursor_mark_is_taken_out_and_its_offset_kept() -> None:
+    made = course("a.md", "x\n", "b.md", "?[{{ go$0al }} A]\n")
+    assert made.text("b.md") == "?[{{ goal }} A]\n"
+    assert made.offset == 7 == made.offset_of("b.md", "al")
+    assert (made.cursor_name, made.cursor_uri) == ("b.md", path_to_uri("/course/b.md"))
+    assert made.offset_of("b.md", "{{", 2) == 4
+
+
+def test_a_missing_or_doubled_cursor_mark_is_an_error() -> None:
+    with pytest.raises(ValueError, match="no cursor"):
+        _ = course("a.md", "text").offset
+    with pytest.raises(ValueError, match="more than one"):
+        course("a.md", "$0 and $0")
+    with pytest.raises(ValueError, match="more than one"):
+        course("a.md", "$0", "b.md", "$0")
+    with pytest.raises(TypeError):
+        course("a.md")
+    with pytest.raises(ValueError, match="twice"):
+        course({"mfcourse.toml": ""}, config="")
+
+
+def test_folders_make_separate_courses() -> None:
+    made = course("one/a.md", "x\n", "two/b.md", "y\n", folders=["one", "two"])
+    assert sorted(made.snapshot.courses) == ["/course/one", "/course/two"]
+    assert made.workspace.disk_problems == ()
+
+
+@pytest.mark.parametrize(
+    "touch",
+    [
+        lambda: open(os.devnull),  # noqa: SIM115
+        lambda: Path(os.devnull).read_text(),
+        lambda: Path("/tmp/mfls-feature-test").write_text("x"),
+        lambda: os.listdir("/"),
+        lambda: os.path.isfile(os.devnull),
+        lambda: Path(".").resolve(),
+    ],
+)
+def test_the_file_system_is_out_of_reach(touch: Callable[[], object]) -> None:
+    with no_disk(), pytest.raises(DiskTouched):
+        touch()
