@@ -678,6 +678,9 @@ def test_the_second_visit_from_the_cache(session: Session) -> None:
     assert steps["problems"]["cached"] == []
     # Python itself came from the snapshot the first visit made (mfls imported and run).
     assert steps["share"]["opened"]["snapshot"] is True, steps["share"]["opened"]["snapshotProblem"]
+    # The snapshot was made before any course: nothing of the first visit's course (the
+    # example's lessons, a key edited in) is in it, so none reaches a second visit.
+    assert steps["share"]["snapshotHolds"] == ["mfls.lsp.playground"]
     print(f"second visit to the shared course's problems: {steps['share']['opened']['seconds']} s")
     assert sorted(steps["share"]["opened"]["cached"]) == [
         "pyodide/pyodide-lock.json",

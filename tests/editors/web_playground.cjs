@@ -384,6 +384,14 @@ async function share(context, page) {
   // The first visit keeps the runtime and, once the page is quiet, a snapshot of Python.
   const snapshotCached = () => page.evaluate(async () => Boolean(await caches.match(new URL("pyodide/mfls-snapshot.bin", location.href).href)));
   await until(snapshotCached, "the snapshot of Python cached", WAIT, 200);
+  // Which of these the snapshot's bytes hold: text of the first visit's course (the
+  // example's lessons, the key edited in above) must not be there (the snapshot is made
+  // before any course); the name of mfls's playground module must (the search finds text).
+  steps.snapshotHolds = await page.evaluate(async (needles) => {
+    const found = await caches.match(new URL("pyodide/mfls-snapshot.bin", location.href).href);
+    const image = new TextDecoder("latin1").decode(new Uint8Array(await found.arrayBuffer()));
+    return needles.filter((needle) => image.includes(needle));
+  }, ["Greet the learner and introduce the course", "What is your preferred editor?", "A key only this link knows", "mfls.lsp.playground"]);
   const other = await context.newPage();
   record(other);
   const opening = Date.now();
