@@ -381,7 +381,7 @@ async function share(context, page) {
   await page.waitForSelector("#message:not([hidden]) input:not([hidden])", { timeout: WAIT });
   const link = await page.inputValue("#message input");
   const steps = { tooLong, link, sent, url: page.url(), message: await message(page, "info") };
-  // The first visit keeps the runtime and, once the page is quiet, a snapshot of Python.
+  // The first visit keeps the runtime and a snapshot of Python, made before any course.
   const snapshotCached = () => page.evaluate(async () => Boolean(await caches.match(new URL("pyodide/mfls-snapshot.bin", location.href).href)));
   await until(snapshotCached, "the snapshot of Python cached", WAIT, 200);
   // Which of these the snapshot's bytes hold: text of the first visit's course (the
