@@ -1,6 +1,34 @@
-from course_kit import course as make_course
+"""Document and workspace symbols, rendered whole: a symbol a line, nested by indentation,
+with its kind, name, detail and the texts its range and selection cover."""
 
-from mfls.features.symbols import document_symbols, workspace_symbols
+from collections.abc import Iterable
+
+from mfls.features.symbols import DocumentSymbol, document_symbols, workspace_symbols
+from tests.kit.course import course, dedent
+
+
+def covered(text: str, start: int, end: int) -> str:
+    """The text of a range on one line, else where it starts and ends (line:column, from
+    1)."""
+    if "\n" not in text[start:end]:
+        return repr(text[start:end])
+    return f"{place(text, start)} to {place(text, end)}"
+
+
+def place(text: str, offset: int) -> str:
+    return f"{text.count(chr(10), 0, offset) + 1}:{offset - text.rfind(chr(10), 0, offset)}"
+
+
+def outline(text: str, symbols: Iterable[DocumentSymbol], depth: int = 0) -> str:
+    out = ""
+    for s in symbols:
+        detail = f" ({s.detail})" if s.detail else ""
+        out += (
+            f"{'  ' * depth}{s.kind} {s.name!r}{detail}: {covered(text, s.start, s.end)}"
+            f" at {text[s.selection_start : s.selection_end]!r}\n"
+        )
+        out += outline(text, s.children, depth + 1)
+    return out
 
 
 def test_headings_nest_and_hold_interactions() -> None:
@@ -8,26 +36,24 @@ def test_headings_nest_and_hold_interactions() -> None:
         "# Intro\n\n?[{{ goal }} A | B]\n\n## Details\n\n?[Yes | No]\n\n"
         "# Next\n\n?[{{ level }} ...your level]\n"
     )
-    course = make_course({"a.md": text})
-    symbols = document_symbols(course.snapshot, course.uri("a.md"))
-    assert [s.name for s in symbols] == ["Intro", "Next"]
-    intro = symbols[0]
-    assert [(c.name, c.kind) for c in intro.children] == [
-        ("goal", "interaction"),
-        ("Details", "heading"),
-    ]
-    goal = intro.children[0]
-    assert [(c.name, c.kind) for c in goal.children] == [("goal", "binding")]
-    assert text[goal.selection_start : goal.selection_end] == "goal"
-    assert "single choice" in goal.detail and "A | B" in goal.detail
-    details = intro.children[1]
-    assert [c.name for c in details.children] == ["?[Yes | No]"]
-    assert text[intro.start : intro.end].startswith("# Intro") and intro.end == text.index("# Next")
-    assert symbols[1].children[0].detail.startswith("input")
+    made = course({"a.md": text})
+    symbols = document_symbols(made.snapshot, made.uri("a.md"))
+    assert outline(text, symbols) == dedent(
+        """\
+        heading 'Intro': 1:1 to 9:1 at 'Intro'
+          interaction 'goal' (single choice: A | B): '?[{{ goal }} A | B]' at 'goal'
+            binding 'goal' (binding): '{{ goal }}' at 'goal'
+          heading 'Details': 5:1 to 9:1 at 'Details'
+            interaction '?[Yes | No]' (single choice): '?[Yes | No]' at '?[Yes | No]'
+        heading 'Next': 9:1 to 12:1 at 'Next'
+          interaction 'level' (input: ...your level): '?[{{ level }} ...your level]' at 'level'
+            binding 'level' (binding): '{{ level }}' at 'level'
+        """
+    )
 
 
 def test_workspace_symbols_name_their_course() -> None:
-    course = make_course(
+    made = course(
         {
             "one/mfcourse.toml": 'name = "First course"\n',
             "one/a.md": "?[{{ Your goal }} A]\n\n{{ reading only }}\n",
@@ -35,22 +61,32 @@ def test_workspace_symbols_name_their_course() -> None:
         },
         folders=["one", "two"],
     )
-    found = workspace_symbols(course.snapshot, "goal")
+    found = workspace_symbols(made.snapshot, "goal")
     assert sorted((s.name, s.container) for s in found) == [
         ("Your goal", "First course"),
         ("your goal", "two"),
     ]
-    every = workspace_symbols(course.snapshot, "")
-    assert {(s.name, s.kind) for s in every} == {
-        ("Your goal", "binding"),
-        ("reading only", "reference"),
-        ("your goal", "binding"),
-    }
-    assert workspace_symbols(course.snapshot, "zzz") == []
-    assert len(workspace_symbols(course.snapshot, "", limit=1)) == 1
+    every = workspace_symbols(made.snapshot, "")
+    at = [
+        (s.name, s.kind, made.name_of(s.uri), made.text(made.name_of(s.uri))[s.start : s.end])
+        for s in every
+    ]
+    assert sorted(at) == [
+        ("Your goal", "binding", "one/a.md", "Your goal"),
+        ("reading only", "reference", "one/a.md", "reading only"),
+        ("your goal", "binding", "two/b.md", "your goal"),
+    ]
+    assert workspace_symbols(made.snapshot, "zzz") == []
+    assert len(workspace_symbols(made.snapshot, "", limit=1)) == 1
 
 
 def test_symbols_of_a_closed_document() -> None:
-    course = make_course("a.md", "# One\n\n?[{{ k }} A]\n")
-    [heading] = document_symbols(course.snapshot, course.uri("a.md"))
-    assert heading.name == "One" and heading.children[0].name == "k"
+    made = course("a.md", "# One\n\n?[{{ k }} A]\n")
+    symbols = document_symbols(made.snapshot, made.uri("a.md"))
+    assert outline(made.text("a.md"), symbols) == dedent(
+        """\
+        heading 'One': 1:1 to 4:1 at 'One'
+          interaction 'k' (single choice: A): '?[{{ k }} A]' at 'k'
+            binding 'k' (binding): '{{ k }}' at 'k'
+        """
+    )
