@@ -22,17 +22,15 @@ import random
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO))
+from mfls.features.course_map import course_map
+from mfls.features.course_map_html import map_html
+from mfls.workspace.loading import load_course
 
-from mfls.features.course_map import course_map  # noqa: E402
-from mfls.features.course_map_html import map_html  # noqa: E402
-from mfls.workspace.loading import load_course  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 DRIVER = REPO / "tests" / "map" / "map_browser.cjs"
 NODE_MODULES = REPO / "editors" / "code-server" / "node_modules"

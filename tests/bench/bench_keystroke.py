@@ -34,10 +34,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = str(Path(__file__).resolve().parents[2])
-sys.path.insert(0, ROOT)
+from bench_check import WORDS  # the dense corpus's words
 
-from bench_check import WORDS  # noqa: E402  # the dense corpus's words, after the path
+ROOT = str(Path(__file__).resolve().parents[2])
 
 EDITED = "Edited here: {{ edited key"
 

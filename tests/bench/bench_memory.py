@@ -11,19 +11,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "robustness"))
-os.environ["PYTHONPATH"] = os.pathsep.join(
-    p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p
-)
+if not __package__:  # run as a file: again as a module of the checkout (tests.kit)
+    from as_module import rerun_as_module
 
-from memory_soak import (  # noqa: E402
+    rerun_as_module(__file__)
+
+from tests.kit.lsp_client import RawServer
+from tests.robustness.memory_soak import (
     Sample,
     least_squares,
     rising_steps,
@@ -32,7 +28,6 @@ from memory_soak import (  # noqa: E402
     steady_slope,
     theil_sen,
 )
-from robust_session import RawServer  # noqa: E402
 
 WARM_UP = 0.2  # the first fifth of the samples is left out of the fits
 

@@ -24,10 +24,12 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parents[1] / "robustness"
-sys.path.insert(0, str(HERE))
+if not __package__:  # run as a file: again as a module of the checkout (tests.kit)
+    from as_module import rerun_as_module
 
-from test_robust_rename_safety import (  # noqa: E402
+    rerun_as_module(__file__)
+
+from tests.robustness.test_robust_rename_safety import (
     SAVED,
     _run_and_kill,
     make_course,

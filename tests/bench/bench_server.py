@@ -32,7 +32,6 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 ROOT = str(Path(__file__).resolve().parents[2])
 # Measure this checkout, in process and in the server, whatever `mfls` pip installed.
-sys.path.insert(0, ROOT)
 os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH", "")) if p)
 SERVER = [sys.executable, "-m", "mfls"]
 KEYS_PER_LESSON = 100

@@ -39,10 +39,12 @@ import tempfile
 from pathlib import Path
 from typing import cast
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "editors"))
+if not __package__:  # run as a file: again as a module of the checkout (tests.kit)
+    from as_module import rerun_as_module
 
-from editor_harness import (  # noqa: E402
+    rerun_as_module(__file__)
+
+from tests.editors.editor_harness import (
     EDITORS,
     QUIET_WORKBENCH,
     copy_course,
@@ -52,6 +54,7 @@ from editor_harness import (  # noqa: E402
     serving_code_server,
 )
 
+HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "vscode_first_problem.cjs"
 CODE_SERVER = EDITORS / "code-server" / "node_modules" / ".bin" / "code-server"
 STAMP = r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) "

@@ -3,7 +3,7 @@
     python3 tests/fuzz/fuzz_scanner.py -max_total_time=600 [-dict=tests/fuzz/mdflow.dict] [CORPUS]
 
 Each input is decoded into a text (lone surrogates and NUL included) and a few edits.
-The scan must satisfy every invariant of tests/robustness/scan_invariants.py, and the
+The scan must satisfy every invariant of scan_invariants.py (beside this file), and the
 edited `Document` must equal a full scan of the edited text. A failure raises, and
 atheris writes the input to `crash-*` in the working directory.
 """
@@ -11,11 +11,8 @@ atheris writes the input to `crash-*` in the working directory.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import atheris
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "robustness"))
 
 with atheris.instrument_imports(include=["mfls.syntax"]):
     from mfls.syntax.document import Document

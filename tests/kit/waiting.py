@@ -11,7 +11,7 @@ import asyncio
 import time
 from collections.abc import Callable
 
-TIMEOUT = 20.0
+TIMEOUT = 30.0
 INTERVAL = 0.02
 
 

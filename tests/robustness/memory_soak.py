@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from robust_session import PROBE, RawServer
+from tests.kit.lsp_client import RawServer
+from tests.robustness.robust_session import PROBE
 
 TEXT = (
     "# Memory\n\n?[{{ colour }} Red | Blue]\n\n"

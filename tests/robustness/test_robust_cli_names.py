@@ -4,24 +4,17 @@ printed path escaped, so no name forges an output line or reaches the terminal r
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.kit.cli import mfls_bytes as mfls
 
 FORGED = "a\nforged.md:1:1: error x.md"
 ESCAPES = "\x1b[2J\x1b]0;owned\x07\rred\x9b.md"
 NOT_UTF8 = os.fsdecode(b"bad\xff\xfe.md")
 NAMES = (FORGED, ESCAPES, NOT_UTF8)
 LESSON = "Empty {{ }} and {{ topic }}.\n"
-
-
-def mfls(*args: str | bytes, cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "PYTHONPATH": os.getcwd()}
-    return subprocess.run(
-        [sys.executable, "-m", "mfls", *args], cwd=cwd, capture_output=True, env=env, timeout=60
-    )
 
 
 def assert_clean(output: bytes, lines: int | None = None) -> None:

@@ -12,7 +12,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from robust_session import PROBE, SERVER, RawServer, verify
+from robust_session import PROBE, verify
+
+from tests.kit.lsp_client import SERVER, RawServer
 
 URI = "file:///robustness/commands.md"
 TEXT = "# Commands\n\n?[{{ colour }} Red | Blue]\n\nUse {{ colour }} and " + PROBE + ".\n"

@@ -8,7 +8,6 @@ import asyncio
 import copy
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -17,21 +16,16 @@ from lsprotocol import types as t
 from pytest_lsp import client_capabilities
 from test_robust_editor_rename import open_doc, server, write
 
+from tests.kit.cli import mfls_bytes
+
 LIMIT_S = 20.0
 LESSON = "?[{{ topic }} A | B]\n"
 HOST_LESSON = "?[{{ sys_name }} A | B]\n"  # reserved-key-binding only if the link is read
 
 
 def mfls(*args: str, cwd: Path) -> tuple[subprocess.CompletedProcess[bytes], float]:
-    env = {**os.environ, "PYTHONPATH": os.getcwd()}
     began = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-m", "mfls", *args],
-        cwd=cwd,
-        capture_output=True,
-        env=env,
-        timeout=LIMIT_S,
-    )
+    done = mfls_bytes(*args, cwd=cwd, timeout=LIMIT_S)
     return done, time.monotonic() - began
 
 

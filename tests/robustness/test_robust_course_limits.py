@@ -11,14 +11,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 from lsprotocol import types as t
-from robust_session import indexing_ended as ended
-from robust_session import lsp_session, uri_of, wait_until
 
 from mfls.workspace.workspace import Workspace
+from tests.kit.cli import mfls
+from tests.kit.lsp_client import indexing_ended as ended
+from tests.kit.lsp_client import session as lsp_session
+from tests.kit.lsp_client import uri_of
+from tests.kit.waiting import wait_until
 
 LIMITED = {"MFLS_MAX_DOCUMENTS": "8", "MFLS_MAX_FILE_BYTES": "2000"}
 COURSE_FILE = 'name = "limits"\nhost = "ai-shifu"\nlessons = ["**/*.md"]\n'
@@ -65,15 +67,7 @@ def export(path: Path, lessons: int, big: int | None = None) -> Path:
 
 
 def check(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mfls", "check", "--jobs", "1", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        env={**os.environ, **LIMITED},
-        timeout=120,
-    )
+    return mfls("check", "--jobs", "1", *args, cwd=cwd, env={**os.environ, **LIMITED})
 
 
 def test_a_course_at_the_document_limit_checks_clean(tmp_path: Path) -> None:
@@ -148,7 +142,7 @@ async def test_the_server_shows_one_error_and_a_diagnostic_on_the_course_file(
 ) -> None:
     root = course(tmp_path / "c", 9)
     course_file = uri_of(root / "mfcourse.toml")
-    async with lsp_session([root], server_env={**os.environ, **LIMITED}) as session:
+    async with lsp_session(folders=[root], server_env={**os.environ, **LIMITED}) as session:
         await wait_until(ended(session))
         report = await session.client.text_document_diagnostic_async(
             t.DocumentDiagnosticParams(text_document=t.TextDocumentIdentifier(uri=course_file))

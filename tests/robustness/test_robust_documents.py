@@ -7,7 +7,10 @@ from __future__ import annotations
 import asyncio
 
 from lsprotocol import types as t
-from robust_session import PROBE, LspSession, lsp_session, verify
+from robust_session import PROBE, verify
+
+from tests.kit.lsp_client import Session
+from tests.kit.lsp_client import session as lsp_session
 
 URI = "file:///robustness/doc.md"
 TEXT = (
@@ -25,7 +28,7 @@ def partial(sl: int, sc: int, el: int, ec: int, text: str) -> t.TextDocumentCont
     )
 
 
-async def answered(session: LspSession, position: t.Position) -> None:
+async def answered(session: Session, position: t.Position) -> None:
     """Every position request answers (a result or null) for this position."""
     doc = t.TextDocumentIdentifier(uri=URI)
     client = session.client

@@ -3,9 +3,8 @@
 For each closed document the edit is computed from the file's current bytes: a lesson
 saved by another program without a watcher event, or right before one is processed, gets
 edits that fit it; a lesson that is not valid UTF-8 makes the rename refuse, as
-`mfls rename` does; a file reached under two names is edited once. The helpers here are
-self-contained (ASCII texts, plain line/character positions) so the same tests run
-against older checkouts.
+`mfls rename` does; a file reached under two names is edited once. The texts are ASCII, so
+edits are applied by plain line/character positions.
 """
 
 from __future__ import annotations
@@ -13,18 +12,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import sys
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcException
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
-SERVER = [sys.executable, "-m", "mfls"]
-TIMEOUT = 20.0
+from tests.kit.lsp_client import capabilities, session
+from tests.kit.lsp_client import write_files as write
+from tests.kit.waiting import wait_until
+
 TOML = 'host = "generic"\n'
 OPEN = "?[{{ topic }} A | B]\n"
 
@@ -33,59 +32,13 @@ def uri(path: Path) -> str:
     return Path(os.path.abspath(path)).as_uri()
 
 
-def write(root: Path, files: dict[str, str | bytes]) -> None:
-    for name, content in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content if isinstance(content, bytes) else content.encode())
-
-
-async def wait_until(condition: Callable[[], bool], timeout: float = TIMEOUT) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the server")
-        await asyncio.sleep(0.02)
-
-
 @contextlib.asynccontextmanager
 async def server(
     folder: Path, caps: t.ClientCapabilities | None = None
 ) -> AsyncIterator[LanguageClient]:
-    client = await ClientServerConfig(server_command=SERVER).start()
-    assert isinstance(client, LanguageClient)
-
-    @client.feature(t.CLIENT_REGISTER_CAPABILITY)
-    def register(params: t.RegistrationParams) -> None:
-        return None
-
-    # The server re-registers its file watchers once it knows the courses' globs.
-    @client.feature(t.CLIENT_UNREGISTER_CAPABILITY)
-    def unregister(params: t.UnregistrationParams) -> None:
-        return None
-
-    try:
-        await client.initialize_session(
-            t.InitializeParams(
-                capabilities=caps or client_capabilities("visual-studio-code"),
-                workspace_folders=[t.WorkspaceFolder(uri=uri(folder), name=folder.name)],
-            )
-        )
-
-        def indexed() -> bool:
-            return any(
-                isinstance(value, t.WorkDoneProgressEnd)
-                for reports in client.progress_reports.values()
-                for value in reports
-            )
-
-        await wait_until(indexed)
-        yield client
-    finally:
-        try:
-            await asyncio.wait_for(client.shutdown_session(), TIMEOUT)
-        finally:
-            await client.stop()
+    """The kit's client of a real server on `folder`, once its first indexing ended."""
+    async with session(caps or capabilities(), [folder], indexed=True) as started:
+        yield started.client
 
 
 def open_doc(client: LanguageClient, path: Path) -> str:

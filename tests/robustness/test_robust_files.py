@@ -10,11 +10,14 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types as t
-from robust_session import PROBE, lsp_session, push_capabilities, uri_of, verify, wait_until
-from robust_session import indexing_ended as ended
+from robust_session import PROBE, verify
 
 from mfls import disk
 from mfls.workspace.workspace import Workspace
+from tests.kit.lsp_client import indexing_ended as ended
+from tests.kit.lsp_client import push_capabilities, uri_of
+from tests.kit.lsp_client import session as lsp_session
+from tests.kit.waiting import wait_until
 
 LESSON = "# One\n\n?[{{ colour }} Red | Blue]\n\nUse {{ colour }}, {{ size }} and " + PROBE + ".\n"
 
@@ -31,7 +34,7 @@ async def test_a_20_mb_file_is_skipped_on_disk_and_served_when_opened(tmp_path: 
     big = prose * (20_000_000 // len(prose)) + "{{ big key }} " + PROBE + "\n"
     (tmp_path / "big.md").write_text(big, encoding="utf-8")
     (tmp_path / "a.md").write_text(LESSON, encoding="utf-8")
-    async with lsp_session([tmp_path]) as session:
+    async with lsp_session(folders=[tmp_path]) as session:
         await wait_until(ended(session))
         assert await symbol_names(session, "big key") == [], "a file over the limit is indexed"
         uri = uri_of(tmp_path / "a.md")
@@ -56,7 +59,7 @@ async def test_binary_and_latin_1_files_named_md_are_skipped(tmp_path: Path) -> 
     (tmp_path / "latin1.md").write_bytes("Caf\u00e9 {{ cl\u00e9 latin }}\n".encode("latin-1"))
     (tmp_path / "nul.md").write_bytes(b"\x00\x00{{ after nul }}\x00\n")
     (tmp_path / "a.md").write_text(LESSON, encoding="utf-8")
-    async with lsp_session([tmp_path]) as session:
+    async with lsp_session(folders=[tmp_path]) as session:
         await wait_until(ended(session))
         assert await symbol_names(session, "in binary") == []
         assert await symbol_names(session, "latin") == []
@@ -76,7 +79,7 @@ async def test_unreadable_entries_named_md_are_skipped(tmp_path: Path) -> None:
     locked.write_text("{{ locked key }}\n", encoding="utf-8")
     locked.chmod(0)
     (tmp_path / "a.md").write_text(LESSON, encoding="utf-8")
-    async with lsp_session([tmp_path]) as session:
+    async with lsp_session(folders=[tmp_path]) as session:
         await wait_until(ended(session))
         assert await symbol_names(session, "inner key") == ["inner key"]
         if os.geteuid() != 0:  # root reads mode-000 files
@@ -91,7 +94,7 @@ async def test_a_fifo_named_like_the_course_file_does_not_block_indexing(tmp_pat
     fifo = tmp_path / "mfcourse.toml"
     os.mkfifo(fifo)
     (tmp_path / "a.md").write_text(LESSON, encoding="utf-8")
-    async with lsp_session([tmp_path]) as session:
+    async with lsp_session(folders=[tmp_path]) as session:
         try:
             await wait_until(ended(session), timeout=10)
             assert "colour" in await symbol_names(session, "colour")
@@ -110,7 +113,7 @@ async def test_a_fifo_course_file_does_not_block_a_push_diagnostics_server(
     fifo = tmp_path / "mfcourse.toml"
     os.mkfifo(fifo)
     (tmp_path / "a.md").write_text(LESSON, encoding="utf-8")
-    async with lsp_session([tmp_path], caps=push_capabilities()) as session:
+    async with lsp_session(folders=[tmp_path], caps=push_capabilities()) as session:
         try:
             assert not session.pull
             await wait_until(ended(session), timeout=10)
@@ -147,7 +150,7 @@ async def test_a_symlink_loop_and_dangling_links_are_walked_once(tmp_path: Path)
     (tmp_path / "x.md").symlink_to(tmp_path / "y.md")
     (tmp_path / "y.md").symlink_to(tmp_path / "x.md")
     (tmp_path / "dangling.md").symlink_to(tmp_path / "missing.md")
-    async with lsp_session([tmp_path]) as session:
+    async with lsp_session(folders=[tmp_path]) as session:
         await wait_until(ended(session))
         found = await session.client.workspace_symbol_async(t.WorkspaceSymbolParams(query="in sub"))
         assert [s.location.uri for s in found or []] == [uri_of(tmp_path / "sub" / "b.md")]
@@ -196,7 +199,7 @@ async def test_files_deleted_while_the_server_indexes(tmp_path: Path) -> None:
     for k in range(400):
         (tmp_path / f"l{k:03}.md").write_text(f"{{{{ key {k} }}}} " * 50 + "\n", encoding="utf-8")
     (tmp_path / "a.md").write_text(LESSON, encoding="utf-8")
-    async with lsp_session([tmp_path]) as session:
+    async with lsp_session(folders=[tmp_path]) as session:
         for k in range(0, 400, 2):
             (tmp_path / f"l{k:03}.md").unlink()
         await wait_until(ended(session))
@@ -221,7 +224,7 @@ async def test_a_course_file_with_syntax_errors_then_fixed(tmp_path: Path) -> No
     course.write_text('host = "ai-shifu\nlessons = [\n', encoding="utf-8")
     lesson = "?[{{ probe }} A | B]\n\nHello {{ sys_user_nickname }}, " + PROBE + ".\n"
     (tmp_path / "a.md").write_text(lesson, encoding="utf-8")
-    async with lsp_session([tmp_path]) as session:
+    async with lsp_session(folders=[tmp_path]) as session:
         await wait_until(ended(session))
         uri = uri_of(tmp_path / "a.md")
         session.open(uri, lesson)
@@ -274,7 +277,7 @@ async def test_workspace_folders_that_are_missing_files_or_odd_are_survived(
     (tmp_path / "a.md").write_text(LESSON, encoding="utf-8")
     (tmp_path / "plain.txt").write_text("not a folder", encoding="utf-8")
     folders = [tmp_path / "missing", tmp_path / "plain.txt", tmp_path, tmp_path / "." / "."]
-    async with lsp_session(folders) as session:
+    async with lsp_session(folders=folders) as session:
         await wait_until(ended(session))
         session.client.workspace_did_change_workspace_folders(
             t.DidChangeWorkspaceFoldersParams(

@@ -11,11 +11,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from mdflow_strategies import apply_edits, edit_sequences, hostile_text
-from scan_invariants import check_result
 
 from mfls.syntax.document import Document
 from mfls.syntax.model import ScanResult
 from mfls.syntax.scanner import scan
+from tests.fuzz.scan_invariants import check_result
 
 SETTINGS = settings(
     max_examples=150,

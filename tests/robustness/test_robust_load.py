@@ -10,17 +10,10 @@ from collections.abc import Awaitable
 from typing import Any
 
 from lsprotocol import types as t
-from robust_session import (
-    PROBE,
-    TIMEOUT,
-    LspSession,
-    expected_diagnostics,
-    line_starts,
-    lsp_session,
-    position,
-    push_capabilities,
-    verify,
-)
+from robust_session import PROBE, expected_diagnostics, line_starts, position, verify
+
+from tests.kit.lsp_client import TIMEOUT, Session, push_capabilities
+from tests.kit.lsp_client import session as lsp_session
 
 URI = "file:///robustness/load.md"
 TAIL = "\n\n" + PROBE + "\n"
@@ -55,7 +48,7 @@ def snap(text: str, offset: int) -> int:
     return offset
 
 
-def requests_at(session: LspSession, text: str, k: int) -> list[Awaitable[Any]]:
+def requests_at(session: Session, text: str, k: int) -> list[Awaitable[Any]]:
     doc = t.TextDocumentIdentifier(uri=URI)
     starts = line_starts(text)
     line, char = position(text, starts, (k * 7919) % (len(text) + 1))

@@ -22,7 +22,8 @@ from memory_soak import (
     steady_slope,
     theil_sen,
 )
-from robust_session import raw_session
+
+from tests.kit.lsp_client import raw_session
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),

@@ -15,7 +15,6 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,8 +24,8 @@ from test_robust_editor_rename import open_doc, rename, server, wait_until
 
 from mfls.cli import rename as cli_rename
 from mfls.disk import journal
+from tests.kit.cli import command, environment, mfls
 
-MFLS = [sys.executable, "-m", "mfls"]
 LESSON = b"Use {{ topic }} here.\n"
 RENAMED = b"Use {{ subject }} here.\n"
 VICTIM = b"a file of the user's, outside the course\n"
@@ -36,10 +35,6 @@ SECRET = "SECRET-VALUE"
 
 def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def mfls(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*MFLS, *args], capture_output=True, text=True, timeout=120, check=False)
 
 
 def snapshot(folder: Path) -> dict[str, bytes | str]:
@@ -325,7 +320,8 @@ def test_concurrent_renames_exit_0_once_and_1_otherwise(tmp_path: Path) -> None:
             (course / f"l{index}.md").write_bytes(LESSON)
         runs = [
             subprocess.Popen(
-                [*MFLS, "rename", "--course", str(course), "topic", f"key{number}"],
+                command("rename", "--course", str(course), "topic", f"key{number}"),
+                env=environment(),
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
             )

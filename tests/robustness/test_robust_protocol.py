@@ -10,7 +10,9 @@ import asyncio
 import itertools
 from typing import Any
 
-from robust_session import PROBE, RawServer, raw_session, verify
+from robust_session import PROBE, verify
+
+from tests.kit.lsp_client import RawServer, raw_session
 
 URI = "file:///robustness/protocol.md"
 TEXT = "# Title\n\n?[{{ colour }} Red | Blue]\n\nUse {{ colour }} and " + PROBE + ".\n"

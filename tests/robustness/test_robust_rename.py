@@ -7,7 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from robust_session import PROBE, raw_session, uri_of, verify
+from robust_session import PROBE, verify
+
+from tests.kit.lsp_client import raw_session, uri_of
 
 FILES = {
     "a.md": "?[{{ colour }} A | B]\n\nUse {{ colour }}.\n",

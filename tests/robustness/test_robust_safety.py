@@ -14,10 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as t
-from robust_session import PROBE, lsp_session, uri_of, verify, wait_until
-from robust_session import indexing_ended as ended
+from robust_session import PROBE, verify
 
 from mfls.features import code_actions as ca
+from tests.kit.lsp_client import indexing_ended as ended
+from tests.kit.lsp_client import session as lsp_session
+from tests.kit.lsp_client import uri_of
+from tests.kit.waiting import wait_until
 
 AUDIT = Path(__file__).parent / "audit"
 TOKEN = "PWNED_5c1e"
@@ -126,7 +129,7 @@ async def test_no_reads_outside_the_workspace_no_network_no_execution(tmp_path: 
     log = tmp_path / "audit.jsonl"
     lesson = a / "hostile.md"
     lesson.write_text(HOSTILE, encoding="utf-8")
-    async with lsp_session([workspace], server_env=audit_env(log)) as session:
+    async with lsp_session(folders=[workspace], server_env=audit_env(log)) as session:
         await wait_until(ended(session))
         uri = uri_of(lesson)
         session.open(uri, HOSTILE)
@@ -181,7 +184,7 @@ async def test_rename_and_code_actions_edit_only_documents_of_the_course(tmp_pat
     course_a = {uri_of(a / "one.md"), uri_of(a / "two.md")}
     stray = tmp_path / "stray.md"  # outside every workspace folder, open in the editor
     stray.write_text("?[%{{ colour }} P | Q]\n", encoding="utf-8")
-    async with lsp_session([workspace]) as session:
+    async with lsp_session(folders=[workspace]) as session:
         await wait_until(ended(session))
         uri = uri_of(a / "one.md")
         text = (a / "one.md").read_text(encoding="utf-8")

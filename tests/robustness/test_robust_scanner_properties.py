@@ -2,7 +2,7 @@
 and the result depends only on the text's structure, not on how it is spelled.
 
 Complements tests/syntax (examples and conformance) with invariants checked on every
-generated input: see scan_invariants.py for the list.
+generated input: see tests/fuzz/scan_invariants.py for the list.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import json
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from mdflow_strategies import any_text, contained_text, hostile_text, mdflow_text
-from scan_invariants import check_result
 
 from mfls.syntax.blocks import iter_units
 from mfls.syntax.model import ScanResult
 from mfls.syntax.scanner import scan, scan_unit
+from tests.fuzz.scan_invariants import check_result
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from robust_session import PROBE, RawServer, verify
+from robust_session import PROBE, verify
+
+from tests.kit.lsp_client import RawServer
 
 URI = "file:///robustness/shutdown.md"
 TEXT = "?[{{ q }} A | B]\n\n" + PROBE + "\n"

@@ -22,7 +22,9 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from robust_session import PROBE, SERVER, RawServer, verify
+from robust_session import PROBE, verify
+
+from tests.kit.lsp_client import SERVER, RawServer
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
