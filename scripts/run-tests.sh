@@ -19,7 +19,7 @@ echo "$build"
 build_dependent=(
   tests/syntax tests/conformance tests/commonmark tests/features tests/workspace tests/hosts
   tests/robustness/test_robust_scanner_properties.py tests/robustness/test_robust_incremental.py
-  tests/cli/test_places.py tests/lsp/test_lsp_line_index_spans.py tests/lsp/test_lsp_from_proto.py
+  tests/text tests/lsp/test_lsp_from_proto.py
   tests/lsp/test_lsp_to_proto.py
 )
 status=0

@@ -1,4 +1,4 @@
-"""LineIndex: code point offsets <-> (line, character) in each position encoding."""
+"""`mfls.text.line_index.LineIndex`: code point offsets <-> (line, character) in each position encoding."""
 
 from __future__ import annotations
 
