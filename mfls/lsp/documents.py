@@ -1,19 +1,22 @@
 """Texts the server converts positions in: open buffers first, then the course index.
 
 Every text gets one `LineIndex`, kept while the text is current; an open buffer's index
-is updated edit by edit rather than rebuilt. An `OpenBuffer` is a value: an edit replaces
-it, so a `Snapshot` (`mfls.lsp.snapshot`) taken before keeps converting in its old text.
+is updated edit by edit rather than rebuilt. An `OpenBuffer` (held once, by the
+workspace: `mfls.workspace.open_buffers`) is a value: an edit replaces it, so a
+`Snapshot` (`mfls.lsp.snapshot`) taken before keeps converting in its old text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from mfls.lsp.filetypes import LANGUAGE_IDS
 from mfls.text.line_index import LineIndex
 from mfls.workspace.config import COURSE_FILE, MARKDOWN_SUFFIXES
 from mfls.workspace.course_creator import STRUCTURE
+from mfls.workspace.open_buffers import OpenBuffer
+
+__all__ = ["OpenBuffer", "Texts", "is_course_file", "is_markdown"]
 
 CACHED_INDEXES = 256  # line indexes kept for documents that are not open
 
@@ -28,13 +31,6 @@ def is_course_file(uri: str) -> bool:
     """A course's `mfcourse.toml`, or the `structure.json` of an AI-Shifu course folder
     (their diagnostics are the course's, not a document's)."""
     return uri.rsplit("/", 1)[-1] in (COURSE_FILE, STRUCTURE)
-
-
-@dataclass(frozen=True, slots=True)
-class OpenBuffer:
-    client_uri: str  # the URI exactly as the client spelled it
-    version: int
-    index: LineIndex
 
 
 class Texts:

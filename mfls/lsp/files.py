@@ -13,13 +13,15 @@ from typing import Protocol
 from mfls import disk
 from mfls.disk import journal
 from mfls.features import course_rename as cr
-from mfls.workspace.workspace import EditBasis, Workspace
+from mfls.workspace.edit_basis import EditBasis
+from mfls.workspace.workspace import Workspace
 
 
 class Files(Protocol):
     def edit_basis(self, course_id: str, uris: Iterable[str]) -> EditBasis:
         """The closed documents `uris` of the course as the disk holds them now
-        (`Workspace.edit_basis`)."""
+        (`Workspace.edit_basis`), changing nothing: the handler returns `basis.copies`
+        as an effect (`effects.with_copies`)."""
         ...
 
     def pending_journal(self, root: str) -> str | None:

@@ -39,7 +39,7 @@ from mfls.lsp import course_gate, to_proto
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.course_gate import CourseGate
 from mfls.lsp.diagnostic_memo import DiagnosticMemo, reported_documents, structure_uri
-from mfls.lsp.effects import MessageAfterAnswer, Outcome, WatchRename
+from mfls.lsp.effects import DiskCopies, MessageAfterAnswer, Outcome, WatchRename
 from mfls.lsp.files import DiskFiles
 from mfls.lsp.logs import LOGGER_NAME, ClientLogHandler, ContextThreads, in_this_context
 from mfls.lsp.protocol import MflsProtocol
@@ -170,7 +170,9 @@ class MflsServer(LanguageServer):
             return result, []
         later: list[MessageAfterAnswer] = []
         for effect in result.effects:
-            if isinstance(effect, WatchRename):
+            if isinstance(effect, DiskCopies):
+                self.courses.take_disk_copies(effect)
+            elif isinstance(effect, WatchRename):
                 waiting = self.state.pending_renames
                 self.state.pending_renames = waiting.added(effect.pending, once=effect.offered)
             else:

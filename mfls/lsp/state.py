@@ -1,16 +1,16 @@
 """`ServerState`: the front end's one mutable object.
 
-It holds the course workspace, the open buffers, the settings, the client's capabilities
-and locale, the workspace folders and the renames waiting to be seen applied. Only MUTATE
-and DISK handlers (`mfls.lsp.routes`) and the server's plumbing change it; a READ handler
-gets a `Snapshot` of it (`snapshot()`, O(1): the open buffers are a mapping that each
-change replaces, never updates, so a snapshot keeps the buffers of its moment).
+It holds the course workspace (which holds the open buffers), the settings, the
+client's capabilities and locale, the workspace folders and the renames waiting to be
+seen applied. Only MUTATE and DISK handlers (`mfls.lsp.routes`) and the server's
+plumbing change it; a READ handler gets a `Snapshot` of it (`snapshot()`, O(1): the open
+buffers are a mapping that each change replaces, never updates, so a snapshot keeps the
+buffers of its moment).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 
 from mfls.features import rename_record as rr
 from mfls.features.messages import AUTO, language_of
@@ -39,27 +39,18 @@ class ServerState:
         self.pending_renames = rr.PendingRenames()
         """The editor's renames not yet seen applied (`editing.rename` adds them)."""
         self.json_ready = json_ready
-        self._buffers: Mapping[str, OpenBuffer] = MappingProxyType({})
         self._indexes: dict[str, LineIndex] = {}  # closed documents' (`documents.Texts`)
         self._diagnostics_memo = diagnostics_memo or DiagnosticMemo()
 
     @property
     def buffers(self) -> Mapping[str, OpenBuffer]:
-        """The open buffers by canonical URI, in the order they were opened."""
-        return self._buffers
+        """The open buffers by canonical URI, in the order they were opened: the
+        workspace's, held there once (`Workspace.buffers`)."""
+        return self.workspace.buffers
 
-    def set_buffer(self, uri: str, buffer: OpenBuffer) -> None:
-        """Open `uri`, or replace its buffer after an edit."""
-        self._buffers = MappingProxyType({**self._buffers, uri: buffer})
-
-    def close_buffer(self, uri: str) -> OpenBuffer | None:
-        """Forget the buffer of `uri` (None: it was not open)."""
-        buffers = dict(self._buffers)
-        closed = buffers.pop(uri, None)
-        if closed is not None:
-            self._buffers = MappingProxyType(buffers)
-            self._indexes.pop(uri, None)
-        return closed
+    def forget_index(self, uri: str) -> None:
+        """Drop the line index kept for `uri` as a closed document (it was closed)."""
+        self._indexes.pop(uri, None)
 
     @property
     def language(self) -> str:
@@ -73,7 +64,7 @@ class ServerState:
         snapshot used on the worker thread)."""
         return Snapshot.of(
             self.workspace.snapshot,
-            self._buffers,
+            self.workspace.buffers,
             self.caps,
             self.settings,
             self.language,

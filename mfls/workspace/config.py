@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping
-from string import Template
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from mfls.text.lines import line_column, nth_line_start
+from mfls.workspace.catalog import EN, say
 from mfls.workspace.diagnostic_registry import DEFAULT_SEVERITIES, OFF, SEVERITY_NAMES
 from mfls.workspace.hosts import HOST_NAMES
 
@@ -73,45 +73,6 @@ class CourseConfig(NamedTuple):
         return self.target if self.target is not None else default_target(self.host)
 
 
-CONFIG_MESSAGES: Final = {
-    "config.unreadable": "The course file could not be read. Every setting uses its default.",
-    "config.invalid-toml": "The course file is not valid TOML. Every setting uses its "
-    "default until it is fixed; the TOML reader says: ${reason}.",
-    "config.unknown-setting": "Unknown setting `${key}` is ignored. The course file knows "
-    "${known}.",
-    "config.name-type": "`name` must be a string; it is ignored.",
-    "config.host-value": "`host` is not a known host; the generic host applies. It must be "
-    "one of ${choices}.",
-    "config.target-value": "`target` is not a known target; the host's default applies. "
-    "`target` must be one of ${choices}.",
-    "config.page-value": "`page` names no learner page mfls checks; every checked version "
-    "applies. `page` must be one of ${choices}, or a list of them.",
-    "config.list-type": "`${key}` must be a list of strings; it is ignored.",
-    "config.diagnostics-type": "`diagnostics` must be a table of code = severity; ignored.",
-    "config.unknown-code": "Unknown diagnostic code `${code}` is ignored.",
-    "config.severity-value": "The severity of `${code}` is not known; the default applies. "
-    "It must be one of ${choices}.",
-    "structure.unreadable": "structure.json could not be read (${reason}); the lessons are "
-    "`lessons/lesson-*.md` in number order until it can be.",
-    "structure.invalid-json": "structure.json is not valid JSON: ${reason}. The lessons are "
-    "`lessons/lesson-*.md` in number order until it is fixed.",
-    "structure.shape": "${what}: the course tool reads ${expected} here; this part is ignored.",
-    "structure.missing-file": "`${file}` is not in lessons/: this lesson is left out of the "
-    'course. The course tool\'s `build` skips it too ("file not found").',
-    "structure.outside": "`${file}` is not a file inside lessons/: the course tool refuses "
-    "it, and mfls reads nothing outside the course folder.",
-    "structure.duplicate": "`${file}` is listed a second time: it runs once, where it is "
-    "first listed. The course tool's `build` would make it a second lesson.",
-    "config.document-limit": "The course is over the document limit; its check is "
-    "incomplete. Its folder was listed up to ${limit} files: the files after them are not "
-    "part of the course.",
-    "config.file-limit": "A file of the course is over the size limit; its check is "
-    "incomplete. `${path}` is larger than ${limit} bytes: it is left out, its bindings do "
-    "not count.",
-}
-"""The English texts of course file problems (`mfls.features.messages` has the others)."""
-
-
 LIMIT_PROBLEMS: Final = frozenset({"config.document-limit", "config.file-limit"})
 """Problems of the course, not of its file, reported on the course file: a course over
 a limit of mfls (`Workspace` adds them)."""
@@ -120,7 +81,8 @@ a limit of mfls (`Workspace` adds them)."""
 class ConfigProblem(NamedTuple):
     """A problem in the course file. `start`/`end` are code point offsets in its text,
     `line`/`column` 0-based. `fatal` means the whole file was ignored. `message` is the
-    English text of message `id` of `CONFIG_MESSAGES` with the arguments `args`."""
+    English text of message `id` of the catalog (`mfls.workspace.catalog`) with the
+    arguments `args`."""
 
     message: str
     start: int
@@ -139,7 +101,7 @@ class ConfigProblem(NamedTuple):
         span: tuple[int, int, int, int],
         fatal: bool = False,
     ) -> ConfigProblem:
-        text = Template(CONFIG_MESSAGES[message_id]).substitute(args)
+        text = say(EN, message_id, **args)
         return cls(text, *span, fatal=fatal, id=message_id, args=tuple(args.items()))
 
     @property

@@ -4,7 +4,6 @@ publish notification and the pull report built from them."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Any
 
@@ -102,14 +101,14 @@ def test_remembered_texts_follow_moved_ranges_and_edited_places() -> None:
     edited = LineIndex(TEXT).edited(0, 0, "ab\n")
     buffers = convert.texts.open
     assert isinstance(buffers, dict)
-    buffers[URI] = dataclasses.replace(buffers[URI], index=edited)
+    buffers[URI] = OpenBuffer(buffers[URI].client_uri, buffers[URI].version, edited)
     moved = [
         Diagnostic(d.code, d.severity, d.start + 3, d.end + 3, d.message, d.related, d.tags)
         for d in items
     ]
     expected = [sent(to_proto.diagnostic(convert, edited, item)) for item in moved]
     assert writer.texts(edited, moved) == expected
-    buffers[URI] = dataclasses.replace(buffers[URI], client_uri="file:///c/renamed.md")
+    buffers[URI] = OpenBuffer("file:///c/renamed.md", buffers[URI].version, edited)
     assert writer.texts(edited, moved) == [
         sent(to_proto.diagnostic(convert, edited, item)) for item in moved
     ]

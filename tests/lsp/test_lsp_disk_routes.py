@@ -6,25 +6,19 @@ they run inline."""
 from __future__ import annotations
 
 import asyncio
-import sys
 import threading
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as t
 
 from mfls.features.refusal import Refusal
 from mfls.lsp import routes
-from mfls.lsp.documents import OpenBuffer
 from mfls.lsp.files import DiskFiles
 from mfls.lsp.server import MflsServer
 from mfls.lsp.state import ServerState
-from mfls.text.line_index import LineIndex
 from mfls.workspace.workspace import EditBasis
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "features"))
-import course_kit  # the in-memory courses, after the path
+from tests.kit import course as course_kit
 
 LESSON_1 = "# A\n\n?[{{ topic }} Python | JavaScript]\n\nUse {{ topic }}.\n"
 LESSON_2 = "# B\n\nMore about {{ topic }}.\n"
@@ -55,7 +49,6 @@ def served(inline: bool) -> tuple[MflsServer, RecordingFiles, str]:
     files = RecordingFiles(kit)
     server.files = files
     uri = kit.uri("01.md")
-    server.state.set_buffer(uri, OpenBuffer(uri, 1, LineIndex(LESSON_1)))
     kit.workspace.open(uri, LESSON_1, 1)
     return server, files, uri
 
@@ -93,8 +86,7 @@ async def test_a_buffer_edited_while_the_worker_renames_makes_the_answer_stale()
     edited = threading.Event()
 
     def edit_the_buffer() -> None:
-        buffer = OpenBuffer(uri, 2, LineIndex(LESSON_1 + "x"))
-        server.state.set_buffer(uri, buffer)
+        server.state.workspace.change(uri, [(len(LESSON_1), len(LESSON_1), "x")], 2)
         edited.set()
 
     def meanwhile() -> None:

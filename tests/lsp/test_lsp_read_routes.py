@@ -1,13 +1,11 @@
 """Every READ route answers from its snapshot alone: run through the dispatcher
 (`routes.bound`) on an in-memory course, with the file system out of reach (the feature
-tests' guard, `course_kit.no_disk`), each gives its real answer and touches no file."""
+tests' guard, `tests.kit.course.no_disk`), each gives its real answer and touches no file."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,13 +15,9 @@ from pytest_lsp import client_capabilities
 from mfls.lsp import routes
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.diagnostic_memo import DiagnosticMemo
-from mfls.lsp.documents import OpenBuffer
 from mfls.lsp.server import MflsServer
 from mfls.lsp.state import ServerState
-from mfls.text.line_index import LineIndex
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "features"))
-import course_kit  # the in-memory courses, after the path
+from tests.kit import course as course_kit
 
 LESSON_1 = "# Welcome\n\n?[{{ topic }} Python | JavaScript]\n\nUse {{ topic }} and {{ topc }}.\n"
 LESSON_2 = "# Next\n\nMore about {{ topic }}.\n\n?[\n"
@@ -126,7 +120,7 @@ def test_the_read_routes_are_the_ones_the_design_names() -> None:
 
 @contextmanager
 def recorded_no_disk(touched: list[str]) -> Iterator[None]:
-    """`course_kit.no_disk`, each refused call also recorded (a handler that caught the
+    """`tests.kit.course.no_disk`, each refused call also recorded (a handler that caught the
     failure would otherwise hide it)."""
     with course_kit.no_disk():
         saved = [(module, name, getattr(module, name)) for module, name in course_kit.GUARDED]
@@ -155,7 +149,6 @@ def server_and_params() -> tuple[MflsServer, dict[str, Any]]:
     state.caps = Capabilities.read(client_capabilities("visual-studio-code"))
     assert state.caps.lazy_completion_documentation
     one, two = kit.uri("01.md"), kit.uri("02.md")
-    state.set_buffer(one, OpenBuffer(one, 1, LineIndex(LESSON_1)))
     kit.workspace.open(one, LESSON_1, 1)
     server.state = state
     return server, _params(one, two, kit.uri("mfcourse.toml"))

@@ -4,20 +4,15 @@ its own texts (an open buffer as it was, a closed document as its index held it)
 from __future__ import annotations
 
 import dataclasses
-import sys
-from pathlib import Path
 
 import pytest
 from lsprotocol import types as t
 
 from mfls.features import rename as rn
 from mfls.lsp.capabilities import Capabilities
-from mfls.lsp.documents import OpenBuffer
 from mfls.lsp.state import ServerState
-from mfls.text.line_index import Encoding, LineIndex
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "features"))
-from course_kit import Course, course  # the in-memory courses, after the path
+from mfls.text.line_index import Encoding
+from tests.kit.course import Course, course
 
 OPEN_TEXT = "😀 {{ topic }}\r\nsecond {{ topic }}\n"
 CLOSED_TEXT = "# B\n\n😀😀 ?[{{ topic }} A | B]\n"
@@ -33,8 +28,7 @@ def opened(encoding: Encoding = Encoding.UTF16) -> tuple[Course, ServerState, st
     state = ServerState(kit.workspace)
     state.caps = dataclasses.replace(Capabilities(), encoding=encoding)
     uri = kit.uri("a.md")
-    state.set_buffer(uri, OpenBuffer("file:///course/%61.md", 3, LineIndex(OPEN_TEXT)))
-    kit.workspace.open(uri, OPEN_TEXT, 3)
+    kit.workspace.open(uri, OPEN_TEXT, 3, "file:///course/%61.md")
     return kit, state, uri
 
 
@@ -71,8 +65,6 @@ def test_a_closed_document_converts_in_its_indexed_text() -> None:
 def test_a_snapshot_taken_before_an_edit_keeps_converting_in_the_old_text() -> None:
     kit, state, uri = opened()
     before = state.snapshot()
-    edited_index = LineIndex(OPEN_TEXT).edited(0, 0, "new line\n")
-    state.set_buffer(uri, OpenBuffer("file:///course/%61.md", 4, edited_index))
     kit.workspace.change(uri, [(0, 0, "new line\n")], 4)
     after = state.snapshot()
 
@@ -92,14 +84,14 @@ def test_a_closed_document_reopened_with_another_text_leaves_old_snapshots_alone
     closed = kit.uri("b.md")
     before = state.snapshot()
     assert before.index(closed) is not None  # its index is made (and cached) now
-    state.set_buffer(closed, OpenBuffer(closed, 1, LineIndex("other\n")))
     kit.workspace.open(closed, "other\n", 1)
     old = before.index(closed)
     assert old is not None and old.text == CLOSED_TEXT
     new = state.snapshot().index(closed)
     assert new is not None and new.text == "other\n"
-    assert state.close_buffer(closed) is not None
-    assert state.close_buffer(closed) is None
+    assert state.workspace.is_open(closed)
+    state.workspace.close(closed)
+    assert not state.workspace.is_open(closed)
     assert closed not in state.snapshot().buffers and closed not in before.buffers
 
 
@@ -121,6 +113,6 @@ def test_a_rename_edit_is_stale_against_a_snapshot_whose_buffer_differs() -> Non
     change = rn.rename_key(before.workspace.courses[kit.root], "topic", "subject")
     assert isinstance(change, rn.WorkspaceChange)
     assert isinstance(before.edits().edit(change), t.WorkspaceEdit)
-    state.set_buffer(uri, OpenBuffer(uri, 4, LineIndex(OPEN_TEXT + "x")))
+    state.workspace.change(uri, [(len(OPEN_TEXT), len(OPEN_TEXT), "x")], 4)
     stale = state.snapshot().edits().edit(change)
     assert not isinstance(stale, t.WorkspaceEdit) and stale.stale

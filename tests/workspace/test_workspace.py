@@ -303,7 +303,7 @@ def test_a_course_file_that_is_a_fifo_is_a_problem(tmp_path: Path) -> None:
 
 
 def test_index_all_reports_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from mfls.workspace import workspace as module
+    from mfls.workspace import cold_indexing as module
 
     monkeypatch.setattr(module, "PROGRESS_STEP", 2)
     write(tmp_path, {f"{n}.md": "x" for n in range(5)})
@@ -326,7 +326,7 @@ def test_late_disk_read_never_overwrites_an_open_buffer(tmp_path: Path) -> None:
         started.set()
         release.wait(5)
 
-    from mfls.workspace import workspace as module
+    from mfls.workspace import cold_indexing as module
 
     step, module.PROGRESS_STEP = module.PROGRESS_STEP, 10
     try:
@@ -350,7 +350,7 @@ def test_changes_during_indexing_are_replayed(tmp_path: Path) -> None:
     write(tmp_path, {f"{n}.md": "x" for n in range(20)})
     workspace = Workspace(document_factory=Recorder())
     workspace.set_folders([str(tmp_path)])
-    from mfls.workspace import workspace as module
+    from mfls.workspace import cold_indexing as module
 
     step, module.PROGRESS_STEP = module.PROGRESS_STEP, 5
     new = tmp_path / "new.md"

@@ -25,14 +25,14 @@ class WatchedDisk(MemoryDisk):
 
     def nearest_holding(self, directory: str, name: str, boundary: str | None = None) -> str | None:
         assert self.workspace is not None
-        self.searches.append((directory, self.workspace._lock._is_owned()))
+        self.searches.append((directory, self.workspace.lock._is_owned()))
         return super().nearest_holding(directory, name, boundary)
 
     def read_text(
         self, path: str, root: str | None = None, max_bytes: int = MAX_FILE_BYTES
     ) -> tuple[str | None, tuple[DiskProblem, ...]]:
         assert self.workspace is not None
-        self.reads.append((path, self.workspace._lock._is_owned()))
+        self.reads.append((path, self.workspace.lock._is_owned()))
         return super().read_text(path, root, max_bytes)
 
 

@@ -9,11 +9,10 @@ from collections.abc import Callable
 from lsprotocol import types as t
 
 from mfls.lsp import from_proto
-from mfls.lsp.documents import OpenBuffer, is_markdown
+from mfls.lsp.documents import is_markdown
 from mfls.lsp.logs import LOGGER_NAME
 from mfls.lsp.plumbing import Plumbing
 from mfls.lsp.state import ServerState
-from mfls.text.line_index import LineIndex
 from mfls.workspace.uris import canonical_uri
 
 log = logging.getLogger(LOGGER_NAME)
@@ -24,8 +23,7 @@ def did_open(state: ServerState, plumbing: Plumbing, params: t.DidOpenTextDocume
     if not is_markdown(doc.uri, doc.language_id):
         return
     uri = canonical_uri(doc.uri)
-    state.set_buffer(uri, OpenBuffer(doc.uri, doc.version, LineIndex(doc.text)))
-    state.workspace.open(uri, doc.text, doc.version)
+    state.workspace.open(uri, doc.text, doc.version, doc.uri)
     plumbing.settle_heap()
     plumbing.diagnostics_changed(uri)
 
@@ -40,13 +38,12 @@ def did_change(
     edits, index = from_proto.content_changes(
         buffer.index, state.caps.encoding, params.content_changes
     )
-    buffer = OpenBuffer(buffer.client_uri, params.text_document.version, index)
-    state.set_buffer(uri, buffer)
+    version = params.text_document.version
     try:
-        state.workspace.change(uri, edits, buffer.version)
+        state.workspace.change(uri, edits, version, index)
     except Exception:
         log.exception("applying an edit to %s failed; reloading the whole buffer", uri)
-        state.workspace.open(uri, index.text, buffer.version)
+        state.workspace.open(uri, index.text, version, buffer.client_uri, index)
     plumbing.diagnostics_changed(uri)
 
 
@@ -54,8 +51,9 @@ def did_close(state: ServerState, plumbing: Plumbing, params: t.DidCloseTextDocu
     """The buffer is forgotten at once; a course member's disk copy is read on the worker
     and takes its place (`Workspace.release`)."""
     uri = canonical_uri(params.text_document.uri)
-    if state.close_buffer(uri) is None:
+    if not state.workspace.is_open(uri):
         return
+    state.forget_index(uri)
     reread = state.workspace.release(uri)
     if not state.caps.pull_diagnostics and not state.settings.closed_documents:
         plumbing.clear_published(uri)

@@ -36,13 +36,14 @@ from mfls.features import rename as rn
 from mfls.features import rename_record as rr
 from mfls.features.refusal import Refusal
 from mfls.lsp import from_proto, to_proto
-from mfls.lsp.effects import MessageAfterAnswer, Outcome, WatchRename
+from mfls.lsp.effects import MessageAfterAnswer, Outcome, WatchRename, with_copies
 from mfls.lsp.files import Files
 from mfls.lsp.logs import LOGGER_NAME
 from mfls.lsp.snapshot import Snapshot
 from mfls.syntax.keys import check_new_key
 from mfls.text.edits import apply_changes
 from mfls.text.line_index import Encoding, LineIndex
+from mfls.workspace.edit_basis import NO_COPIES
 from mfls.workspace.index import CourseSnapshot
 
 log = logging.getLogger(LOGGER_NAME)
@@ -59,15 +60,24 @@ CODE_ACTION_OPTIONS = t.CodeActionOptions(code_action_kinds=list(ACTION_KINDS))
 NOT_INDEXED = Refusal("This document is not part of any indexed course yet.")
 
 
-def prepare_rename(
-    snap: Snapshot, params: t.PrepareRenameParams
-) -> t.PrepareRenamePlaceholder | Refusal:
-    at = snap.cursor(params.text_document.uri, params.position)
+def _target(
+    snap: Snapshot, document: t.TextDocumentIdentifier, position: t.Position
+) -> tuple[from_proto.Cursor, rn.RenameTarget] | Refusal:
+    """The cursor and the key under it that a rename would change, or why not."""
+    at = snap.cursor(document.uri, position)
     if at is None:
         return NOT_INDEXED
     target = rn.prepare_rename(snap.workspace, at.uri, at.offset)
-    if isinstance(target, Refusal):
-        return target
+    return target if isinstance(target, Refusal) else (at, target)
+
+
+def prepare_rename(
+    snap: Snapshot, params: t.PrepareRenameParams
+) -> t.PrepareRenamePlaceholder | Refusal:
+    found = _target(snap, params.text_document, params.position)
+    if isinstance(found, Refusal):
+        return found
+    at, target = found
     return to_proto.rename_placeholder(snap.convert, at.index, target)
 
 
@@ -76,13 +86,12 @@ def rename(snap: Snapshot, files: Files, params: t.RenameParams) -> Outcome | Re
     current bytes (`Workspace.edit_basis`), one edit per file; refused, like
     `mfls rename`, when a course member cannot be used or a rename journal is pending.
     The rename is watched until applied (`MflsServer.observe_renames`), and the warning
-    about stored answers follows the answer."""
-    at = snap.cursor(params.text_document.uri, params.position)
-    if at is None:
-        return NOT_INDEXED
-    target = rn.prepare_rename(snap.workspace, at.uri, at.offset)
-    if isinstance(target, Refusal):
-        return target
+    about stored answers follows the answer. The documents read again go to the index
+    as an effect (`effects.with_copies`)."""
+    found = _target(snap, params.text_document, params.position)
+    if isinstance(found, Refusal):
+        return found
+    target = found[1]
     course = snap.workspace.courses[target.course_id]
     if course.root is not None:
         pending = files.pending_journal(course.root)
@@ -92,20 +101,20 @@ def rename(snap: Snapshot, files: Files, params: t.RenameParams) -> Outcome | Re
     basis = files.edit_basis(course.id, uris)
     if basis.unusable:
         listed = files.unusable_members(course.root or "", basis.unusable)
-        return cr.unusable_members_refusal(target.key, listed)
+        return with_copies(cr.unusable_members_refusal(target.key, listed), basis.copies)
     fresh = basis.snapshot.courses.get(course.id)
     if fresh is None:
-        return NOT_INDEXED
+        return with_copies(NOT_INDEXED, basis.copies)
     change = rn.rename_key(fresh, target.key, params.new_name)
     if isinstance(change, Refusal):
-        return change
+        return with_copies(change, basis.copies)
     change = without_aliases(change, basis.aliases)
     if not change.documents:
-        return None
+        return with_copies(None, basis.copies)
     log.info("rename: %d markers in %d documents", change.markers, len(change.documents))
     edit = snap.edits().edit(change)
     if isinstance(edit, Refusal):
-        return edit
+        return with_copies(edit, basis.copies)
     new_key = check_new_key(params.new_name)[0] or params.new_name
     warning = rn.stored_answers_warning(target.key, new_key, snap.language)
     effects: tuple[WatchRename | MessageAfterAnswer, ...] = (
@@ -113,7 +122,7 @@ def rename(snap: Snapshot, files: Files, params: t.RenameParams) -> Outcome | Re
     )
     if fresh.root is not None:
         effects = (WatchRename(_pending(fresh, change, target.key, new_key)), *effects)
-    return Outcome(edit, effects)
+    return with_copies(edit, basis.copies, *effects)
 
 
 def _pending(
@@ -181,10 +190,11 @@ def code_action(
     found = actions(snapshot)
     closed = _closed_documents(found)
     aliases: frozenset[str] = frozenset()
+    copies = NO_COPIES
     if closed and course is not None:
         # Actions that edit closed documents are computed again from their bytes on disk.
         basis = files.edit_basis(course.id, closed)
-        aliases = basis.aliases
+        aliases, copies = basis.aliases, basis.copies
         found = actions(basis.snapshot)
         if basis.unusable:
             listed = files.unusable_members(course.root or "", basis.unusable)
@@ -204,7 +214,7 @@ def code_action(
         else:
             edit = builder.edit(without_aliases(action.change, aliases))
         if isinstance(edit, Refusal):
-            return edit
+            return with_copies(edit, copies)
         fixed = _fixed(span.index, snap.caps.encoding, params.context.diagnostics, action)
         result.append(to_proto.code_action(action, edit, fixed))
         if action.renames is not None and course is not None and course.root is not None:
@@ -212,7 +222,7 @@ def code_action(
             change = without_aliases(action.change, aliases)
             pending = _pending(course, change, *action.renames)
             watches.append(WatchRename(pending, offered=True))
-    return Outcome(result, tuple(watches))
+    return with_copies(result, copies, *watches)
 
 
 def _closed_documents(actions: Sequence[ca.CodeAction]) -> list[str]:
