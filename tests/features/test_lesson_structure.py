@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import itertools
 
-from course_kit import course as make_course
-
 from mfls.features.diagnostics import FIXED_OUTPUT_UNCLOSED, document_diagnostics
 from mfls.features.folding import folding_ranges
-from mfls.features.hover import FIXED_BLOCK_NOTE, FIXED_SPAN_NOTE, hover
-from mfls.features.semantic_tokens import FIXED, FIXED_TEXT, MARKER, TOKEN_TYPES, tokens
+from mfls.features.hover import hover
+from mfls.features.semantic_tokens import FIXED_TEXT, TOKEN_TYPES, tokens
 from mfls.features.symbols import document_symbols
 from mfls.workspace.ai_shifu_structure import lesson_structure
+from tests.kit.course import course as make_course
+from tests.kit.course import course_text, covered, expect, hover_text, outline, token_lines
 
 AI_SHIFU = 'host = "ai-shifu"\n'
 
@@ -28,33 +28,55 @@ LESSON = (
 
 def test_blocks_split_at_dash_lines_even_under_a_paragraph() -> None:
     structure = lesson_structure(LESSON)
-    texts = [LESSON[b.start : b.end] for b in structure.blocks]
-    assert texts[0].endswith("Setext or separator")
-    assert texts[1].startswith("!===") and texts[1].endswith("!===")
-    assert texts[2].startswith("## Prompt")
-    assert [b.fixed for b in structure.blocks] == [False, True, False]
-    assert [s.fence for s in structure.blocks[2].spans] == [False]
+    assert [(b.fixed, LESSON[b.start : b.end]) for b in structure.blocks] == [
+        (False, "# Welcome\n\n?[{{ goal }} Learn | Teach]\n\nSetext or separator"),
+        (True, "!===\nHello {{ goal }}!\n\nAs written.\n!==="),
+        (False, "## Prompt\n\nTalk about {{ goal }}.\n===Fixed {{ goal }}==="),
+    ]
+    spans = [[(LESSON[s.start : s.end], s.fence) for s in b.spans] for b in structure.blocks]
+    assert spans == [
+        [],
+        [("!===\nHello {{ goal }}!\n\nAs written.\n!===", True)],
+        [("===Fixed {{ goal }}===", False)],
+    ]
 
 
 def test_an_unclosed_fence_is_a_problem_and_not_fixed() -> None:
-    text = "!===\nnever closed\n---\n!===\nclosed\n!==="
+    made = course_text(
+        """
+        !===
+        ^^^^ %% unclosed
+        never closed
+        ---
+        !===
+        closed
+        !==="""
+    )
+    text = made.text("01.md")
     structure = lesson_structure(text)
-    assert [b.fixed for b in structure.blocks] == [False, True]
-    assert [(s.start, s.end) for s in structure.unclosed] == [(0, 4)]
+    assert [(text[b.start : b.end], b.fixed) for b in structure.blocks] == [
+        ("!===\nnever closed", False),
+        ("!===\nclosed\n!===", True),
+    ]
+    made.check(("01.md", s.start, s.end, "unclosed") for s in structure.unclosed)
 
 
 def test_symbols_list_the_blocks_with_their_headings_and_interactions() -> None:
-    course = make_course({"a.md": LESSON}, config=AI_SHIFU)
-    symbols = document_symbols(course.snapshot, course.uri("a.md"))
-    assert [s.name for s in symbols] == ["Block 1", "Block 2 (fixed output)", "Block 3"]
-    assert {s.kind for s in symbols} == {"block"}
-    first = symbols[0]
-    assert [c.name for c in first.children] == ["Welcome"]
+    made = make_course({"a.md": LESSON}, config=AI_SHIFU)
+    symbols = document_symbols(made.snapshot, made.uri("a.md"))
     # CommonMark (the scanner) reads a setext heading where markdown-flow splits
-    welcome = first.children[0]
-    assert [c.name for c in welcome.children] == ["goal", "Setext or separator"]
-    assert welcome.end <= first.end and welcome.children[1].end <= first.end
-    assert [c.name for c in symbols[2].children] == ["Prompt"]
+    assert outline(LESSON, symbols).splitlines() == [
+        "block 'Block 1' (# Welcome): 1:1 to 5:20 at '# Welcome'",
+        "  heading 'Welcome': 1:1 to 5:20 at 'Welcome'",
+        "    interaction 'goal' (single choice: Learn | Teach):"
+        " '?[{{ goal }} Learn | Teach]' at 'goal'",
+        "      binding 'goal' (binding): '{{ goal }}' at 'goal'",
+        "    heading 'Setext or separator': 'Setext or separator' at 'Setext or separator'",
+        "block 'Block 2 (fixed output)' (!===): 7:1 to 11:5 at '!==='",
+        "  heading 'As written. !===': 10:1 to 11:5 at 'As written.\\n!==='",
+        "block 'Block 3' (## Prompt): 13:1 to 16:23 at '## Prompt'",
+        "  heading 'Prompt': 13:1 to 16:23 at 'Prompt'",
+    ]
 
 
 def test_a_single_plain_block_keeps_the_plain_outline() -> None:
@@ -64,45 +86,84 @@ def test_a_single_plain_block_keeps_the_plain_outline() -> None:
 
 
 def test_other_hosts_keep_the_plain_outline() -> None:
-    course = make_course({"a.md": LESSON})
-    symbols = document_symbols(course.snapshot, course.uri("a.md"))
-    assert "Block 1" not in [s.name for s in symbols]
-    uri = course.uri("a.md")
-    assert all(t.modifiers & FIXED == 0 for t in tokens(course.snapshot, uri))
-    assert not [d for d in document_diagnostics(course.snapshot, uri) if "fixed" in d.code]
-    assert not {f.kind for f in folding_ranges(course.snapshot, uri)} & {"block", "fixed"}
+    made = make_course({"a.md": LESSON})
+    uri = made.uri("a.md")
+    assert outline(LESSON, document_symbols(made.snapshot, uri)).splitlines() == [
+        "heading 'Welcome': 1:1 to 17:1 at 'Welcome'",
+        "  interaction 'goal' (single choice: Learn | Teach):"
+        " '?[{{ goal }} Learn | Teach]' at 'goal'",
+        "    binding 'goal' (binding): '{{ goal }}' at 'goal'",
+        "  heading 'Setext or separator': 5:1 to 10:1 at 'Setext or separator'",
+        "  heading 'As written. !===': 10:1 to 13:1 at 'As written.\\n!==='",
+        "  heading 'Prompt': 13:1 to 17:1 at 'Prompt'",
+    ]
+    assert token_lines(LESSON, tokens(made.snapshot, uri)) == [
+        "operator '?['",
+        "variable.declaration '{{ goal }}'",
+        "operator '|'",
+        "operator ']'",
+        "variable '{{ goal }}'",
+        "variable '{{ goal }}'",
+        "variable '{{ goal }}'",
+    ]
+    assert document_diagnostics(made.snapshot, uri) == []
+    assert [
+        (f.kind, covered(LESSON, f.start, f.end)) for f in folding_ranges(made.snapshot, uri)
+    ] == [
+        ("section", "1:1 to 16:23"),
+        ("section", "5:1 to 8:18"),
+        ("section", "10:1 to 12:4"),
+        ("section", "13:1 to 16:23"),
+    ]
 
 
 def test_folding_ranges_cover_blocks_sections_code_and_fixed_output() -> None:
     text = LESSON + "\n```\ncode\nmore\n```\n\n<div>\nx\n</div>\n"
-    course = make_course({"a.md": text}, config=AI_SHIFU)
-    folds = folding_ranges(course.snapshot, course.uri("a.md"))
-    kinds = {f.kind for f in folds}
-    assert kinds == {"block", "section", "fixed", "code", "html"}
-    fixed = next(f for f in folds if f.kind == "fixed")
-    assert text[fixed.start : fixed.end].startswith("!===\nHello")
-    assert all("\n" in text[f.start : f.end] for f in folds)
+    made = make_course({"a.md": text}, config=AI_SHIFU)
+    folds = folding_ranges(made.snapshot, made.uri("a.md"))
+    assert [(f.kind, covered(text, f.start, f.end)) for f in folds] == [
+        ("section", "1:1 to 25:7"),
+        ("block", "1:1 to 5:20"),
+        ("section", "5:1 to 8:18"),
+        ("block", "7:1 to 11:5"),
+        ("fixed", "7:1 to 11:5"),
+        ("section", "10:1 to 12:4"),
+        ("section", "13:1 to 25:7"),
+        ("block", "13:1 to 25:7"),
+        ("code", "18:1 to 21:4"),
+        ("html", "23:1 to 25:7"),
+    ]
 
 
 def test_folding_ranges_without_a_host_structure() -> None:
     text = "# A\n\ntext\n\n## B\n\nmore\n\n?[{{ q }} One\n| Two]\n"
-    course = make_course({"a.md": text})
-    folds = folding_ranges(course.snapshot, course.uri("a.md"))
-    assert [(f.kind, text[f.start : f.end][:4]) for f in folds] == [
-        ("section", "# A\n"),
-        ("section", "## B"),
-        ("interaction", "?[{{"),
+    made = make_course({"a.md": text})
+    folds = folding_ranges(made.snapshot, made.uri("a.md"))
+    assert [(f.kind, covered(text, f.start, f.end)) for f in folds] == [
+        ("section", "1:1 to 10:7"),
+        ("section", "5:1 to 10:7"),
+        ("interaction", "9:1 to 10:7"),
     ]
 
 
 def test_tokens_mark_fixed_output() -> None:
-    course = make_course({"a.md": LESSON}, config=AI_SHIFU)
-    found = tokens(course.snapshot, course.uri("a.md"))
+    made = make_course({"a.md": LESSON}, config=AI_SHIFU)
+    found = tokens(made.snapshot, made.uri("a.md"))
     assert TOKEN_TYPES[FIXED_TEXT] == "string" and TOKEN_TYPES[:2] == ("variable", "operator")
-    fixed_markers = [t for t in found if t.type == MARKER and t.modifiers & FIXED]
-    assert len(fixed_markers) == 2  # in the fenced block and in the ===...=== line
-    texts = [LESSON[t.start : t.start + t.length] for t in found if t.type == FIXED_TEXT]
-    assert texts[0] == "!===\nHello " and "===Fixed " in texts
+    # The markers in the fenced block and in the ===...=== line are fixed.
+    assert token_lines(LESSON, found) == [
+        "operator '?['",
+        "variable '{{ goal }}'",
+        "operator '|'",
+        "operator ']'",
+        "string '!===\\nHello '",
+        "variable.fixed '{{ goal }}'",
+        "string '!\\n\\nAs written.\\n!==='",
+        "variable '{{ goal }}'",
+        "string '===Fixed '",
+        "variable.fixed '{{ goal }}'",
+        "string '==='",
+    ]
     ends = [(t.start, t.start + t.length) for t in found]
     assert all(a[1] <= b[0] for a, b in itertools.pairwise(ends))
 
@@ -122,11 +183,10 @@ def test_unclosed_fence_diagnostic() -> None:
 
 def test_hover_inside_fixed_output_says_it_is_still_substituted() -> None:
     text = "?[{{ goal }} A | B]\n---\n!===\nHi {{ go$0al }}\n!===\n---\nTalk.\n===Bye {{ goal }}==="
-    course = make_course({"a.md": text}, config=AI_SHIFU)
-    info = hover(course.snapshot, course.uri("a.md"), course.offset)
-    assert info is not None and FIXED_BLOCK_NOTE in info.markdown
-    later = course.offset_of("a.md", "{{ goal }}===", 3)
-    info = hover(course.snapshot, course.uri("a.md"), later)
-    assert info is not None and FIXED_SPAN_NOTE in info.markdown
-    binding = hover(course.snapshot, course.uri("a.md"), 5)
-    assert binding is not None and "fixed output" not in binding.markdown
+    made = make_course({"a.md": text}, config=AI_SHIFU)
+    uri = made.uri("a.md")
+    expect(hover_text(made, hover(made.snapshot, uri, made.offset)), "hover/fixed_block.md")
+    later = made.offset_of("a.md", "{{ goal }}===", 3)
+    expect(hover_text(made, hover(made.snapshot, uri, later)), "hover/fixed_span.md")
+    binding = hover(made.snapshot, uri, made.offset_of("a.md", "goal"))
+    expect(hover_text(made, binding), "hover/fixed_binding.md")

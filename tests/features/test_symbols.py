@@ -1,34 +1,8 @@
 """Document and workspace symbols, rendered whole: a symbol a line, nested by indentation,
 with its kind, name, detail and the texts its range and selection cover."""
 
-from collections.abc import Iterable
-
-from mfls.features.symbols import DocumentSymbol, document_symbols, workspace_symbols
-from tests.kit.course import course, dedent
-
-
-def covered(text: str, start: int, end: int) -> str:
-    """The text of a range on one line, else where it starts and ends (line:column, from
-    1)."""
-    if "\n" not in text[start:end]:
-        return repr(text[start:end])
-    return f"{place(text, start)} to {place(text, end)}"
-
-
-def place(text: str, offset: int) -> str:
-    return f"{text.count(chr(10), 0, offset) + 1}:{offset - text.rfind(chr(10), 0, offset)}"
-
-
-def outline(text: str, symbols: Iterable[DocumentSymbol], depth: int = 0) -> str:
-    out = ""
-    for s in symbols:
-        detail = f" ({s.detail})" if s.detail else ""
-        out += (
-            f"{'  ' * depth}{s.kind} {s.name!r}{detail}: {covered(text, s.start, s.end)}"
-            f" at {text[s.selection_start : s.selection_end]!r}\n"
-        )
-        out += outline(text, s.children, depth + 1)
-    return out
+from mfls.features.symbols import document_symbols, workspace_symbols
+from tests.kit.course import course, dedent, outline
 
 
 def test_headings_nest_and_hold_interactions() -> None:

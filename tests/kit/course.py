@@ -43,11 +43,11 @@ from __future__ import annotations
 
 import builtins
 import difflib
-import inspect
 import io
 import os
 import posixpath
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -55,6 +55,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from mfls.disk.memory import MemoryDisk
+from mfls.features.hover import HoverInfo
+from mfls.features.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES, SemanticToken
+from mfls.features.symbols import DocumentSymbol
 from mfls.workspace.config import COURSE_FILE
 from mfls.workspace.index import WorkspaceSnapshot
 from mfls.workspace.uris import path_to_uri
@@ -428,6 +431,54 @@ def course(
     return Course(files_with_cursor(files), folders=folders)
 
 
+# -- feature answers as text ------------------------------------------------------------
+
+
+def covered(text: str, start: int, end: int) -> str:
+    """The text of a range on one line, else where it starts and ends (line:column, from
+    1)."""
+    if "\n" not in text[start:end]:
+        return repr(text[start:end])
+    return f"{place(text, start)} to {place(text, end)}"
+
+
+def place(text: str, offset: int) -> str:
+    """`line:column` of an offset, from 1."""
+    return f"{text.count(chr(10), 0, offset) + 1}:{offset - text.rfind(chr(10), 0, offset)}"
+
+
+def outline(text: str, symbols: Iterable[DocumentSymbol], depth: int = 0) -> str:
+    """Document symbols a line each, nested by indentation: kind, name, detail, what the
+    range covers and the text of the selection."""
+    out = ""
+    for s in symbols:
+        detail = f" ({s.detail})" if s.detail else ""
+        out += (
+            f"{'  ' * depth}{s.kind} {s.name!r}{detail}: {covered(text, s.start, s.end)}"
+            f" at {text[s.selection_start : s.selection_end]!r}\n"
+        )
+        out += outline(text, s.children, depth + 1)
+    return out
+
+
+def hover_text(made: Course, found: HoverInfo | None) -> str:
+    """A hover as the range it covers (its document's text), then its whole markdown."""
+    if found is None:
+        return "no hover"
+    text = made.text(made.cursor_name or DEFAULT_FILE)
+    return f"hover over {covered(text, found.start, found.end)}\n---\n{found.markdown}"
+
+
+def token_lines(text: str, found: Iterable[SemanticToken]) -> list[str]:
+    """Semantic tokens in order, each as its type, its modifiers and the text it covers."""
+    lines = []
+    for t in found:
+        names = [m for i, m in enumerate(TOKEN_MODIFIERS) if t.modifiers >> i & 1]
+        kind = ".".join([TOKEN_TYPES[t.type], *names])
+        lines.append(f"{kind} {text[t.start : t.start + t.length]!r}")
+    return lines
+
+
 # -- snapshots --------------------------------------------------------------------------
 
 UPDATE = "UPDATE_EXPECT"
@@ -443,10 +494,14 @@ def expect(actual: str, name: str, *, snapshots: Path | None = None) -> None:
     the change in `git diff`. Without it a missing snapshot fails: no test passes on a
     file it wrote."""
     if snapshots is None:
-        snapshots = Path(inspect.stack()[1].filename).parent / "snapshots"
-    path = snapshots / name
+        snapshots = Path(sys._getframe(1).f_code.co_filename).parent / "snapshots"
     if not actual.endswith("\n"):
         actual += "\n"
+    with disk_allowed():  # the snapshots are the tests' own files
+        _compare_snapshot(actual, snapshots / name)
+
+
+def _compare_snapshot(actual: str, path: Path) -> None:
     stored = path.read_text(encoding="utf-8") if path.exists() else None
     if stored == actual:
         return
@@ -496,14 +551,38 @@ def _refuse(name: str) -> Callable[..., NoReturn]:
     return refused
 
 
+_GUARDS: list[list[tuple[object, str, object]]] = []
+"""What each `no_disk` running replaced (the originals), innermost last."""
+
+
 @contextmanager
 def no_disk() -> Iterator[None]:
     """The file system out of reach while the block runs."""
     saved = [(module, name, getattr(module, name)) for module, name in GUARDED]
     for module, name, _ in saved:
         setattr(module, name, _refuse(f"{module.__name__}.{name}"))
+    _GUARDS.append(saved)
     try:
         yield
     finally:
+        _GUARDS.remove(saved)
         for module, name, original in saved:
             setattr(module, name, original)
+
+
+@contextmanager
+def disk_allowed() -> Iterator[None]:
+    """The file system within reach again inside a `no_disk` block (for the test kit's
+    own files: snapshots)."""
+    if not _GUARDS:
+        yield
+        return
+    outer = _GUARDS[0]
+    refused = [(module, name, getattr(module, name)) for module, name, _ in outer]
+    for module, name, original in outer:
+        setattr(module, name, original)
+    try:
+        yield
+    finally:
+        for module, name, refusal in refused:
+            setattr(module, name, refusal)
