@@ -3,10 +3,7 @@ interaction snippets after `?[`."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from course_kit import course
 
 from mfls.features.code_lens import code_lenses, lens_title
 from mfls.features.document_links import course_file_links, glob_strings
@@ -14,31 +11,42 @@ from mfls.features.hover import hover
 from mfls.features.places import link_label
 from mfls.features.snippets import interaction_snippets, plain_text
 from mfls.syntax.scanner import scan
+from tests.kit.course import Mark, course, course_text, covered, expect, hover_text
 
 # --- code lenses ------------------------------------------------------------------
 
 
 def test_a_lens_on_each_binding_counts_reads_and_lessons() -> None:
-    c = course(
-        "a.md",
-        "?[{{ name }} ...your name]\n\n?[{{ goal }} A | B]\n\nHi {{ name }}\n",
-        "b.md",
-        "{{ name }} again, {{ name }}\n\n?[{{ name }} ...again]\n",
+    c = course_text(
+        """
+        //- a.md
+        ?[{{ name }} ...your name]
+        %%   ^^^^ lens: asked here · read 3 times in 2 lessons
+
+        ?[{{ goal }} A | B]
+        %%   ^^^^ lens: asked here · not read yet
+
+        Hi {{ name }}
+        %%    ^^^^ read 0
+        //- b.md
+        {{ name }} again, {{ name }}
+        %% ^^^^ read 1
+        %%                   ^^^^ read 2
+
+        ?[{{ name }} ...again]
+        %%   ^^^^ lens: asked here · read 3 times in 2 lessons
+        """
     )
-    lenses = code_lenses(c.snapshot, c.uri("a.md"))
-    text = c.text("a.md")
-    assert [(text[x.start : x.end], x.title) for x in lenses] == [
-        ("name", "asked here · read 3 times in 2 lessons"),
-        ("goal", "asked here · not read yet"),
-    ]
-    reads = lenses[0].reads
-    assert [(r.uri, r.start) for r in reads] == [
-        (c.uri("a.md"), c.offset_of("a.md", "name }}\n", 0)),
-        (c.uri("b.md"), 3),
-        (c.uri("b.md"), c.offset_of("b.md", "name }}\n")),
-    ]
-    (second,) = [x.title for x in code_lenses(c.snapshot, c.uri("b.md"))]
-    assert second == "asked here · read 3 times in 2 lessons"
+    marks: list[Mark] = []
+    for name in ("a.md", "b.md"):
+        for lens in code_lenses(c.snapshot, c.uri(name)):
+            marks.append((name, lens.start, lens.end, "lens", lens.title))
+            if name == "a.md" and lens.key == "name":
+                marks += [
+                    (c.name_of(r.uri), r.start, r.end, f"read {n}")
+                    for n, r in enumerate(lens.reads)
+                ]
+    c.check(marks)
 
 
 def test_lens_titles_and_the_rename_warning_in_chinese() -> None:
@@ -46,9 +54,15 @@ def test_lens_titles_and_the_rename_warning_in_chinese() -> None:
 
     assert lens_title(3, 2, True, "zh-CN") == "在此提问 · 在 2 个课时中读取 3 次"
     assert lens_title(0, 0, True, "zh-CN") == "在此提问 · 尚未被读取"
-    warning = stored_answers_warning("旧", "新", "zh-CN")
-    assert warning.startswith("已保存的回答仍留在旧键“旧”下。") and "“新”" in warning
-    assert stored_answers_warning("a", "b").startswith("Stored answers stay under the old key 'a'.")
+    assert stored_answers_warning("旧", "新", "zh-CN") == (
+        "已保存的回答仍留在旧键“旧”下。平台按键保存回答且不会迁移："
+        "之前回答过的学员会被重新询问“新”，否则课时会退回到其中写明的默认内容。"
+    )
+    assert stored_answers_warning("a", "b") == (
+        "Stored answers stay under the old key 'a'. Hosts store answers by key and do not"
+        " migrate them: learners who answered before are asked again for 'b', or the lessons"
+        " fall back to their stated default."
+    )
 
 
 def test_singular_and_reference_documents() -> None:
@@ -92,9 +106,7 @@ def test_literal_reads_the_host_drops_are_not_counted() -> None:
 
 def test_hover_names_binding_places_as_links() -> None:
     c = course("a b.md", "\n?[{{ q }} A | B]\n", "c.md", "Use {{ q$0 }}\n")
-    info = hover(c.snapshot, c.cursor_uri, c.offset)
-    assert info is not None
-    assert "Bound in [a b.md:2](file:///course/a%20b.md#L2)." in info.markdown
+    expect(hover_text(c, hover(c.snapshot, c.cursor_uri, c.offset)), "hover/place_link.md")
 
 
 def test_link_labels_escape_markdown() -> None:
@@ -195,10 +207,12 @@ def test_snippet_tab_stops() -> None:
     c = course("a.md", "?[mul$0\n")
     found = interaction_snippets(c.snapshot, c.cursor_uri, c.offset)
     assert found is not None
-    assert (found.start, found.end) == (2, 5)
-    assert [s.label for s in found.items] == ["single choice", "multiple choice", "input"]
-    assert found.items[0].snippet == "{{ ${1:question} }} ${2:Yes} | ${3:No}]$0"
-    assert all(re.search(r"\$0$", s.snippet) for s in found.items)
+    assert c.text("a.md")[found.start : found.end] == "mul"
+    assert [(s.label, s.snippet) for s in found.items] == [
+        ("single choice", "{{ ${1:question} }} ${2:Yes} | ${3:No}]$0"),
+        ("multiple choice", "{{ ${1:question} }} ${2:A} || ${3:B} || ${4:C}]$0"),
+        ("input", "{{ ${1:question} }} ...${2:hint}]$0"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -230,11 +244,11 @@ def test_folds_cover_headings_interactions_code_html_and_comments() -> None:
     )
     c = course("a.md", text)
     folds = folding_ranges(c.snapshot, c.uri("a.md"))
-    assert [(f.kind, text[f.start : f.end].split("\n")[0]) for f in folds] == [
-        ("section", "# A"),
-        ("interaction", "?[{{ q }} One"),
-        ("code", "```"),
-        ("html", "<div>"),
-        ("comment", "<!-- a"),
-        ("section", "## B"),
+    assert [(f.kind, covered(text, f.start, f.end)) for f in folds] == [
+        ("section", "1:1 to 20:4"),
+        ("interaction", "3:1 to 4:7"),
+        ("code", "6:1 to 9:4"),
+        ("html", "11:1 to 13:7"),
+        ("comment", "15:1 to 16:9"),
+        ("section", "18:1 to 20:4"),
     ]
