@@ -1,8 +1,12 @@
+"""Key completion inside markers: whole completion lists (the range replaced, each item's
+kind, detail and text; tests/features/snapshots/completion) and the line once an item is
+accepted."""
+
 import pytest
-from course_kit import Course
-from course_kit import course as make_course
 
 from mfls.features.completion import complete
+from tests.kit.course import Course, completion_text, expect
+from tests.kit.course import course as make_course
 
 
 @pytest.fixture
@@ -30,53 +34,42 @@ def accepted(text: str, result, key: str) -> str:
     return text[: result.start] + result.new_text(key) + text[result.end :]
 
 
-def line_after(course: Course, key: str) -> str:
-    """The cursor's line once the item of `key` is accepted."""
-    text = course.snapshot.entry(course.cursor_uri)[1].text
-    result = complete(course.snapshot, course.cursor_uri, course.offset)
+def line_after(course: Course, key: str, name: str | None = None, at: int | None = None) -> str:
+    """The line of `at` (the cursor's by default) once the item of `key` is accepted."""
+    uri = course.cursor_uri if name is None else course.uri(name)
+    offset = course.offset if at is None else at
+    text = course.snapshot.entry(uri)[1].text
+    result = complete(course.snapshot, uri, offset)
     assert result is not None
-    assert result.start <= course.offset <= result.end
+    assert result.start <= offset <= result.end
     done = accepted(text, result, key)
-    start = text.rfind("\n", 0, course.offset) + 1
+    start = text.rfind("\n", 0, offset) + 1
     return done[start : done.find("\n", start)]
 
 
 def test_auto_closed_marker_is_replaced_whole(course: Course) -> None:
     at = course.offset_of("two.md", "{{}}", 2)
     result = complete(course.snapshot, course.uri("two.md"), at)
-    assert result is not None
-    text = course.snapshot.entry(course.uri("two.md"))[1].text
-    assert (result.start, result.end) == (at, at)
-    assert "Type {{ goal }} here" in accepted(text, result, "goal")
-    assert set(keys(result)) == {
-        "goal",
-        "学习目标",
-        "pace",
-        "later",
-        "unbound key",
-        "browser_language",
-        "example",
-    }
-    goal = next(item for item in result.items if item.key == "goal")
-    assert "bound in one.md" in goal.detail and "read 2×" in goal.detail
-    assert "```text\ngoal\n```" in goal.documentation
+    text = course.text("two.md")
+    expect(completion_text(text, result, documentation=True), "completion/auto_closed.txt")
+    assert line_after(course, "goal", "two.md", at) == "Type {{ goal }} here and {{ go here"
 
 
 def test_unclosed_marker_being_typed_replaces_up_to_the_cursor(course: Course) -> None:
     at = course.offset_of("two.md", "{{ go here", 5)
     result = complete(course.snapshot, course.uri("two.md"), at)
     assert result is not None
-    text = course.snapshot.entry(course.uri("two.md"))[1].text
+    text = course.text("two.md")
     assert text[result.start : result.end] == "go"
-    assert "and {{ goal }} here" in accepted(text, result, "goal")
+    assert line_after(course, "goal", "two.md", at) == "Type {{}} here and {{ goal }} here"
 
 
 def test_inside_an_existing_marker_replaces_the_key(course: Course) -> None:
     at = course.offset_of("two.md", "{{ goal }}", 5)
     result = complete(course.snapshot, course.uri("two.md"), at)
-    text = course.snapshot.entry(course.uri("two.md"))[1].text
+    text = course.text("two.md")
     assert text[result.start : result.end] == "goal"
-    assert "Use {{ pace }}." in accepted(text, result, "pace")
+    assert line_after(course, "pace", "two.md", at) == "Use {{ pace }}."
 
 
 @pytest.mark.parametrize(
@@ -112,7 +105,7 @@ def test_the_range_starts_where_the_key_starts_for_every_item(course: Course) ->
     at = course.offset_of("two.md", "{{ go here", 5)
     result = complete(course.snapshot, course.uri("two.md"), at)
     assert result.start == at - 2
-    assert all(result.new_text(i.key).startswith(i.key) for i in result.items)
+    expect(completion_text(course.text("two.md"), result), "completion/typed_go.txt")
 
 
 def test_ranking_same_lesson_then_course_order_then_host_then_unbound(course: Course) -> None:
@@ -133,7 +126,8 @@ def test_literal_only_keys_are_offered(course: Course) -> None:
     # A code span's marker is substituted like any other: its key is read.
     at = course.offset_of("two.md", "{{}}", 2)
     result = complete(course.snapshot, course.uri("two.md"), at)
-    assert "example" in keys(result)
+    (example,) = [item for item in result.items if item.key == "example"]
+    assert (example.kind, example.detail) == ("doubtful", "not bound in this course · read once")
 
 
 def test_no_completion_outside_a_marker(course: Course) -> None:
@@ -147,8 +141,8 @@ def test_after_interaction_opener() -> None:
     course = make_course({"a.md": "?[{{ level }} A]\n\n?[{{$0}}]\n", "b.md": "?[{{"})
     at = course.offset
     result = complete(course.snapshot, course.uri("a.md"), at)
-    text = course.snapshot.entry(course.uri("a.md"))[1].text
-    assert "?[{{ level }}]" in accepted(text, result, "level")
+    text = course.text("a.md")
+    assert accepted(text, result, "level") == "?[{{ level }} A]\n\n?[{{ level }}]\n"
     result = complete(course.snapshot, course.uri("b.md"), 4)
     assert (result.start, result.end) == (4, 4)
     assert result.new_text("level") == " level }}"
@@ -166,19 +160,19 @@ def test_legacy_binding_keeps_its_percent() -> None:
     course = make_course("a.md", "?[{{ k }} A]\n\n?[%{{ $0k }} B]\n")
     at = course.offset
     result = complete(course.snapshot, course.uri("a.md"), at)
-    text = course.snapshot.entry(course.uri("a.md"))[1].text
+    text = course.text("a.md")
     assert text[result.start : result.end] == "k"
-    assert "?[%{{ k }} B]" in accepted(text, result, "k")
+    assert line_after(course, "k") == "?[%{{ k }} B]"
 
 
 def test_cjk_and_punctuated_keys() -> None:
     course = make_course("a.md", "?[{{ 你想学什么？ }} A]\n\n?[{{ a.b [0] }} B]\n\n{{ 你$0 x\n")
     at = course.offset
     result = complete(course.snapshot, course.uri("a.md"), at)
-    text = course.snapshot.entry(course.uri("a.md"))[1].text
+    text = course.text("a.md")
     assert text[result.start : result.end] == "你"
-    assert "{{ 你想学什么？ }} x" in accepted(text, result, "你想学什么？")
-    assert "{{ a.b [0] }} x" in accepted(text, result, "a.b [0]")
+    assert line_after(course, "你想学什么？") == "{{ 你想学什么？ }} x"
+    assert line_after(course, "a.b [0]") == "{{ a.b [0] }} x"
 
 
 def test_limit_filters_by_what_was_typed() -> None:
@@ -187,8 +181,10 @@ def test_limit_filters_by_what_was_typed() -> None:
     at = course.offset
     result = complete(course.snapshot, course.uri("a.md"), at, limit=10)
     assert result.is_incomplete
-    assert 0 < len(result.items) <= 10
-    assert all("4" in item.key for item in result.items)
+    assert keys(result) == [
+        *[f"key number {n}" for n in (4, 14, 24, 34)],
+        *[f"key number {n}" for n in range(40, 46)],
+    ]
     full = complete(course.snapshot, course.uri("a.md"), at)
     assert len(full.items) == 50 and not full.is_incomplete
 

@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from mfls.disk.memory import MemoryDisk
+from mfls.features.completion import Completion
 from mfls.features.hover import HoverInfo
 from mfls.features.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES, SemanticToken
 from mfls.features.symbols import DocumentSymbol
@@ -467,6 +468,26 @@ def hover_text(made: Course, found: HoverInfo | None) -> str:
         return "no hover"
     text = made.text(made.cursor_name or DEFAULT_FILE)
     return f"hover over {covered(text, found.start, found.end)}\n---\n{found.markdown}"
+
+
+def completion_text(text: str, found: Completion | None, documentation: bool = False) -> str:
+    """A completion list as the editor shows it: the range it replaces, whether it is
+    incomplete, then an item a line in rank order (key, kind, detail, what accepting it
+    writes; its documentation below it, indented, when asked)."""
+    if found is None:
+        return "no completion"
+    lines = [
+        f"replaces {covered(text, found.start, found.end)} at {place(text, found.start)}",
+        f"incomplete: {str(found.is_incomplete).lower()}",
+    ]
+    for item in sorted(found.items, key=lambda i: (i.sort_text, i.key)):
+        doubt = f" ({item.doubt})" if item.doubt else ""
+        lines.append(
+            f"{item.key} | {item.kind}{doubt} | {item.detail} | {found.new_text(item.key)!r}"
+        )
+        if documentation:
+            lines += ["    " + line if line else "" for line in item.documentation.split("\n")]
+    return "\n".join(lines) + "\n"
 
 
 def token_lines(text: str, found: Iterable[SemanticToken]) -> list[str]:
