@@ -7,7 +7,6 @@ The runtime facts behind the AI-Shifu profile are in tests/hosts/test_markdown_f
 from __future__ import annotations
 
 import pytest
-from course_kit import course as make_course
 
 from mfls.features.completion import complete
 from mfls.features.diagnostics import document_diagnostics
@@ -16,6 +15,8 @@ from mfls.features.navigation import references
 from mfls.features.refusal import Refusal
 from mfls.features.rename import WorkspaceChange, rename
 from mfls.text.edits import apply_changes
+from tests.kit.course import course as make_course
+from tests.kit.course import expect, hover_text
 
 AI_SHIFU = 'host = "ai-shifu"\n'
 BOUND = "?[{{ focus_direction }} Up | Down]\n\n"
@@ -88,11 +89,7 @@ def test_hover_says_a_comment_is_never_substituted_on_ai_shifu() -> None:
     text = "<!--\n{{ topic }}\n-->\n"
     course = make_course({"a.md": text}, config=AI_SHIFU)
     shown = hover(course.snapshot, course.uri("a.md"), text.index("topic"))
-    assert shown is not None
-    assert (
-        "inside an HTML comment: markdown-flow removes comments before the AI sees the "
-        "text, so this is never substituted" in shown.markdown
-    )
+    expect(hover_text(course, shown, "a.md"), "hover/literal_in_comment.md")
 
 
 def test_hover_on_a_substituted_literal_names_its_context() -> None:
@@ -100,22 +97,23 @@ def test_hover_on_a_substituted_literal_names_its_context() -> None:
     course = make_course({"a.md": text}, config=AI_SHIFU)
     uri = course.uri("a.md")
     block = hover(course.snapshot, uri, text.index("topic"))
+    expect(hover_text(course, block, "a.md"), "hover/literal_in_raw_html.md")
     span = hover(course.snapshot, uri, text.rindex("topic"))
-    assert block is not None and span is not None
-    assert "inside a raw HTML block: markdown-flow substitutes it there too" in block.markdown
-    assert "inside a code span: markdown-flow substitutes it there too" in span.markdown
-    assert "Read 2 times" in span.markdown
+    expect(hover_text(course, span, "a.md"), "hover/literal_in_code_span.md")
     generic = make_course({"a.md": text})
     plain = hover(generic.snapshot, generic.uri("a.md"), text.rindex("topic"))
-    assert plain is not None and "inside a code span: checked like any reference" in plain.markdown
+    expect(hover_text(generic, plain, "a.md"), "hover/literal_in_code_span_generic.md")
 
 
 @pytest.mark.parametrize(
     ("typed", "written"),
     [
         ("See `{{ fo$0` here.", "See `{{ focus_direction }}` here."),
-        ('See <span title="{{ fo$0">x</span>.', 'title="{{ focus_direction }}">'),
-        ("<pre>\n{{ fo$0\n</pre>\n", "<pre>\n{{ focus_direction }}\n</pre>"),
+        (
+            'See <span title="{{ fo$0">x</span>.',
+            'See <span title="{{ focus_direction }}">x</span>.',
+        ),
+        ("<pre>\n{{ fo$0\n</pre>\n", "<pre>\n{{ focus_direction }}\n</pre>\n"),
         ("See `{{ fo$0 }}` here.", "See `{{ focus_direction }}` here."),
     ],
 )
@@ -126,14 +124,21 @@ def test_completion_inside_literal_contexts(typed: str, written: str) -> None:
     text = course.text("a.md")
     assert text[result.start : result.end] == "fo"
     done = text[: result.start] + result.new_text("focus_direction") + text[result.end :]
-    assert written in done
+    assert done == BOUND + written
 
 
 def test_a_key_read_only_in_a_dropped_context_is_not_offered() -> None:
     text = "<!-- {{ hidden }} -->\n\n{{$0}}\n"
     course = make_course({"a.md": text}, config=AI_SHIFU)
     result = complete(course.snapshot, course.cursor_uri, course.offset)
-    assert result is not None and "hidden" not in [item.key for item in result.items]
+    assert result is not None
+    assert [item.key for item in result.items] == [
+        "sys_user_background",
+        "sys_user_input",
+        "sys_user_language",
+        "sys_user_nickname",
+        "sys_user_style",
+    ]
 
 
 LESSON = (
@@ -149,23 +154,28 @@ def test_references_and_rename_cover_every_reported_marker() -> None:
     course = make_course({"a.md": LESSON}, config=AI_SHIFU)
     uri = course.uri("a.md")
     found = references(course.snapshot, uri, LESSON.index("topic"))
-    assert len(found) == 5  # the binding, code span, tag, raw block and comment
+    # the binding, code span, tag, raw block and comment
+    assert [LESSON[f.start - 3 : f.end + 3] for f in found] == [
+        "{{ topic }}",
+        "{{ topic }}",
+        "'{{topic}}'",
+        "{{ topic }}",
+        "{{ topic }}",
+    ]
     change = rename(course.snapshot, uri, LESSON.index("<pre>") + 9, "subject")
     assert isinstance(change, WorkspaceChange) and not isinstance(change, Refusal)
     [document] = change.documents
-    renamed = apply_changes(document.text, document.changes)
-    assert renamed.count("subject") == 5
-    assert "{{ topic }} in a fence" in renamed
-    assert "<pre>\n{{ subject }}\n</pre>" in renamed and "<!-- {{ subject }} -->" in renamed
+    assert apply_changes(document.text, document.changes) == (
+        "?[%{{subject}} A | B]\n\n"  # the binding in the form the learner page reads
+        "See `{{ subject }}` and <i title='{{subject}}'>t</i>.\n\n"
+        "<pre>\n{{ subject }}\n</pre>\n\n"
+        "<!-- {{ subject }} -->\n\n"
+        "```\n{{ topic }} in a fence\n```\n"
+    )
 
 
 def test_hover_says_an_info_string_is_never_substituted_on_ai_shifu() -> None:
     text = "```py {{ topic }}\ncode\n```\n"
     course = make_course({"a.md": text}, config=AI_SHIFU)
     shown = hover(course.snapshot, course.uri("a.md"), text.index("topic"))
-    assert shown is not None
-    assert (
-        "inside a code block's info string: markdown-flow keeps a fenced code block, its "
-        "info string included, exactly as written, so this is never substituted on AI-Shifu"
-        in shown.markdown
-    )
+    expect(hover_text(course, shown, "a.md"), "hover/literal_in_info_string.md")

@@ -462,11 +462,12 @@ def outline(text: str, symbols: Iterable[DocumentSymbol], depth: int = 0) -> str
     return out
 
 
-def hover_text(made: Course, found: HoverInfo | None) -> str:
-    """A hover as the range it covers (its document's text), then its whole markdown."""
+def hover_text(made: Course, found: HoverInfo | None, name: str | None = None) -> str:
+    """A hover as the range it covers (of document `name`, the cursor's by default), then
+    its whole markdown."""
     if found is None:
         return "no hover"
-    text = made.text(made.cursor_name or DEFAULT_FILE)
+    text = made.text(name or made.cursor_name or DEFAULT_FILE)
     return f"hover over {covered(text, found.start, found.end)}\n---\n{found.markdown}"
 
 
