@@ -24,7 +24,7 @@ def test_nearest_prefers_equal_loose_forms_then_small_edits() -> None:
     assert index.nearest("username").key == "user_name"
     assert index.nearest("username").distance == 0
     near = index.nearest("What would you lke to learn?")
-    assert near is not None and near.distance == 1
+    assert near is not None and (near.key, near.distance) == ("What would you like to learn?", 1)
     assert index.nearest("abd") is None  # too short for edits
     assert index.nearest("user_name") is None  # itself is not a near miss
     assert index.nearest("completely different") is None

@@ -7,13 +7,14 @@ against the released SDKs."""
 from __future__ import annotations
 
 import pytest
-from course_kit import course as make_course
 
 from mfls.features.completion import complete
 from mfls.features.course_map import course_map
 from mfls.features.hover import hover
 from mfls.features.semantic_tokens import OPERATOR, tokens
 from mfls.workspace.runtime_interactions import runtime_interactions, unescape
+from tests.kit.course import course as make_course
+from tests.kit.course import course_text, dedent, expect, hover_text
 
 ESCAPING = ["markdown-flow-0.3.4", "markdown-flow-0.4"]
 PLAIN = ["markdown-flow-0.3", "current"]
@@ -44,12 +45,11 @@ def test_the_production_default_of_ai_shifu_reads_escapes() -> None:
     assert lane.places[0].choices == ("A|B", "x]y", "$\\pi$", "C/D")
 
 
-@pytest.mark.parametrize(("target", "shown"), [(ESCAPING[0], "A|B, x]y"), (PLAIN[0], "A\\, B")])
+@pytest.mark.parametrize(("target", "shown"), [(ESCAPING[0], "escaping"), (PLAIN[0], "plain")])
 def test_the_hover_on_the_binding_lists_the_runtime_choices(target: str, shown: str) -> None:
     course = make_course({"a.md": TEXT}, config=f'target = "{target}"\n')
     info = hover(course.snapshot, course.uri("a.md"), TEXT.index("q"))
-    assert info is not None
-    assert f"Asked with choices: {shown}" in info.markdown
+    expect(hover_text(course, info, "a.md"), f"hover/choices_{shown}.md")
 
 
 def test_the_interaction_extends_past_an_escaped_bracket() -> None:
@@ -89,7 +89,7 @@ def test_completion_inside_an_option_after_an_escaped_bracket() -> None:
     text = "?[%{{ name }} A | x\\]y {{ na | C]\n"
     course = make_course({"a.md": text}, config='target = "markdown-flow-0.3.4"\n')
     result = complete(course.snapshot, course.uri("a.md"), text.index("na |") + 2)
-    assert result is not None and "name" in [item.key for item in result.items]
+    assert result is not None and [item.key for item in result.items] == ["name"]
 
 
 def test_unescape_keeps_every_other_backslash() -> None:
@@ -101,14 +101,30 @@ def test_unescape_keeps_every_other_backslash() -> None:
 @pytest.mark.parametrize(
     ("target", "operators"),
     [
-        ("markdown-flow-0.3.4", [(0, "?["), (16, "|"), (22, "]")]),
-        ("current", [(0, "?["), (13, "|"), (16, "|"), (20, "]")]),
+        (
+            "markdown-flow-0.3.4",
+            r"""
+            ?[%{{ q }} A\|B | x\]y]
+            ^^ %% operator
+            %%              ^ operator
+            %%                    ^ operator
+            """,
+        ),
+        (
+            "current",
+            r"""
+            ?[%{{ q }} A\|B | x\]y]
+            ^^ %% operator
+            %%           ^ operator
+            %%              ^ operator
+            %%                  ^ operator
+            """,
+        ),
     ],
 )
-def test_operator_tokens_follow_the_target(target: str, operators: list) -> None:
-    text = "?[%{{ q }} A\\|B | x\\]y]\n"
-    course = make_course({"a.md": text}, config=f'target = "{target}"\n')
+def test_operator_tokens_follow_the_target(target: str, operators: str) -> None:
+    course = course_text(f'//- mfcourse.toml\ntarget = "{target}"\n//- a.md\n' + dedent(operators))
     found = tokens(course.snapshot, course.uri("a.md"))
-    assert [(t.start, text[t.start : t.start + t.length]) for t in found if t.type == OPERATOR] == [
-        tuple(o) for o in operators
-    ]
+    course.check(
+        ("a.md", t.start, t.start + t.length, "operator") for t in found if t.type == OPERATOR
+    )
