@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import random
 
-from course_kit import course
-
 from mfls.features.diagnostics import document_diagnostics
+from tests.kit.course import course
 
 INTRO = "# Intro\n\n?[{{ topic }} A | B]\n\n?[{{ learning goal }} A | B]\n"
 LESSON = (

@@ -1,5 +1,3 @@
-from course_kit import course as make_course
-
 from mfls.features.semantic_tokens import (
     BINDING,
     INVALID,
@@ -12,6 +10,7 @@ from mfls.features.semantic_tokens import (
     TOKEN_TYPES,
     tokens,
 )
+from tests.kit.course import course as make_course
 
 
 def spans(text: str, found: list) -> list[tuple[str, int, int]]:
