@@ -29,7 +29,7 @@ from mfls.features.messages import (
     quoted,
     say,
 )
-from mfls.workspace.config import CONFIG_MESSAGES, TARGETS
+from mfls.workspace.config import TARGETS, ConfigProblem
 from mfls.workspace.diagnostic_registry import DEFAULT_SEVERITIES
 from mfls.workspace.hosts import HOST_NAMES, host_profile
 
@@ -60,8 +60,13 @@ def test_every_message_has_both_languages_with_the_same_arguments() -> None:
 
 
 def test_course_file_messages_come_from_the_workspace_in_english() -> None:
-    for message_id, english in CONFIG_MESSAGES.items():
-        assert MESSAGES[message_id][EN] == english
+    ids = [m for m in MESSAGES if m.startswith(("config.", "structure."))]
+    assert len(ids) == 19
+    for message_id in ids:
+        args = {name: f"<{name}>" for name in placeholders(MESSAGES[message_id][EN])}
+        problem = ConfigProblem.of(message_id, args, (0, 1, 0, 0))
+        assert (problem.id, problem.message) == (message_id, say(EN, message_id, **args))
+        assert "${" not in problem.message
 
 
 def test_markdown_flow_terms_stay_untranslated() -> None:

@@ -23,11 +23,13 @@ def test_every_code_has_its_messages_in_both_languages_and_a_short_summary() -> 
         assert 0 < len(info.summary) <= 80, info.code
         if info.code == COURSE_FILE_INVALID:  # its messages are the course file's problems
             continue
-        assert info.messages, info.code
-        for message_id, texts in info.messages.items():
+        assert info.message_ids, info.code
+        for message_id in info.message_ids:
             assert message_id.split(".")[0] == info.code
-            assert texts[EN] and texts[ZH], message_id
-            assert MESSAGES[message_id] == texts
+            assert MESSAGES[message_id][EN] and MESSAGES[message_id][ZH], message_id
+    # Every message of a code is one the registry lists for it.
+    listed = {m for info in REGISTRY for m in info.message_ids}
+    assert {m for m in MESSAGES if m.split(".")[0] in BY_CODE} == listed
 
 
 def test_every_fix_of_the_registry_is_an_action_title() -> None:

@@ -1,0 +1,107 @@
+"""One message catalog (`mfls/workspace/catalog/`: one table per language): no other
+module holds a message table keyed by language or a `*MESSAGES` table, every message id
+given to `say`/`counted` as a literal is in the catalog, and the registry names its codes'
+messages by id only. Found in the source by its syntax tree, with planted checks."""
+
+from __future__ import annotations
+
+import ast
+
+from arch_kit import PACKAGE
+
+from mfls.workspace.catalog import EN, MESSAGES, ZH
+from mfls.workspace.catalog.en import EN_MESSAGES
+from mfls.workspace.catalog.zh_cn import ZH_MESSAGES
+
+CATALOG = PACKAGE / "workspace" / "catalog"
+LANGUAGE_KEYS = frozenset({"EN", "ZH", EN, ZH})
+SAYING = frozenset({"say", "counted"})
+CATALOG_MODULES = frozenset({"mfls.workspace.catalog", "mfls.features.messages"})
+
+
+def _language_key(node: ast.expr | None) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id in LANGUAGE_KEYS
+    return isinstance(node, ast.Constant) and node.value in LANGUAGE_KEYS
+
+
+def wording_outside(source: str, name: str) -> list[str]:
+    """Where `source` (of the module file `name`) holds message text the catalog should."""
+    found: list[str] = []
+    tree = ast.parse(source, name)
+    saying = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module in CATALOG_MODULES
+        for alias in node.names
+        if alias.name in SAYING
+    }
+    for node in ast.walk(tree):
+        at = f"{name}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.Dict) and any(_language_key(key) for key in node.keys):
+            found.append(f"{at}: a table of texts by language")
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id.endswith("MESSAGES"):
+                    found.append(f"{at}: a message table `{target.id}`")
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in saying
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
+            message_id = node.args[1].value
+            known = (
+                message_id in MESSAGES
+                if node.func.id == "say"
+                else f"{message_id}.one" in MESSAGES and f"{message_id}.other" in MESSAGES
+            )
+            if not known:
+                found.append(f"{at}: the message {message_id!r} is not in the catalog")
+    return found
+
+
+def test_every_message_is_in_the_one_catalog() -> None:
+    found: list[str] = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.parent != CATALOG:
+            name = str(path.relative_to(PACKAGE.parent))
+            found.extend(wording_outside(path.read_text(encoding="utf-8"), name))
+    assert found == []
+
+
+def test_the_languages_have_the_same_messages() -> None:
+    assert set(EN_MESSAGES) == set(ZH_MESSAGES) == set(MESSAGES)
+
+
+def test_the_registry_names_its_messages_by_id_only() -> None:
+    source = (PACKAGE / "workspace" / "diagnostic_registry.py").read_text(encoding="utf-8")
+    infos = [
+        node
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "CodeInfo"
+    ]
+    assert infos
+    for info in infos:
+        ids = info.args[3]
+        assert isinstance(ids, ast.Tuple), ast.dump(ids)[:80]
+        assert all(isinstance(element, ast.Name) for element in ids.elts)
+
+
+def test_the_check_finds_each_kind_of_wording_outside() -> None:
+    planted = (
+        "from mfls.workspace.catalog import EN, ZH, say, counted\n"
+        "HINT_MESSAGES = {'hint': {EN: 'a hint', ZH: '提示'}}\n"
+        "TEXTS = {'en': 'inline'}\n"
+        "def word(language):\n"
+        "    return say(language, 'no.such-message') + counted(language, 'hover.times', 2)\n"
+        "def other(language):\n"
+        "    return counted(language, 'no.such-count', 2) + say(language, 'hover.not-bound')\n"
+    )
+    lines = sorted(line.split(":")[1] for line in wording_outside(planted, "planted.py"))
+    assert lines == ["2", "2", "3", "5", "7"], wording_outside(planted, "planted.py")
+    # A `say` of another module's own is not the catalog's.
+    assert wording_outside("def say(a, b):\n    pass\nsay(1, 'text')\n", "own.py") == []
