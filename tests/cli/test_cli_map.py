@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from pathlib import Path
-from typing import Any
 from xml.etree import ElementTree
 
 from tests.kit.cli import mfls
 from tests.kit.exports import dumps, export, item, node
+from tests.kit.map_page import page_data
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "course"
-
-
-def page_data(page: str) -> dict[str, Any]:
-    found = re.search(r'<script type="application/json" id="map-data">(.*?)</script>', page, re.S)
-    assert found is not None
-    data: dict[str, Any] = json.loads(found.group(1))
-    return data
 
 
 def test_map_of_the_example_course_as_html_json_and_svg(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from mfls.disk import replacing
 from mfls.disk.replacing import FileChange, ReplaceFailure
+from tests.kit.faults import fail_on_call
 
 
 def _files(tmp_path: Path, count: int) -> list[Path]:
@@ -41,16 +42,7 @@ def test_failed_third_temp_write_changes_nothing(
 ) -> None:
     paths = _files(tmp_path, 4)
     before = {p: p.read_bytes() for p in paths}
-    real = replacing.write_temp
-    calls: list[Path] = []
-
-    def failing(path: Path, data: bytes) -> Path:
-        calls.append(path)
-        if len(calls) == 3:
-            raise OSError(28, "No space left on device")
-        return real(path, data)
-
-    monkeypatch.setattr(replacing, "write_temp", failing)
+    fail_on_call(monkeypatch, replacing, "write_temp", 3, OSError(28, "No space left on device"))
     failure = replacing.apply_file_changes(_changes(paths))
     assert failure is not None and "left as it was" in failure.message
     assert not failure.changed_on_disk and failure.unrestored == ()
@@ -63,16 +55,7 @@ def test_failed_third_replace_restores_the_first_two(
 ) -> None:
     paths = _files(tmp_path, 4)
     before = {p: p.read_bytes() for p in paths}
-    real = replacing.replace
-    calls: list[Path] = []
-
-    def failing(temp: Path, path: Path) -> None:
-        calls.append(path)
-        if len(calls) == 3:
-            raise OSError(5, "Input/output error")
-        real(temp, path)
-
-    monkeypatch.setattr(replacing, "replace", failing)
+    fail_on_call(monkeypatch, replacing, "replace", 3, OSError(5, "Input/output error"))
     failure = replacing.apply_file_changes(_changes(paths))
     assert failure is not None and not failure.changed_on_disk
     assert "Input/output error" in failure.message

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 from collections import Counter
@@ -30,6 +29,7 @@ from tests.ai_shifu_exports import shared_exports
 from tests.kit.cli import mfls
 from tests.kit.exports import dumps, export, item, node
 from tests.kit.lsp_client import capabilities, session, uri_of
+from tests.kit.map_page import page_data
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "course"
@@ -84,13 +84,6 @@ def _course(tmp_path: Path, name: str, source: Path | None) -> Path:
     done = mfls("unpack", str(exported), str(target), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     return target
-
-
-def _page_data(html: str) -> dict[str, Any]:
-    found = re.search(r'id="map-data">(.*?)</script>', html, re.S)
-    assert found is not None
-    data: dict[str, Any] = json.loads(found.group(1))
-    return data
 
 
 def _file_name(uri: str) -> str:
@@ -162,7 +155,7 @@ async def test_every_view_tells_one_story(tmp_path: Path, name: str, source: Pat
 
         info = await command("mfls.courseInfo", lesson)
         keys = await command("mfls.courseKeys", uri_of(course / "mfcourse.toml"))
-        page = _page_data((await command("mfls.courseMap", lesson))["html"])
+        page = page_data((await command("mfls.courseMap", lesson))["html"])
 
     assert {k: info[k] for k in figures} == figures
     assert keys["figures"] == figures

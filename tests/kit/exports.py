@@ -20,6 +20,19 @@ SHARED = _EXPORTS if _EXPORTS is not None and (_EXPORTS / "en_demo.json").is_fil
 needs_shared = pytest.mark.skipif(SHARED is None, reason="the demo course exports are not here")
 
 
+def _model_fields(prompt: str) -> dict[str, Any]:
+    """The model settings an outline item and the course both carry."""
+    return {
+        "llm": "",
+        "llm_temperature": 0.3,
+        "llm_system_prompt": prompt,
+        "ask_enabled_status": 5101,
+        "ask_llm": "",
+        "ask_llm_temperature": 0.3,
+        "ask_llm_system_prompt": "",
+    }
+
+
 def item(
     bid: str,
     title: str,
@@ -39,13 +52,7 @@ def item(
         "parent_bid": parent,
         "position": position,
         "prerequisite_item_bids": "",
-        "llm": "",
-        "llm_temperature": 0.3,
-        "llm_system_prompt": prompt,
-        "ask_enabled_status": 5101,
-        "ask_llm": "",
-        "ask_llm_temperature": 0.3,
-        "ask_llm_system_prompt": "",
+        **_model_fields(prompt),
         "content": content,
         **extra,
     }
@@ -78,13 +85,7 @@ def export(
             "keywords": "",
             "description": "",
             "avatar_res_bid": "",
-            "llm": "",
-            "llm_temperature": 0.3,
-            "llm_system_prompt": prompt,
-            "ask_enabled_status": 5101,
-            "ask_llm": "",
-            "ask_llm_temperature": 0.3,
-            "ask_llm_system_prompt": "",
+            **_model_fields(prompt),
             "price": 0.0,
         },
         "outline_items": list(items),

@@ -14,6 +14,7 @@ from rename_support import indexed
 from mfls.cli import rename as cli_rename
 from mfls.disk import replacing
 from mfls.features import rename as rn
+from tests.kit.faults import fail_on_call
 
 FILES: dict[str, str | bytes] = {
     "mfcourse.toml": 'host = "ai-shifu"\n',
@@ -83,16 +84,8 @@ def test_third_write_failing_leaves_every_file_unchanged(
     course: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     before = _snapshot(course)
-    real = replacing.write_temp
-    written: list[Path] = []
-
-    def fail_third(path: Path, data: bytes) -> Path:
-        written.append(path)
-        if len(written) == 3:
-            raise OSError(28, "No space left on device")
-        return real(path, data)
-
-    monkeypatch.setattr(replacing, "write_temp", fail_third)
+    error = OSError(28, "No space left on device")
+    written = fail_on_call(monkeypatch, replacing, "write_temp", 3, error)
     assert cli_rename.main(["--course", str(course), "q", "r"]) == 2
     assert len(written) == 3
     assert _snapshot(course) == before
@@ -103,16 +96,7 @@ def test_third_replace_failing_restores_the_first_two(
     course: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = _snapshot(course)
-    real = replacing.replace
-    replaced: list[Path] = []
-
-    def fail_third(temp: Path, path: Path) -> None:
-        replaced.append(path)
-        if len(replaced) == 3:
-            raise OSError(5, "Input/output error")
-        real(temp, path)
-
-    monkeypatch.setattr(replacing, "replace", fail_third)
+    fail_on_call(monkeypatch, replacing, "replace", 3, OSError(5, "Input/output error"))
     assert cli_rename.main(["--course", str(course), "q", "r"]) == 2
     assert _snapshot(course) == before
 
