@@ -143,14 +143,9 @@ def _marker_actions(
         and not facts.legacy_profile(marker)
     ):
         changes = rn.marker_changes(text, marker, marker.key, legacy=False)
-        if changes:
-            yield _fix(
-                LEGACY_BINDING,
-                "action.convert-legacy",
-                say(language, "action.convert-legacy", marker=rn.padded(marker.key, False)),
-                _single(entry, changes),
-                span,
-            )
+        yield from _rewrite(
+            LEGACY_BINDING, "action.convert-legacy", marker.key, entry, changes, span, language
+        )
     if _paddable(text, marker, spelling):
         yield CodeAction(
             title=say(language, "action.pad", marker=rn.padded(marker.key, marker.legacy)),
@@ -241,14 +236,7 @@ def _unbound_fixes(
         changes = rn.marker_changes(
             text, marker, near.key, legacy=marker.legacy, spelling=spelling_of(course.config)
         )
-        if changes:
-            yield _fix(
-                code,
-                "action.replace-with",
-                say(language, "action.replace-with", marker=rn.padded(near.key, False)),
-                _single(entry, changes),
-                span,
-            )
+        yield from _rewrite(code, "action.replace-with", near.key, entry, changes, span, language)
     insertion = _binding_insertion(course, marker.key, spelling_of(course.config))
     if insertion is not None:
         plain, snippet = insertion
@@ -293,6 +281,22 @@ def _suppression_actions(
             removed = _single(entry, [removal(text, unused)])
             span = (at.start, at.end)
             yield _fix(UNUSED_SUPPRESSION, "action.remove-suppression", title, removed, span)
+
+
+def _rewrite(
+    code: str,
+    title_id: str,
+    key: str,
+    entry: DocEntry,
+    changes: list[TextChange],
+    span: tuple[int, int],
+    language: str,
+) -> Iterator[CodeAction]:
+    """The quick fix `title_id` rewriting the marker at `span` to `{{ key }}` (`changes`),
+    if there is anything to change."""
+    if changes:
+        title = say(language, title_id, marker=rn.padded(key, False))
+        yield _fix(code, title_id, title, _single(entry, changes), span)
 
 
 def _single(entry: DocEntry, changes: list[TextChange]) -> WorkspaceChange:

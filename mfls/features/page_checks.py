@@ -323,28 +323,17 @@ def page_problems(
     found: list[tuple[str, int, int, str]] = []
     for unread in unread_bindings(course, entry):
         marker = unread.marker
-        shown = unread_shown(unread, language)
+        key = marker.key
         if unread.fix == "rename":
-            message = say(
-                language,
-                PAGE_UNREADABLE_BINDING,
-                short=brief(marker.key),
-                shown=shown,
-                readable=new_key(course, marker.key),
-                quoted=quoted(marker.key),
-            )
+            message_id = PAGE_UNREADABLE_BINDING
+            fix = {"readable": new_key(course, key), "quoted": quoted(key)}
         elif unread.fix == "form":
-            message = say(
-                language,
-                PAGE_UNREADABLE_BINDING_FORM,
-                short=brief(marker.key),
-                shown=shown,
-                binding=binding_text(marker.key, page_versions(course.config)),
-            )
+            message_id = PAGE_UNREADABLE_BINDING_FORM
+            fix = {"binding": binding_text(key, page_versions(course.config))}
         else:
-            message = say(
-                language, PAGE_UNREADABLE_BINDING_LINE, short=brief(marker.key), shown=shown
-            )
+            message_id, fix = PAGE_UNREADABLE_BINDING_LINE, {}
+        shown = unread_shown(unread, language)
+        message = say(language, message_id, short=brief(key), shown=shown, **fix)
         found.append((PAGE_UNREADABLE_BINDING, marker.start, marker.end, message))
     text = entry.text
     for difference in differences(course, entry):

@@ -171,20 +171,15 @@ def _read_fields(text: str, data: dict[str, Any]) -> tuple[CourseConfig, list[Co
             values["name"] = name
         else:
             problem("config.name-type", "name")
-    host = data.get("host")
-    if host is not None:
-        if isinstance(host, str) and host in HOST_NAMES:
-            values["host"] = host
+    for field, allowed in (("host", HOST_NAMES), ("target", TARGETS)):
+        chosen = data.get(field)
+        if chosen is None:
+            continue
+        if isinstance(chosen, str) and chosen in allowed:
+            values[field] = chosen
         else:
-            choices = ", ".join(repr(h) for h in HOST_NAMES)
-            problem("config.host-value", "host", choices=choices)
-    target = data.get("target")
-    if target is not None:
-        if isinstance(target, str) and target in TARGETS:
-            values["target"] = target
-        else:
-            choices = ", ".join(repr(t) for t in TARGETS)
-            problem("config.target-value", "target", choices=choices)
+            choices = ", ".join(repr(a) for a in allowed)
+            problem(f"config.{field}-value", field, choices=choices)
     page = data.get("page")
     if page is not None:
         versions = [page] if isinstance(page, str) else page

@@ -9,177 +9,149 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from mfls.workspace.diagnostic_registry import (
-    BINDING_IN_REFERENCE,
-    EMPTY_INTERACTION,
-    EMPTY_INTERACTION_LEGACY,
-    FIXED_OUTPUT_UNCLOSED,
-    LEGACY_BINDING,
-    LEGACY_PROFILE_KEY,
-    MARKER_CONTROL_CHARACTER,
-    MARKER_EMPTY,
-    MARKER_LINE_BREAK,
-    MARKER_LINE_BREAK_RUNS_ON,
-    MARKER_UNCLOSED,
-    NEAR_MISS,
-    PAGE_READS_OTHERWISE,
-    PAGE_UNREADABLE_BINDING,
-    PAGE_UNREADABLE_BINDING_FORM,
-    PAGE_UNREADABLE_BINDING_LINE,
-    READ_BEFORE_ASKED,
-    RESERVED_KEY_BINDING_PREFIX,
-    RESERVED_KEY_BINDING_PROVIDED,
-    RUNTIME_BINDING_IGNORED,
-    RUNTIME_BINDING_IGNORED_POSITION,
-    RUNTIME_KEY_DIFFERS,
-    UNBOUND_REFERENCE,
-    UNBOUND_REFERENCE_PAGE,
-    UNKNOWN_GATE_VALUE,
-    UNUSED_SUPPRESSION,
-    UNUSED_SUPPRESSION_UNKNOWN,
-)
+from mfls.workspace import diagnostic_registry as codes
 
 EN_MESSAGES: Final[Mapping[str, str]] = {
     # -- diagnostics: marker-empty
-    MARKER_EMPTY: (
+    codes.MARKER_EMPTY: (
         "This memory marker names no question, so it is plain text. Write the question between "
         "the braces, for example `{{ What would you like to learn? }}`."
     ),
     # -- diagnostics: marker-line-break
-    MARKER_LINE_BREAK_RUNS_ON: (
+    codes.MARKER_LINE_BREAK_RUNS_ON: (
         "This marker is probably missing its `}}`: close it where the question ends. It "
         "${runs_on}, so the marker is plain text. Joining the lines would make one long, wrong "
         "question."
     ),
-    MARKER_LINE_BREAK: (
+    codes.MARKER_LINE_BREAK: (
         "This question is broken across lines, so the marker is plain text. A question in a "
         "memory marker must fit on one line. Join the lines."
     ),
     # -- diagnostics: marker-control-character
-    MARKER_CONTROL_CHARACTER: (
+    codes.MARKER_CONTROL_CHARACTER: (
         "This question contains an invisible control character${which}. It makes the marker "
         "plain text. Delete the character."
     ),
     # -- diagnostics: marker-unclosed
-    MARKER_UNCLOSED: (
+    codes.MARKER_UNCLOSED: (
         "This `{{` has no closing `}}` in its paragraph. Everything after it, to the end of "
         "the paragraph, is plain text.${hides} Close the marker with `}}`."
     ),
     # -- diagnostics: legacy-binding
-    LEGACY_BINDING: (
+    codes.LEGACY_BINDING: (
         "`%{{...}}` is the old binding syntax: write `{{ ${bare} }}`. It binds the same "
         "question. markdown-flow 0.3.1, 0.3.4 and 0.4.2 bind only `%{{...}}`: a course run by "
         "them keeps it (set `target` in mfcourse.toml)."
     ),
     # -- diagnostics: unbound-reference
-    UNBOUND_REFERENCE: (
+    codes.UNBOUND_REFERENCE: (
         "No lesson asks ${short}, so the AI may lack the answer. The host does not provide it "
         "either. Bind it in an interaction (`?[${binding} ...]`), or tell the AI to ask for "
         "the answer or to use a stated default."
     ),
-    UNBOUND_REFERENCE_PAGE: (
+    codes.UNBOUND_REFERENCE_PAGE: (
         "No lesson asks ${short}, so the AI may lack the answer. The host does not provide it "
         "either, and the learner page reads no binding of this key: rename it to a key the "
         "page reads, such as `${readable}`, and bind that in an interaction (`?[${binding} "
         "...]`), or tell the AI to ask for the answer or to use a stated default."
     ),
     # -- diagnostics: read-before-asked
-    READ_BEFORE_ASKED: (
+    codes.READ_BEFORE_ASKED: (
         "${short} is read here before it is asked. In course order the question is first bound "
         "${where}. Ask it earlier, or tell the AI what to do while the answer is missing."
     ),
     # -- diagnostics: near-miss
-    NEAR_MISS: (
+    codes.NEAR_MISS: (
         "Not bound in this course; did you mean ${near}? ${near_full} is ${how}; ${quoted} "
         "differs from it only in ${difference}, but a different text is a different question."
     ),
     # -- diagnostics: binding-in-reference
-    BINDING_IN_REFERENCE: (
+    codes.BINDING_IN_REFERENCE: (
         "A binding here grants no permission to save: bind the question in a lesson. This is a "
         "reference document (see `references` in mfcourse.toml), so it saves no answer to "
         "${quoted}."
     ),
     # -- diagnostics: reserved-key-binding
-    RESERVED_KEY_BINDING_PROVIDED: (
+    codes.RESERVED_KEY_BINDING_PROVIDED: (
         "${short} is read-only: the host provides it. ${host} provides ${quoted}, so an "
         "interaction cannot save an answer to it: choose another question text, or read the "
         "provided value without binding it."
     ),
-    RESERVED_KEY_BINDING_PREFIX: (
+    codes.RESERVED_KEY_BINDING_PREFIX: (
         "Questions starting with `${prefix}` are reserved by ${host}. The platform rejects "
         "binding ${quoted}: choose another question text."
     ),
     # -- diagnostics: legacy-profile-key
-    LEGACY_PROFILE_KEY: (
+    codes.LEGACY_PROFILE_KEY: (
         "${profile} is a legacy learner-profile key: keep `%{{...}}` here. ${host} still "
         "accepts `%{{...}}` bindings of its legacy learner-profile keys (${keys}) but rejects "
         "other bindings of questions starting with `${prefix}`. Do not convert it to `{{ "
         "${key} }}`: that form is such a binding, an error."
     ),
     # -- diagnostics: empty-interaction
-    EMPTY_INTERACTION: (
+    codes.EMPTY_INTERACTION: (
         "This interaction offers no choices and no `...` input field. markdown-flow 0.4.2 "
         "shows `?[{{ ${key} }}]` as one button that reads the value of ${quoted} (UNKNOWN "
         "while unset) and saves nothing. Add choices (`A | B`) or `...` for a text input."
     ),
-    EMPTY_INTERACTION_LEGACY: (
+    codes.EMPTY_INTERACTION_LEGACY: (
         "This interaction offers no choices and no `...` input field. markdown-flow 0.4.2 "
         "shows `?[%{{ ${key} }}]` as a text input with an empty hint; write `?[${binding} "
         "...]` to say so."
     ),
     # -- diagnostics: runtime-binding-ignored
-    RUNTIME_BINDING_IGNORED: (
+    codes.RUNTIME_BINDING_IGNORED: (
         "${runtime} saves nothing here: write `${binding}`. It binds an answer only with "
         "`%{{...}}`: it saves no answer to ${quoted}, and shows this marker as part of the "
         "first button's text."
     ),
-    RUNTIME_BINDING_IGNORED_POSITION: (
+    codes.RUNTIME_BINDING_IGNORED_POSITION: (
         "${runtime} saves nothing here: write `%{{` right after `?[`. It binds an answer only "
         "when the interaction starts with `%{{`; here it saves no answer to ${quoted} and "
         "shows the marker as button text."
     ),
     # -- diagnostics: runtime-key-differs
-    RUNTIME_KEY_DIFFERS: (
+    codes.RUNTIME_KEY_DIFFERS: (
         "${runtime} never reads this marker: its key holds `}`. Its reader stops a key at the "
         "first `}`, so it neither substitutes nor binds ${quoted}; remove the `}` from the key."
     ),
     # -- diagnostics: fixed-output-unclosed
-    FIXED_OUTPUT_UNCLOSED: (
+    codes.FIXED_OUTPUT_UNCLOSED: (
         "This `!===` fixed output is not closed: add a `!===` line. Before the block ends no "
         "`!===` line closes it, so markdown-flow sends the whole block to the AI as an "
         "ordinary prompt, `!===` included."
     ),
     # -- diagnostics: unknown-gate-value
-    UNKNOWN_GATE_VALUE: (
+    codes.UNKNOWN_GATE_VALUE: (
         "${short} gates nothing: write `_sys_pay` or `_sys_login`. AI-Shifu stops the lesson "
         "for payment or login only at a button whose value is one of them, written exactly so; "
         "this button is an ordinary answer."
     ),
     # -- diagnostics: page-unreadable-binding
-    PAGE_UNREADABLE_BINDING: (
+    codes.PAGE_UNREADABLE_BINDING: (
         "The learner page reads no binding of ${short}. ${shown}. The page reads no binding of "
         "this key in any form: rename it in the whole course to one it reads, such as "
         "`${readable}`. Answers already stored under ${quoted} stay under it."
     ),
-    PAGE_UNREADABLE_BINDING_FORM: (
+    codes.PAGE_UNREADABLE_BINDING_FORM: (
         "The learner page reads no binding of ${short} written so. ${shown}. Every targeted "
         "page version reads `${binding}`: write that."
     ),
-    PAGE_UNREADABLE_BINDING_LINE: (
+    codes.PAGE_UNREADABLE_BINDING_LINE: (
         "The learner page reads no binding of ${short} here. ${shown}. The page reads the key "
         "elsewhere: it is this line that it reads otherwise."
     ),
     # -- diagnostics: page-reads-otherwise
-    PAGE_READS_OTHERWISE: (
+    codes.PAGE_READS_OTHERWISE: (
         "The learner page shows this interaction unlike ${runtime}. ${shown}; ${runtime} reads "
         "${reads}.${causes}"
     ),
     # -- diagnostics: unused-suppression
-    UNUSED_SUPPRESSION: (
+    codes.UNUSED_SUPPRESSION: (
         "This suppression silences nothing. mfls reports no ${codes} where it applies: remove "
         "${them}, or it would hide a problem written there later."
     ),
-    UNUSED_SUPPRESSION_UNKNOWN: (
+    codes.UNUSED_SUPPRESSION_UNKNOWN: (
         "This suppression names a code mfls does not have. ${codes} silences nothing: write a "
         "code that `mfls check` prints, or remove it."
     ),

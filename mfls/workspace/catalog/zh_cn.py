@@ -6,164 +6,136 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from mfls.workspace.diagnostic_registry import (
-    BINDING_IN_REFERENCE,
-    EMPTY_INTERACTION,
-    EMPTY_INTERACTION_LEGACY,
-    FIXED_OUTPUT_UNCLOSED,
-    LEGACY_BINDING,
-    LEGACY_PROFILE_KEY,
-    MARKER_CONTROL_CHARACTER,
-    MARKER_EMPTY,
-    MARKER_LINE_BREAK,
-    MARKER_LINE_BREAK_RUNS_ON,
-    MARKER_UNCLOSED,
-    NEAR_MISS,
-    PAGE_READS_OTHERWISE,
-    PAGE_UNREADABLE_BINDING,
-    PAGE_UNREADABLE_BINDING_FORM,
-    PAGE_UNREADABLE_BINDING_LINE,
-    READ_BEFORE_ASKED,
-    RESERVED_KEY_BINDING_PREFIX,
-    RESERVED_KEY_BINDING_PROVIDED,
-    RUNTIME_BINDING_IGNORED,
-    RUNTIME_BINDING_IGNORED_POSITION,
-    RUNTIME_KEY_DIFFERS,
-    UNBOUND_REFERENCE,
-    UNBOUND_REFERENCE_PAGE,
-    UNKNOWN_GATE_VALUE,
-    UNUSED_SUPPRESSION,
-    UNUSED_SUPPRESSION_UNKNOWN,
-)
+from mfls.workspace import diagnostic_registry as codes
 
 ZH_MESSAGES: Final[Mapping[str, str]] = {
     # -- diagnostics: marker-empty
-    MARKER_EMPTY: (
+    codes.MARKER_EMPTY: (
         "这个记忆标记里没有问题，所以只是普通文本。请在花括号之间写上问题，例如 `{{ 你想学什么"
         "？ }}`。"
     ),
     # -- diagnostics: marker-line-break
-    MARKER_LINE_BREAK_RUNS_ON: (
+    codes.MARKER_LINE_BREAK_RUNS_ON: (
         "这个标记可能缺少 `}}`：请在问题结束处把它闭合。它${runs_on}，所以整个标记只是普通文本"
         "。把这几行合并只会得到一个又长又错的问题。"
     ),
-    MARKER_LINE_BREAK: (
+    codes.MARKER_LINE_BREAK: (
         "这个问题被拆成了多行，所以标记只是普通文本。记忆标记中的问题必须写在同一行内。请把这几"
         "行合并。"
     ),
     # -- diagnostics: marker-control-character
-    MARKER_CONTROL_CHARACTER: (
+    codes.MARKER_CONTROL_CHARACTER: (
         "这个问题里有一个不可见的控制字符${which}。它让整个标记变成了普通文本。请删除这个字符。"
     ),
     # -- diagnostics: marker-unclosed
-    MARKER_UNCLOSED: (
+    codes.MARKER_UNCLOSED: (
         "这个 `{{` 在本段中没有对应的 `}}`。从它开始直到段落结尾都是普通文本。${hides}请用 "
         "`}}` 闭合这个标记。"
     ),
     # -- diagnostics: legacy-binding
-    LEGACY_BINDING: (
+    codes.LEGACY_BINDING: (
         "`%{{...}}` 是旧的绑定写法：请改为 `{{ ${bare} }}`。两种写法绑定的是同一个问题。"
         "markdown-flow 0.3.1、0.3.4 和 0.4.2 只认 `%{{...}}` 绑定：由它们运行的课程应保留旧写法"
         "（在 mfcourse.toml 中设置 `target`）。"
     ),
     # -- diagnostics: unbound-reference
-    UNBOUND_REFERENCE: (
+    codes.UNBOUND_REFERENCE: (
         "没有任何课时提问${short}，AI 可能读不到回答。平台也不提供它。请在交互中绑定它（"
         "`?[${binding} ...]`），或者告诉 AI 去询问用户，或使用事先说明的默认值。"
     ),
-    UNBOUND_REFERENCE_PAGE: (
+    codes.UNBOUND_REFERENCE_PAGE: (
         "没有任何课时提问${short}，AI 可能读不到回答。平台也不提供它，而学员页面读不了这个键的"
         "任何绑定：请把它改名为页面能读的键（例如 `${readable}`），再在交互中绑定它（"
         "`?[${binding} ...]`），或者告诉 AI 去询问用户，或使用事先说明的默认值。"
     ),
     # -- diagnostics: read-before-asked
-    READ_BEFORE_ASKED: (
+    codes.READ_BEFORE_ASKED: (
         "${short}在提问之前就被读取了。按课程顺序，这个问题${where}才首次绑定。请提前提问，或者"
         "告诉 AI 在还没有回答时该怎么做。"
     ),
     # -- diagnostics: near-miss
-    NEAR_MISS: (
+    codes.NEAR_MISS: (
         "本课程没有绑定这个问题；你是不是想写${near}？${near_full}${how}；${quoted}与它只差在"
         "${difference}，但文字不同就是不同的问题。"
     ),
     # -- diagnostics: binding-in-reference
-    BINDING_IN_REFERENCE: (
+    codes.BINDING_IN_REFERENCE: (
         "这里的绑定没有保存回答的权限：请在课时中绑定这个问题。这是一个参考文档（见 "
         "mfcourse.toml 中的 `references`），所以不会把回答保存到${quoted}。"
     ),
     # -- diagnostics: reserved-key-binding
-    RESERVED_KEY_BINDING_PROVIDED: (
+    codes.RESERVED_KEY_BINDING_PROVIDED: (
         "${short}是只读的：它由平台提供。${quoted}由 ${host} 提供，交互无法保存对它的回答：请换"
         "一个问题文字，或者只读取这个值而不绑定它。"
     ),
-    RESERVED_KEY_BINDING_PREFIX: (
+    codes.RESERVED_KEY_BINDING_PREFIX: (
         "以 `${prefix}` 开头的问题由 ${host} 保留。平台不接受绑定${quoted}：请换一个问题文字。"
     ),
     # -- diagnostics: legacy-profile-key
-    LEGACY_PROFILE_KEY: (
+    codes.LEGACY_PROFILE_KEY: (
         "${profile}是旧版学员画像键：这里请保留 `%{{...}}`。${host} 仍接受对其旧版学员画像键（"
         "${keys}）的 `%{{...}}` 绑定，但拒绝其他以 `${prefix}` 开头的问题的绑定。不要把它改成 "
         "`{{ ${key} }}`：那种写法正属于被拒绝的绑定，会报错。"
     ),
     # -- diagnostics: empty-interaction
-    EMPTY_INTERACTION: (
+    codes.EMPTY_INTERACTION: (
         "这个交互既没有选项，也没有 `...` 输入框。markdown-flow 0.4.2 会把 `?[{{ ${key} }}]` 显"
         "示为一个按钮，按钮文字是${quoted}的值（未设置时为 UNKNOWN），而且不保存任何回答。请添"
         "加选项（`A | B`），或用 `...` 提供文本输入。"
     ),
-    EMPTY_INTERACTION_LEGACY: (
+    codes.EMPTY_INTERACTION_LEGACY: (
         "这个交互既没有选项，也没有 `...` 输入框。markdown-flow 0.4.2 会把 `?[%{{ ${key} }}]` "
         "显示为一个提示为空的文本输入框；如果这正是你的本意，请明确写成 `?[${binding} ...]`。"
     ),
     # -- diagnostics: runtime-binding-ignored
-    RUNTIME_BINDING_IGNORED: (
+    codes.RUNTIME_BINDING_IGNORED: (
         "${runtime} 不会在这里保存回答：请写成 `${binding}`。它只认 `%{{...}}` 绑定：不会把回答"
         "保存到${quoted}，还会把这个标记当作第一个按钮文字的一部分显示出来。"
     ),
-    RUNTIME_BINDING_IGNORED_POSITION: (
+    codes.RUNTIME_BINDING_IGNORED_POSITION: (
         "${runtime} 不会在这里保存回答：请把 `%{{` 紧接在 `?[` 之后。只有交互以 `%{{` 开头时它"
         "才绑定回答；这里它不会把回答保存到${quoted}，而是把标记显示为按钮文字。"
     ),
     # -- diagnostics: runtime-key-differs
-    RUNTIME_KEY_DIFFERS: (
+    codes.RUNTIME_KEY_DIFFERS: (
         "${runtime} 读不到这个标记：它的键里含有 `}`。它在第一个 `}` 处就结束键名，所以既不会替"
         "换也不会绑定${quoted}；请把 `}` 从键中去掉。"
     ),
     # -- diagnostics: fixed-output-unclosed
-    FIXED_OUTPUT_UNCLOSED: (
+    codes.FIXED_OUTPUT_UNCLOSED: (
         "这段 `!===` 固定输出没有闭合：请加一行 `!===`。在本块结束之前没有 `!===` 行闭合它，所"
         "以 markdown-flow 会把整个块（连同 `!===`）当作普通提示词发给 AI。"
     ),
     # -- diagnostics: unknown-gate-value
-    UNKNOWN_GATE_VALUE: (
+    codes.UNKNOWN_GATE_VALUE: (
         "${short} 不会拦住课程：请写成 `_sys_pay` 或 `_sys_login`。只有按钮的值原样等于其中之一"
         "时，AI-Shifu 才会暂停课程等待付费或登录；这个按钮只是普通回答。"
     ),
     # -- diagnostics: page-unreadable-binding
-    PAGE_UNREADABLE_BINDING: (
+    codes.PAGE_UNREADABLE_BINDING: (
         "学员页面读不到${short}的绑定。在 ${shown}。页面读不了这个键的任何写法：请在整个课程中"
         "把它改名为页面能读的键，例如 `${readable}`。已经存在${quoted}下的回答仍留在原来的键下"
         "。"
     ),
-    PAGE_UNREADABLE_BINDING_FORM: (
+    codes.PAGE_UNREADABLE_BINDING_FORM: (
         "学员页面读不到这样写的${short}绑定。在 ${shown}。所有目标页面版本都能读 `${binding}`："
         "请改成这样写。"
     ),
-    PAGE_UNREADABLE_BINDING_LINE: (
+    codes.PAGE_UNREADABLE_BINDING_LINE: (
         "学员页面读不了这一行里${short}的绑定。在 ${shown}。页面在别处能读这个键：是这一行被它"
         "读成了别的样子。"
     ),
     # -- diagnostics: page-reads-otherwise
-    PAGE_READS_OTHERWISE: (
+    codes.PAGE_READS_OTHERWISE: (
         "学员页面显示这个交互的方式与 ${runtime} 不同。在 ${shown}；${runtime} 读到的是"
         "${reads}。${causes}"
     ),
     # -- diagnostics: unused-suppression
-    UNUSED_SUPPRESSION: (
+    codes.UNUSED_SUPPRESSION: (
         "这条屏蔽注释没有屏蔽任何问题。在它作用的地方 mfls 没有报告${codes}：请删掉${them}，否"
         "则它会藏起以后写在那里的问题。"
     ),
-    UNUSED_SUPPRESSION_UNKNOWN: (
+    codes.UNUSED_SUPPRESSION_UNKNOWN: (
         "这条屏蔽注释写了 mfls 没有的诊断代码。${codes} 什么也屏蔽不了：请写 `mfls check` 输出"
         "的代码，或删掉它。"
     ),
