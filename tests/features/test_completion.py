@@ -34,6 +34,13 @@ def accepted(text: str, result, key: str) -> str:
     return text[: result.start] + result.new_text(key) + text[result.end :]
 
 
+def replaced(course: Course) -> str:
+    """The text the completion at the cursor replaces."""
+    result = complete(course.snapshot, course.cursor_uri, course.offset)
+    assert result is not None
+    return course.text(course.cursor_name or "")[result.start : result.end]
+
+
 def line_after(course: Course, key: str, name: str | None = None, at: int | None = None) -> str:
     """The line of `at` (the cursor's by default) once the item of `key` is accepted."""
     uri = course.cursor_uri if name is None else course.uri(name)
@@ -158,19 +165,13 @@ def test_single_brace_and_code_blocks_do_not_trigger() -> None:
 
 def test_legacy_binding_keeps_its_percent() -> None:
     course = make_course("a.md", "?[{{ k }} A]\n\n?[%{{ $0k }} B]\n")
-    at = course.offset
-    result = complete(course.snapshot, course.uri("a.md"), at)
-    text = course.text("a.md")
-    assert text[result.start : result.end] == "k"
+    assert replaced(course) == "k"
     assert line_after(course, "k") == "?[%{{ k }} B]"
 
 
 def test_cjk_and_punctuated_keys() -> None:
     course = make_course("a.md", "?[{{ 你想学什么？ }} A]\n\n?[{{ a.b [0] }} B]\n\n{{ 你$0 x\n")
-    at = course.offset
-    result = complete(course.snapshot, course.uri("a.md"), at)
-    text = course.text("a.md")
-    assert text[result.start : result.end] == "你"
+    assert replaced(course) == "你"
     assert line_after(course, "你想学什么？") == "{{ 你想学什么？ }} x"
     assert line_after(course, "a.b [0]") == "{{ a.b [0] }} x"
 

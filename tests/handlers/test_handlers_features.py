@@ -11,6 +11,7 @@ from typing import Any
 from tests.kit.course import expect
 from tests.kit.memory_client import (
     CourseClient,
+    decode_tokens,
     render_completion,
     render_hover,
     vscode_capabilities,
@@ -232,15 +233,10 @@ def _outline(symbols: list[dict[str, Any]]) -> list[Any]:
 
 def _tokens(data: list[int], legend: dict[str, list[str]]) -> list[str]:
     """Semantic tokens decoded: `line:character length type modifiers...`."""
-    out = []
-    line = char = 0
-    for i in range(0, len(data), 5):
-        delta_line, delta_char, length, kind, modifiers = data[i : i + 5]
-        line += delta_line
-        char = char + delta_char if delta_line == 0 else delta_char
-        names = [m for bit, m in enumerate(legend["tokenModifiers"]) if modifiers >> bit & 1]
-        out.append(" ".join([f"{line}:{char}", str(length), legend["tokenTypes"][kind], *names]))
-    return out
+    return [
+        " ".join([f"{line}:{char}", str(length), kind, *names])
+        for line, char, length, kind, names in decode_tokens(data, legend)
+    ]
 
 
 def test_definition_answers_locations_without_link_support(tmp_path: Path) -> None:

@@ -190,17 +190,8 @@ def test_a_bad_page_setting_is_a_course_file_problem(tmp_path: Path) -> None:
 
 
 def _fixes(course: CourseClient, path: str, needle: str) -> list[dict[str, Any]]:
-    text = course.text(path)
-    position = course.position_at(path, text.index(needle) + 3)
-    found = course.call(
-        "textDocument/codeAction",
-        {
-            "textDocument": {"uri": course.uri(path)},
-            "range": {"start": position, "end": position},
-            "context": {"diagnostics": [], "only": ["quickfix"]},
-        },
-    )
-    return [a for a in found or [] if a["title"].startswith(("Write", "Rename"))]
+    found = course.quick_fixes(path, course.text(path).index(needle) + 3)
+    return [a for a in found if a["title"].startswith(("Write", "Rename"))]
 
 
 def test_the_fix_writes_the_form_the_page_reads(tmp_path: Path) -> None:

@@ -98,17 +98,8 @@ def test_a_course_file_severity_applies_to_unused_suppressions(tmp_path: Path) -
 
 
 def _quick_fixes(course: CourseClient, path: str, needle: str) -> list[dict[str, Any]]:
-    text = course.text(path)
-    position = course.position_at(path, text.index(needle) + 1)
-    found = course.call(
-        "textDocument/codeAction",
-        {
-            "textDocument": {"uri": course.uri(path)},
-            "range": {"start": position, "end": position},
-            "context": {"diagnostics": [], "only": ["quickfix"]},
-        },
-    )
-    return [a for a in found or [] if a["kind"] == "quickfix"]
+    found = course.quick_fixes(path, course.text(path).index(needle) + 1)
+    return [a for a in found if a["kind"] == "quickfix"]
 
 
 def _ignored(tmp_path: Path, lesson: str, needle: str, title: str) -> str:

@@ -184,6 +184,19 @@ class CourseClient:
         lines = lines_of(self.text(path), keepends=True)
         return sum(len(x) for x in lines[: position["line"]]) + self.column(path, position)
 
+    def quick_fixes(self, path: str, offset: int) -> list[dict[str, Any]]:
+        """The quick fixes the server offers at a code point offset of `path`."""
+        position = self.position_at(path, offset)
+        found = self.call(
+            "textDocument/codeAction",
+            {
+                "textDocument": {"uri": self.uri(path)},
+                "range": {"start": position, "end": position},
+                "context": {"diagnostics": [], "only": ["quickfix"]},
+            },
+        )
+        return list(found or [])
+
     def applied(self, edit: Mapping[str, Any]) -> dict[str, str]:
         """Path -> its text after a `WorkspaceEdit` (`documentChanges` or `changes`; a
         snippet edit applied as its snippet's text)."""
@@ -437,9 +450,26 @@ def render_completion(result: Mapping[str, Any] | list[Any] | None) -> str:
     return "\n".join(lines)
 
 
+def decode_tokens(
+    data: list[int], legend: Mapping[str, list[str]]
+) -> list[tuple[int, int, int, str, list[str]]]:
+    """Semantic tokens as sent (five integers each, relative positions) decoded: line,
+    character, length, type and modifiers by name."""
+    decoded = []
+    line = char = 0
+    for i in range(0, len(data), 5):
+        delta_line, delta_char, length, kind, modifiers = data[i : i + 5]
+        line += delta_line
+        char = char + delta_char if delta_line == 0 else delta_char
+        names = [m for bit, m in enumerate(legend["tokenModifiers"]) if modifiers >> bit & 1]
+        decoded.append((line, char, length, legend["tokenTypes"][kind], names))
+    return decoded
+
+
+_CODE_UNITS = {"utf-8": ("utf-8", 1), "utf-16": ("utf-16-le", 2), "utf-32": ("utf-32-le", 4)}
+"""A position encoding's codec and the bytes of its code unit."""
+
+
 def _units(text: str, encoding: str) -> int:
-    if encoding == "utf-8":
-        return len(text.encode("utf-8"))
-    if encoding == "utf-32":
-        return len(text)
-    return len(text.encode("utf-16-le")) // 2
+    codec, width = _CODE_UNITS[encoding]
+    return len(text.encode(codec, errors="surrogatepass")) // width
