@@ -6,8 +6,6 @@ the indexed text puts them."""
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as t
@@ -15,9 +13,7 @@ from lsprotocol import types as t
 from mfls.lsp import routes
 from mfls.lsp.handlers import course_file_links
 from mfls.lsp.state import ServerState
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "features"))
-from course_kit import Course, course, no_disk  # the in-memory courses, after the path
+from tests.kit.course import Course, course, no_disk
 
 COURSE = 'name = "Demo"\nlessons = ["a.md"]\n  bogus = 1\n'
 BROKEN_STRUCTURE = '{"chapters": [\n  {"title": "One", "lessons": [}\n]}\n'

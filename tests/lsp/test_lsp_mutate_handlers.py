@@ -4,17 +4,13 @@ here with a plumbing that records what they ask, on an in-memory course."""
 from __future__ import annotations
 
 import dataclasses
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from lsprotocol import types as t
 
 from mfls.lsp.handlers import documents
 from mfls.lsp.state import ServerState
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "features"))
-from course_kit import course  # the in-memory courses, after the path
+from tests.kit.course import course
 
 COURSE = 'lessons = ["a.md"]\n'
 
