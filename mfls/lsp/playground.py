@@ -166,46 +166,128 @@ def serve() -> SyncServer:
 
 
 _WARM_UP_TOML: Final = 'host = "ai-shifu"\nlessons = ["lessons/*.md"]\n'
-_WARM_UP_LESSON: Final = "?[%{{topic}} A | B]\n\nUse {{ topc }} and {{Where?}}.\n"
+_WARM_UP_LESSON: Final = (
+    "?[%{{topic}} A | B]\n\n?[{{ Which one? }} A | B]\n\nUse {{ topc }} and {{Where?}}.\n"
+)
+
+PAGE_CAPABILITIES: Final[dict[str, Any]] = {
+    "general": {"markdown": {"parser": "marked"}},
+    "textDocument": {
+        "completion": {
+            "completionItem": {
+                "snippetSupport": True,
+                "documentationFormat": ["markdown", "plaintext"],
+                "insertReplaceSupport": False,
+            },
+            "completionList": {
+                "itemDefaults": ["commitCharacters", "editRange", "insertTextFormat"]
+            },
+            "completionItemKind": {"valueSet": []},
+            "contextSupport": True,
+        },
+        "hover": {"contentFormat": ["markdown", "plaintext"]},
+        "formatting": {},
+        "rename": {},
+        "signatureHelp": {
+            "contextSupport": True,
+            "signatureInformation": {
+                "documentationFormat": ["markdown", "plaintext"],
+                "parameterInformation": {"labelOffsetSupport": True},
+                "activeParameterSupport": True,
+            },
+        },
+        "definition": {},
+        "declaration": {},
+        "implementation": {},
+        "typeDefinition": {},
+        "references": {},
+        "publishDiagnostics": {"versionSupport": True},
+        "codeAction": {
+            "codeActionLiteralSupport": {
+                "codeActionKind": {"valueSet": ["quickfix", "refactor", "source"]}
+            }
+        },
+        "semanticTokens": {
+            "requests": {"full": True},
+            "tokenTypes": [],
+            "tokenModifiers": [],
+            "formats": ["relative"],
+        },
+    },
+    "window": {"showMessage": {}},
+}
+"""The client capabilities the playground's page sends (@codemirror/lsp-client 6.3.0 with
+the page's extensions): the warm-up sends them too, so that the converters lsprotocol
+builds for them on first use (a few hundred milliseconds in the browser) are built before
+the snapshot."""
 
 
 def _message(**fields: Any) -> str:
     return json.dumps({"jsonrpc": "2.0", **fields})
 
 
+def _published(sent: list[str]) -> dict[str, list[Any]]:
+    found: dict[str, list[Any]] = {}
+    for text in sent:
+        message = json.loads(text)
+        if message.get("method") == "textDocument/publishDiagnostics":
+            found[message["params"]["uri"]] = message["params"]["diagnostics"]
+    return found
+
+
 def warm_up(writer: TreeWriter | None = None) -> None:
     """A server run once over a small course of its own (in a fresh temporary folder),
-    then dropped: the modules a server's first answers import are imported, and nothing
-    of any author's course exists yet. The worker snapshots Python right after this."""
+    asked what the page asks on its way to the first problems, then dropped: the modules
+    and converters a server's first answers need are made, and nothing of any author's
+    course exists yet. The worker snapshots Python right after this."""
     root = tempfile.mkdtemp(prefix="mfls-warm-up-")
     files = {"mfcourse.toml": _WARM_UP_TOML.encode(), "lessons/a.md": _WARM_UP_LESSON.encode()}
     problem = (writer or RealWriter()).write_tree(root, files)
     if problem is not None:
         raise OSError(f"{problem.path}: {problem.reason}")
-    uri = f"file://{root}/lessons/a.md"
+    root_uri = f"file://{root}"
+    uris = {name: f"{root_uri}/{name}" for name in files}
     server = serve()
-    document = {"uri": uri, "languageId": "markdown", "version": 0, "text": _WARM_UP_LESSON}
-    params = {"rootUri": f"file://{root}", "capabilities": {}}
+    params = {
+        "processId": None,
+        "clientInfo": {"name": "@codemirror/lsp-client"},
+        "rootUri": root_uri,
+        "rootPath": root,
+        "workspaceFolders": [{"uri": root_uri, "name": "course"}],
+        "initializationOptions": {"mfls": {"diagnosticDelay": 50}},
+        "capabilities": PAGE_CAPABILITIES,
+        "locale": "en",
+    }
     server.handle(_message(id=1, method="initialize", params=params))
     server.handle(_message(method="initialized", params={}))
-    server.handle(_message(method="textDocument/didOpen", params={"textDocument": document}))
-    server.advance(1.0)
-    whole = {"start": {"line": 0, "character": 0}, "end": {"line": 3, "character": 0}}
-    context: dict[str, list[object]] = {"diagnostics": []}
+    sent: list[str] = []
+    for name, uri in uris.items():
+        language = "markdown" if name.endswith(".md") else "toml"
+        text = files[name].decode()
+        document = {"uri": uri, "languageId": language, "version": 0, "text": text}
+        sent += server.handle(
+            _message(method="textDocument/didOpen", params={"textDocument": document})
+        )
     server.handle(
         _message(
             id=2,
-            method="textDocument/codeAction",
-            params={"textDocument": {"uri": uri}, "range": whole, "context": context},
+            method="workspace/executeCommand",
+            params={"command": "mfls.courseMap", "arguments": [uris["lessons/a.md"]]},
         )
     )
-    server.handle(
-        _message(
-            id=3,
-            method="textDocument/semanticTokens/full",
-            params={"textDocument": {"uri": uri}},
+    for number, uri in enumerate(uris.values(), start=3):
+        tokens = {"textDocument": {"uri": uri}}
+        sent += server.handle(
+            _message(id=number, method="textDocument/semanticTokens/full", params=tokens)
         )
-    )
+    sent += server.advance(1.0)
+    number = 10
+    for uri, diagnostics in _published(sent).items():
+        for diagnostic in diagnostics:
+            number += 1
+            context = {"diagnostics": [diagnostic], "only": ["quickfix"]}
+            asked = {"textDocument": {"uri": uri}, "range": diagnostic["range"], "context": context}
+            server.handle(_message(id=number, method="textDocument/codeAction", params=asked))
     server.advance(1.0)
     del server
     gc.collect()

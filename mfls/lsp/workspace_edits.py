@@ -3,6 +3,7 @@ JSON-ready document edits as they are."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import cattrs
@@ -27,8 +28,12 @@ class JsonReady(dict[str, Any]):
     """
 
 
+@functools.cache
 def wire_converter() -> cattrs.Converter:
-    """pygls's converter, also sending `JsonReady` values untouched."""
+    """pygls's converter, also sending `JsonReady` values untouched: one per process, so
+    the (un)structure functions it generates on first use of a type are made once (the
+    playground's snapshot of Python keeps those of its warm-up, a few hundred milliseconds
+    of its second visit's `initialize`)."""
     converter = default_converter()
     converter.register_unstructure_hook(JsonReady, lambda value: value)
     return converter

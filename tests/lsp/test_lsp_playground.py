@@ -19,6 +19,7 @@ from mfls.exports.layout import unpack
 from mfls.lsp import playground
 from mfls.lsp.playground import ROOT, CourseFolder, lesson_path, safe_path
 from mfls.lsp.sync import SyncServer
+from mfls.lsp.workspace_edits import wire_converter
 from tests.ai_shifu_exports import shared_exports
 
 
@@ -190,3 +191,12 @@ def test_serve_answers_initialize() -> None:
     (answer,) = [m for m in map(json.loads, server.handle(json.dumps(message))) if m.get("id") == 1]
     assert answer["result"]["serverInfo"]["name"] == "mfls"
     assert playground.version().startswith("mfls ")
+
+
+def test_every_server_of_the_process_shares_the_converters_the_warm_up_made() -> None:
+    """lsprotocol's converters are generated on a type's first use (a few hundred ms of
+    `initialize` in the browser): the snapshot keeps the warm-up's only if the page's
+    server uses the same converter."""
+    first, second = playground.serve(), playground.serve()
+    assert wire_converter() is wire_converter()
+    assert first.server.protocol._converter is second.server.protocol._converter is wire_converter()

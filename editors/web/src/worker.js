@@ -268,11 +268,16 @@ function cacheRuntime(manifest) {
 const SNAPSHOT = new URL("pyodide/mfls-snapshot.bin", base).href; // a cache key, never fetched
 
 let snapshotProblem = null; // why the last snapshot did not load or was not made (for tests)
+// When each step of the start ended (ms since the worker began), for the benchmark.
+const steps = {};
+const began = performance.now();
+const step = (name) => { steps[name] = Math.round(performance.now() - began); };
 
 async function savedSnapshot(store) {
   if (!store) return null;
   try {
     const found = await store.match(SNAPSHOT);
+    step("snapshotFound");
     if (!found) snapshotProblem = `no snapshot in ${(await caches.keys()).join(", ")}: ${(await store.keys()).map((r) => r.url).join(", ")}`;
     return found ? new Uint8Array(await found.arrayBuffer()) : null;
   } catch (error) {
@@ -286,7 +291,9 @@ async function savedSnapshot(store) {
 function grownTo(snapshot) {
   return async (settings) => {
     const create = (await import(new URL("pyodide/pyodide.asm.mjs", base).href)).default;
+    step("moduleImported");
     const module = await create(settings);
+    step("moduleCreated");
     const header = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4);
     const image = snapshot.length - header[1];
     const blocks = [];
@@ -303,6 +310,8 @@ function grownTo(snapshot) {
 async function startPython(store) {
   const indexURL = new URL("pyodide/", base).href;
   const snapshot = await savedSnapshot(store);
+  step("snapshotRead");
+  steps.snapshotBytes = snapshot?.length ?? 0;
   if (snapshot) {
     try {
       return { pyodide: await loadPyodide({ indexURL, _loadSnapshot: snapshot, createPyodideModule: grownTo(snapshot) }), snapshot: true };
@@ -340,6 +349,7 @@ async function startRuntime() {
     .then((response) => response.arrayBuffer());
   wheels.catch(() => undefined); // awaited below; a failure is reported there
   const store = await cache;
+  step("cacheOpened");
   const { pyodide, snapshot } = await startPython(store);
   const loaded = performance.now();
   // The archive is imported from as it is (zipimport), one file written rather than its
@@ -370,6 +380,7 @@ async function start(course) {
       loaded: seconds(loaded),
       unpacked: seconds(unpacked),
       snapshotted: seconds(snapshotted),
+      steps,
       cached: fromCache,
       snapshot,
       snapshotProblem,
