@@ -33,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_features import corpus
+from bench_features import corpus, write_lessons
 
 HERE = Path(__file__).resolve().parents[2]
 CORPORA = ("features", "dense", "similar")
@@ -79,35 +79,29 @@ WORDS = [
 
 def dense_corpus(root: Path, lessons: int, lesson_bytes: int = 15_000) -> int:
     """Long plain paragraphs with a marker every ~170 bytes; returns the corpus size."""
-    (root / "mfcourse.toml").write_text('name = "dense"\n')
-    total = 0
-    for n in range(lessons):
-        parts = [f"# Lesson {n}\n\n?[{{{{ goal {n} }}}} A | B | ...Other]\n\n"]
-        size = len(parts[0])
-        i = 0
-        while size < lesson_bytes:
-            words = []
-            for w in range(6):
-                words += [WORDS[(n + i + w + k) % len(WORDS)] for k in range(28)]
-                other = (n * 31 + i * 7 + w) % lessons
-                pick = (i + w) % 4
-                key = (
-                    f"goal {other}",
-                    "What would you like to learn?",
-                    f"level {n % 50}",
-                    f"goal{other}",
-                )[pick]
-                words.append(f"{{{{ {key} }}}}")
-            paragraph = " ".join(words) + ".\n\n"
-            if i % 5 == 0:
-                paragraph += f"?[{{{{ level {n % 50} }}}} Beginner | Expert]\n\n"
-            parts.append(paragraph)
-            size += len(paragraph)
-            i += 1
-        data = "".join(parts).encode()
-        (root / f"lesson-{n:04d}.md").write_bytes(data)
-        total += len(data)
-    return total
+
+    def paragraph(n: int, i: int) -> str:
+        words = []
+        for w in range(6):
+            words += [WORDS[(n + i + w + k) % len(WORDS)] for k in range(28)]
+            other = (n * 31 + i * 7 + w) % lessons
+            pick = (i + w) % 4
+            key = (
+                f"goal {other}",
+                "What would you like to learn?",
+                f"level {n % 50}",
+                f"goal{other}",
+            )[pick]
+            words.append(f"{{{{ {key} }}}}")
+        text = " ".join(words) + ".\n\n"
+        if i % 5 == 0:
+            text += f"?[{{{{ level {n % 50} }}}} Beginner | Expert]\n\n"
+        return text
+
+    def head(n: int) -> str:
+        return f"# Lesson {n}\n\n?[{{{{ goal {n} }}}} A | B | ...Other]\n\n"
+
+    return write_lessons(root, "dense", lessons, lesson_bytes, head, paragraph)
 
 
 SIMILAR_SEED = 32
@@ -136,30 +130,24 @@ def similar_corpus(root: Path, lessons: int, lesson_bytes: int = 15_000) -> int:
     mistyped (a near miss of several keys); returns the corpus size."""
     rng = random.Random(SIMILAR_SEED)
     keys = similar_keys()
-    (root / "mfcourse.toml").write_text('name = "similar"\n')
-    total = 0
-    for n in range(lessons):
+
+    def head(n: int) -> str:
         asked = [keys[(4 * n + j) % len(keys)] for j in range(4)]
-        parts = [f"# Lesson {n}\n\n"]
-        parts += [f"?[{{{{ {key} }}}} Yes | No | ...Other]\n\n" for key in asked]
-        size = sum(map(len, parts))
-        i = 0
-        while size < lesson_bytes:
-            words = []
-            for w in range(6):
-                words += [WORDS[(n + i + w + k) % len(WORDS)] for k in range(28)]
-                key = rng.choice(keys)
-                if rng.random() < 0.1:
-                    key = _mistyped(key, rng)
-                words.append(f"{{{{ {key} }}}}")
-            paragraph = " ".join(words) + ".\n\n"
-            parts.append(paragraph)
-            size += len(paragraph)
-            i += 1
-        data = "".join(parts).encode()
-        (root / f"lesson-{n:04d}.md").write_bytes(data)
-        total += len(data)
-    return total
+        return f"# Lesson {n}\n\n" + "".join(
+            f"?[{{{{ {key} }}}} Yes | No | ...Other]\n\n" for key in asked
+        )
+
+    def paragraph(n: int, i: int) -> str:
+        words = []
+        for w in range(6):
+            words += [WORDS[(n + i + w + k) % len(WORDS)] for k in range(28)]
+            key = rng.choice(keys)
+            if rng.random() < 0.1:
+                key = _mistyped(key, rng)
+            words.append(f"{{{{ {key} }}}}")
+        return " ".join(words) + ".\n\n"
+
+    return write_lessons(root, "similar", lessons, lesson_bytes, head, paragraph)
 
 
 def cpu_seconds() -> float:

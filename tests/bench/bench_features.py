@@ -151,23 +151,41 @@ LESSON_PARTS = (
 )
 
 
-def corpus(root: Path, lessons: int, megabytes: float) -> int:
-    target = int(megabytes * 1024 * 1024 / lessons)
-    (root / "mfcourse.toml").write_text('name = "big"\n')
+def write_lessons(
+    root: Path,
+    name: str,
+    lessons: int,
+    lesson_bytes: int,
+    head: Callable[[int], str],
+    paragraph: Callable[[int, int], str],
+) -> int:
+    """A course `name` of `lessons` lessons `lesson-NNNN.md`: lesson n is `head(n)` then
+    `paragraph(n, 0)`, `paragraph(n, 1)`, ... up to `lesson_bytes`; the course's size."""
+    (root / "mfcourse.toml").write_text(f'name = "{name}"\n')
     total = 0
     for n in range(lessons):
-        parts = [f"# Lesson {n}\n\n?[{{{{ goal {n} }}}} A | B]\n\n"]
+        parts = [head(n)]
         size = len(parts[0])
         i = 0
-        while size < target:
-            part = LESSON_PARTS.format(i=i, n=n)
-            parts.append(part)
-            size += len(part)
+        while size < lesson_bytes:
+            parts.append(paragraph(n, i))
+            size += len(parts[-1])
             i += 1
         data = "".join(parts).encode()
         (root / f"lesson-{n:04d}.md").write_bytes(data)
         total += len(data)
     return total
+
+
+def corpus(root: Path, lessons: int, megabytes: float) -> int:
+    return write_lessons(
+        root,
+        "big",
+        lessons,
+        int(megabytes * 1024 * 1024 / lessons),
+        lambda n: f"# Lesson {n}\n\n?[{{{{ goal {n} }}}} A | B]\n\n",
+        lambda n, i: LESSON_PARTS.format(i=i, n=n),
+    )
 
 
 def bench_indexing(lessons: int, megabytes: float, rounds: int) -> list[tuple[str, str]]:

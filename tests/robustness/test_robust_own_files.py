@@ -112,6 +112,15 @@ def assert_refused(done: subprocess.CompletedProcess[str]) -> None:
     assert "--resume" not in done.stderr and "--undo" not in done.stderr, done.stderr
 
 
+def refused_changing_nothing(course: Path, outside: Path, flag: str) -> None:
+    """`mfls rename FLAG` refuses the planted journal and changes nothing, in the course
+    (the journal is kept) or outside it."""
+    before, outside_before = snapshot(course), snapshot(outside)
+    assert_refused(mfls("rename", "--course", str(course), flag))
+    assert snapshot(outside) == outside_before
+    assert snapshot(course) == before, "the journal is kept and nothing is changed"
+
+
 @pytest.mark.parametrize("flag", ["--resume", "--undo"])
 def test_a_temp_outside_the_course_is_not_deleted_in_phase_preparing(
     places: tuple[Path, Path], flag: str
@@ -119,10 +128,7 @@ def test_a_temp_outside_the_course_is_not_deleted_in_phase_preparing(
     course, outside = places
     victim = outside / "victim.md"
     plant(course, "preparing", [lesson_entry(course, temp=victim)])
-    before, outside_before = snapshot(course), snapshot(outside)
-    assert_refused(mfls("rename", "--course", str(course), flag))
-    assert snapshot(outside) == outside_before
-    assert snapshot(course) == before, "the journal is kept and nothing is changed"
+    refused_changing_nothing(course, outside, flag)
 
 
 @pytest.mark.parametrize("flag", ["--resume", "--undo"])
@@ -134,10 +140,7 @@ def test_a_keep_outside_the_course_is_not_moved_in_phase_swapping(
     # The lesson holds the old bytes and nothing is at its temporary name: `inspect` would
     # move the "kept" file (the outside one) to the temporary name, into the course.
     plant(course, "swapping", [lesson_entry(course, keep=victim)])
-    before, outside_before = snapshot(course), snapshot(outside)
-    assert_refused(mfls("rename", "--course", str(course), flag))
-    assert snapshot(outside) == outside_before
-    assert snapshot(course) == before
+    refused_changing_nothing(course, outside, flag)
 
 
 def test_an_undo_naming_a_file_outside_the_course_exchanges_nothing(

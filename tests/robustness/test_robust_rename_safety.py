@@ -88,6 +88,16 @@ def between_check_and_swap(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable
     yield install
 
 
+def saving(victim: Path, save: Callable[[Path, bytes], None]) -> Callable[[int, Path], None]:
+    """An editor that saves `victim` (SAVED, with `save`) when the rename comes to it."""
+
+    def editor(index: int, path: Path) -> None:
+        if path.name == victim.name:
+            save(victim, SAVED)
+
+    return editor
+
+
 def save_by_replacing(path: Path, data: bytes) -> None:
     """How most editors save: write a copy, rename it over the file."""
     fresh = path.with_name(path.name + ".editor-save")
@@ -110,13 +120,7 @@ def test_a_save_between_the_last_check_and_the_swap_undoes_the_whole_rename(
 ) -> None:
     root = tmp_path / "course"
     files = make_course(root, 6)
-    victim = root / "lesson03.md"
-
-    def editor(index: int, path: Path) -> None:
-        if path.name == victim.name:
-            save(victim, SAVED)
-
-    between_check_and_swap(editor)
+    between_check_and_swap(saving(root / "lesson03.md", save))
     assert rename(root, "q", "r") == 1
     assert "lesson03.md" in capsys.readouterr().err
     assert on_disk(root) == {**files, "lesson03.md": SAVED}
@@ -425,13 +429,7 @@ def test_without_an_atomic_exchange_the_fallback_still_catches_an_in_place_save(
 
     root = tmp_path / "again"
     files = make_course(root, 4)
-    victim = root / "lesson02.md"
-
-    def editor(index: int, path: Path) -> None:
-        if path.name == victim.name:
-            save_in_place(victim, SAVED)
-
-    between_check_and_swap(editor)
+    between_check_and_swap(saving(root / "lesson02.md", save_in_place))
     assert rename(root, "q", "r") == 1
     assert on_disk(root) == {**files, "lesson02.md": SAVED}
 

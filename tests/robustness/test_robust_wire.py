@@ -176,14 +176,20 @@ async def still_serving(server: WireServer) -> None:
 # ----- one test per failure of the old reader -------------------------------------------
 
 
-async def test_a_non_numeric_content_length_is_skipped_and_its_request_answered(
-    server: WireServer,
-) -> None:
+async def refused_as_invalid(server: WireServer, head: bytes) -> None:
+    """A hover request sent after `head` is answered Invalid Request (-32600), with its
+    id, and the server goes on serving."""
     msg_id, body = server.hover_request()
-    server.raw(b"Content-Length: twelve\r\n\r\n" + body)
+    server.raw(head + body)
     answer = await server.answered(msg_id)
     assert answer["error"]["code"] == -32600, answer
     await still_serving(server)
+
+
+async def test_a_non_numeric_content_length_is_skipped_and_its_request_answered(
+    server: WireServer,
+) -> None:
+    await refused_as_invalid(server, b"Content-Length: twelve\r\n\r\n")
     assert "Content-Length b'twelve' is not a length" in server.log()
 
 
@@ -235,11 +241,9 @@ async def test_lf_only_header_lines_are_read(server: WireServer) -> None:
 
 
 async def test_a_body_without_length_is_answered_with_its_id(server: WireServer) -> None:
-    msg_id, body = server.hover_request()
-    server.raw(b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n" + body)
-    answer = await server.answered(msg_id)
-    assert answer["error"]["code"] == -32600, answer
-    await still_serving(server)
+    await refused_as_invalid(
+        server, b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n"
+    )
     assert "without Content-Length" in server.log()
 
 
