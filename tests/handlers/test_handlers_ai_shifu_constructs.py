@@ -7,8 +7,6 @@ tests/hosts/test_ai_shifu_constructs_sdk.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from tests.kit.course import expect
 from tests.kit.memory_client import CourseClient, check_diagnostics, render_completion, render_hover
 
@@ -18,39 +16,38 @@ host = "ai-shifu"
 """
 
 
-def hover_at(tmp_path: Path, lesson: str) -> tuple[CourseClient, str]:
-    course = CourseClient(tmp_path, COURSE + "//- 01.md\n" + lesson)
+def hover_at(lesson: str) -> tuple[CourseClient, str]:
+    course = CourseClient(COURSE + "//- 01.md\n" + lesson)
     found = course.call("textDocument/hover", course.at())
     return course, render_hover(found)
 
 
-def test_an_interaction_without_a_variable_stores_nothing(tmp_path: Path) -> None:
-    course, shown = hover_at(tmp_path, "Ready?\n\n?[Con$0tinue]\n")
+def test_an_interaction_without_a_variable_stores_nothing() -> None:
+    course, shown = hover_at("Ready?\n\n?[Con$0tinue]\n")
     expect(course.relative(shown), "hover/no_variable.md")
     for lesson in ("?[A$0 || B]\n", "?[...Your$0 thoughts]\n", "?[A | B | ...Ot$0her]\n"):
-        _, shown = hover_at(tmp_path / lesson[3], lesson)
+        _, shown = hover_at(lesson)
         assert "the answer is stored nowhere" in shown and "to the conversation" in shown
 
 
-def test_an_interaction_with_a_variable_gets_no_such_hover(tmp_path: Path) -> None:
-    _, shown = hover_at(tmp_path, "?[%{{level}} Ea$0sy | Hard]\n")
+def test_an_interaction_with_a_variable_gets_no_such_hover() -> None:
+    _, shown = hover_at("?[%{{level}} Ea$0sy | Hard]\n")
     assert shown == "no hover"
 
 
-def test_gate_values_are_completed_after_the_slashes(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, COURSE + "//- 01.md\nPay to go on.\n\n?[Pay now//_sys$0]\n")
+def test_gate_values_are_completed_after_the_slashes() -> None:
+    course = CourseClient(COURSE + "//- 01.md\nPay to go on.\n\n?[Pay now//_sys$0]\n")
     found = course.call("textDocument/completion", course.at())
     expect(render_completion(found), "completion/gate_values.txt")
-    label = CourseClient(tmp_path / "label", COURSE + "//- 01.md\n?[Pay$0 now//_sys_pay]\n")
-    plain = CourseClient(tmp_path / "plain", '//- mfcourse.toml\nname = "x"\n//- 01.md\n?[P//$0]\n')
+    label = CourseClient(COURSE + "//- 01.md\n?[Pay$0 now//_sys_pay]\n")
+    plain = CourseClient('//- mfcourse.toml\nname = "x"\n//- 01.md\n?[P//$0]\n')
     for elsewhere in (label, plain):
         found = elsewhere.call("textDocument/completion", elsewhere.at()) or {"items": []}
         assert "_sys_pay" not in [item["label"] for item in found["items"]]
 
 
-def test_a_gate_value_has_a_hover_and_a_wrong_one_a_warning(tmp_path: Path) -> None:
+def test_a_gate_value_has_a_hover_and_a_wrong_one_a_warning() -> None:
     course = check_diagnostics(
-        tmp_path,
         """
         //- mfcourse.toml
         host = "ai-shifu"
@@ -67,18 +64,17 @@ def test_a_gate_value_has_a_hover_and_a_wrong_one_a_warning(tmp_path: Path) -> N
     )
 
 
-def test_a_spaced_gate_value_is_shown_with_its_spaces(tmp_path: Path) -> None:
+def test_a_spaced_gate_value_is_shown_with_its_spaces() -> None:
     """` _sys_pay` gates nothing (ai-shifu compares values exactly): the hover shows the
     value as written, as the warning does, not the gate it looks like."""
     lesson = '//- mfcourse.toml\nhost = "ai-shifu"\n//- 01.md\n?[Pay now// _sys_p$0ay | Later]\n'
-    course = CourseClient(tmp_path, lesson)
+    course = CourseClient(lesson)
     shown = render_hover(course.call("textDocument/hover", course.at()))
     assert "` _sys_pay` is no AI-Shifu gate" in shown, shown
 
 
-def test_gate_values_are_checked_only_on_ai_shifu(tmp_path: Path) -> None:
+def test_gate_values_are_checked_only_on_ai_shifu() -> None:
     check_diagnostics(
-        tmp_path,
         """
         //- mfcourse.toml
         name = "Elsewhere"
@@ -88,12 +84,12 @@ def test_gate_values_are_checked_only_on_ai_shifu(tmp_path: Path) -> None:
     )
 
 
-def test_fixed_output_inside_a_line_has_tokens_and_a_hover(tmp_path: Path) -> None:
-    course, shown = hover_at(tmp_path, "Then say ===Welc$0ome, {{name}}=== and go on.\n")
+def test_fixed_output_inside_a_line_has_tokens_and_a_hover() -> None:
+    course, shown = hover_at("Then say ===Welc$0ome, {{name}}=== and go on.\n")
     expect(course.relative(shown), "hover/fixed_in_line.md")
-    _, bang = hover_at(tmp_path / "bang", "Then say !===Welc$0ome!=== and go on.\n")
+    _, bang = hover_at("Then say !===Welc$0ome!=== and go on.\n")
     assert "`!===text!===` inside a line" in bang and "translate it" in bang
-    _, alone = hover_at(tmp_path / "alone", "Intro\n\n---\n\n===Welc$0ome===\n")
+    _, alone = hover_at("Intro\n\n---\n\n===Welc$0ome===\n")
     assert "never translated" in alone
     data = course.call(
         "textDocument/semanticTokens/full", {"textDocument": {"uri": course.uri("01.md")}}

@@ -3,7 +3,6 @@ tests/e2e/test_e2e_authoring.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,8 +30,8 @@ def lenses(course: CourseClient, path: str) -> Any:
     return course.call("textDocument/codeLens", {"textDocument": {"uri": course.uri(path)}})
 
 
-def test_code_lens_counts_and_carries_the_reads(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, COURSE)
+def test_code_lens_counts_and_carries_the_reads() -> None:
+    course = CourseClient(COURSE)
     assert "codeLensProvider" in course.initialized["capabilities"]
     a, b = course.uri("a.md"), course.uri("b.md")
     assert lenses(course, "a.md") == [
@@ -58,8 +57,8 @@ def test_code_lens_counts_and_carries_the_reads(tmp_path: Path) -> None:
     assert "mfls.showReferences" not in commands.get("commands", [])
 
 
-def test_document_links_of_the_course_file(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, COURSE)
+def test_document_links_of_the_course_file() -> None:
+    course = CourseClient(COURSE)
     links = course.call(
         "textDocument/documentLink", {"textDocument": {"uri": course.uri("mfcourse.toml")}}
     )
@@ -75,10 +74,10 @@ def test_document_links_of_the_course_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("snippets", [True, False])
-def test_snippets_after_the_opener(tmp_path: Path, snippets: bool) -> None:
+def test_snippets_after_the_opener(snippets: bool) -> None:
     caps = vscode_capabilities()
     caps["textDocument"]["completion"]["completionItem"]["snippetSupport"] = snippets
-    course = CourseClient(tmp_path, COURSE, capabilities=caps)
+    course = CourseClient(COURSE, capabilities=caps)
     trigger = {"triggerKind": 2, "triggerCharacter": "["}
     result = course.call("textDocument/completion", {**course.at(), "context": trigger})
     kind = "snippets" if snippets else "plain"
@@ -95,10 +94,10 @@ def test_snippets_after_the_opener(tmp_path: Path, snippets: bool) -> None:
         assert single["textEdit"]["newText"] == "{{ question }} Yes | No]"
 
 
-def test_lenses_are_refreshed_when_another_lesson_changes(tmp_path: Path) -> None:
+def test_lenses_are_refreshed_when_another_lesson_changes() -> None:
     caps = vscode_capabilities()
     caps["workspace"]["codeLens"] = {"refreshSupport": True}
-    course = CourseClient(tmp_path, COURSE, capabilities=caps)
+    course = CourseClient(COURSE, capabilities=caps)
 
     def refreshes() -> int:
         return sum(m.get("method") == "workspace/codeLens/refresh" for m in course.received)

@@ -5,7 +5,6 @@ from tests/e2e/test_e2e_completion_space.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,19 +38,19 @@ COURSE = """
     """
 
 
-def after_space(tmp_path: Path, where: str) -> Any:
+def after_space(where: str) -> Any:
     """Completion as VS Code asks it when a space was just typed before `where`."""
     fixture = COURSE.replace(where, "$0")
     for other in ("CURSOR_A", "CURSOR_B", "CURSOR_C", "CURSOR_D"):
         fixture = fixture.replace(f" {other}", " ")
-    course = CourseClient(tmp_path, fixture)
+    course = CourseClient(fixture)
     assert " " in course.initialized["capabilities"]["completionProvider"]["triggerCharacters"]
     trigger = {"triggerKind": 2, "triggerCharacter": " "}
     return course.call("textDocument/completion", {**course.at(), "context": trigger})
 
 
-def test_a_space_inside_an_open_marker_offers_the_keys(tmp_path: Path) -> None:
-    result = after_space(tmp_path, "CURSOR_A")  # "Ask again: {{ "
+def test_a_space_inside_an_open_marker_offers_the_keys() -> None:
+    result = after_space("CURSOR_A")  # "Ask again: {{ "
     expect(render_completion(result), "completion/after_a_space.txt")
     labels = [item["label"] for item in result["items"]]
     assert {KEY, "level", "sys_user_nickname"} <= set(labels)
@@ -71,6 +70,6 @@ def test_a_space_inside_an_open_marker_offers_the_keys(tmp_path: Path) -> None:
         ("CURSOR_D", "after a closed marker"),
     ],
 )
-def test_a_space_anywhere_else_gets_no_list(tmp_path: Path, where: str, what: str) -> None:
-    result = after_space(tmp_path, where)
+def test_a_space_anywhere_else_gets_no_list(where: str, what: str) -> None:
+    result = after_space(where)
     assert result is None or not result["items"], f"{what}: {result}"

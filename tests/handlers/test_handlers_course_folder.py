@@ -136,9 +136,8 @@ def test_will_rename_files_keeps_structure_json_naming_the_lessons(tmp_path: Pat
     assert course.call("workspace/willRenameFiles", {"files": other}) is None
 
 
-def test_completion_and_rename_follow_the_course_folder(tmp_path: Path) -> None:
+def test_completion_and_rename_follow_the_course_folder() -> None:
     course = CourseClient(
-        tmp_path,
         STRUCTURE
         + """
     //- README.md closed

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 from tests.kit.course import expect
@@ -39,8 +38,8 @@ def keys(course: CourseClient, argument: object) -> Any:
     )
 
 
-def test_course_keys_and_map_commands(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, COURSE)
+def test_course_keys_and_map_commands() -> None:
+    course = CourseClient(COURSE)
     commands = course.initialized["capabilities"]["executeCommandProvider"]["commands"]
     assert {"mfls.courseKeys", "mfls.courseMap"} <= set(commands)
     uri = course.uri("02.md")
@@ -81,8 +80,8 @@ def test_course_keys_and_map_commands(tmp_path: Path) -> None:
     assert [key[0] for key in json.loads(found.group(1))["keys"]] == ["level", "goal"]
 
 
-def test_course_keys_refuses_a_file_outside_the_courses_and_no_argument(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, COURSE)
+def test_course_keys_refuses_a_file_outside_the_courses_and_no_argument() -> None:
+    course = CourseClient(COURSE)
     outside = {"command": "mfls.courseKeys", "arguments": [course.uri("../x.md")]}
     error = course.answer("workspace/executeCommand", outside)["error"]
     assert "not part of any indexed course" in error["message"]

@@ -5,7 +5,6 @@ Moved from tests/e2e/test_e2e_course_wide.py."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import mfls
@@ -57,8 +56,8 @@ def replace_all(course: CourseClient, path: str, text: str) -> None:
     )
 
 
-def test_workspace_diagnostic_reports_every_member_and_the_course_file(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, COURSE, capabilities=vscode_capabilities(pull=True))
+def test_workspace_diagnostic_reports_every_member_and_the_course_file() -> None:
+    course = CourseClient(COURSE, capabilities=vscode_capabilities(pull=True))
     assert course.initialized["capabilities"]["diagnosticProvider"]["workspaceDiagnostics"]
     reports = pull_workspace(course)
     assert list(reports) == [*MEMBERS, "mfcourse.toml"]
@@ -85,9 +84,8 @@ def test_workspace_diagnostic_reports_every_member_and_the_course_file(tmp_path:
     assert codes(changed["lessons/02.md"]["items"]) == ["unbound-reference"]
 
 
-def test_workspace_diagnostic_leaves_closed_documents_out_when_told(tmp_path: Path) -> None:
+def test_workspace_diagnostic_leaves_closed_documents_out_when_told() -> None:
     course = CourseClient(
-        tmp_path,
         COURSE,
         capabilities=vscode_capabilities(pull=True),
         initialization_options={"diagnostics": {"closedDocuments": False}},
@@ -108,8 +106,8 @@ def published_paths(course: CourseClient) -> list[str]:
     ]
 
 
-def test_push_clients_get_closed_documents_only_when_they_change(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, COURSE, initialization_options={"diagnosticDelay": 0})
+def test_push_clients_get_closed_documents_only_when_they_change() -> None:
+    course = CourseClient(COURSE, initialization_options={"diagnosticDelay": 0})
     course.settle()
     # Closed documents with nothing to say are not published at all.
     initial = {"lessons/03.md", "lessons/04.md", "ref/glossary.md", "mfcourse.toml"}
@@ -141,16 +139,16 @@ def test_push_clients_get_closed_documents_only_when_they_change(tmp_path: Path)
     assert published["lessons/01.md"]["diagnostics"] == []  # the file on disk is clean
 
 
-def test_push_clients_can_turn_closed_documents_off(tmp_path: Path) -> None:
+def test_push_clients_can_turn_closed_documents_off() -> None:
     options = {"diagnosticDelay": 0, "diagnostics": {"closedDocuments": False}}
-    course = CourseClient(tmp_path, COURSE, initialization_options=options)
+    course = CourseClient(COURSE, initialization_options=options)
     course.open("lessons/03.md")
     course.settle()
     assert set(published_paths(course)) == {"lessons/03.md", "mfcourse.toml"}
 
 
-def test_course_info_counts_the_course(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, COURSE, capabilities=vscode_capabilities(pull=True))
+def test_course_info_counts_the_course() -> None:
+    course = CourseClient(COURSE, capabilities=vscode_capabilities(pull=True))
     commands = course.initialized["capabilities"]["executeCommandProvider"]["commands"]
     assert "mfls.courseInfo" in commands
     for asked in ("lessons/02.md", "mfcourse.toml"):

@@ -22,9 +22,8 @@ def watched(course: CourseClient, path: str, change: int) -> None:
     course.notify("workspace/didChangeWatchedFiles", {"changes": changes})
 
 
-def test_two_courses_with_the_same_key_share_nothing(tmp_path: Path) -> None:
+def test_two_courses_with_the_same_key_share_nothing() -> None:
     course = check_diagnostics(
-        tmp_path,
         """
         //- a/mfcourse.toml
         name = "Course A"
@@ -101,9 +100,8 @@ def test_closed_files_edited_created_and_deleted_on_disk(tmp_path: Path) -> None
     assert codes(course, "02-use.md") == ["unbound-reference", "unbound-reference"]
 
 
-def test_an_open_buffer_wins_over_the_disk_copy(tmp_path: Path) -> None:
+def test_an_open_buffer_wins_over_the_disk_copy() -> None:
     course = CourseClient(
-        tmp_path,
         """
         //- 01.md closed
         ?[{{ a }} X | Y]
@@ -152,9 +150,8 @@ def test_a_malformed_course_file_uses_defaults_and_says_so(tmp_path: Path) -> No
     assert published["lesson.md"]["diagnostics"] == []
 
 
-def test_workspace_folders_added_and_removed(tmp_path: Path) -> None:
+def test_workspace_folders_added_and_removed() -> None:
     course = CourseClient(
-        tmp_path,
         """
         //- a/01.md closed
         ?[{{ shared }} X | Y]
@@ -175,9 +172,8 @@ def test_workspace_folders_added_and_removed(tmp_path: Path) -> None:
     assert found() == ["a/01.md"]
 
 
-def test_a_file_outside_every_folder_is_a_course_of_its_own(tmp_path: Path) -> None:
+def test_a_file_outside_every_folder_is_a_course_of_its_own() -> None:
     course = CourseClient(
-        tmp_path,
         """
         //- course/01.md closed
         ?[{{ k }} X | Y]

@@ -4,7 +4,6 @@ tests/e2e/test_e2e_diagnostics.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from tests.kit.memory_client import CourseClient, check_diagnostics, vscode_capabilities
@@ -27,10 +26,10 @@ def publishes(course: CourseClient) -> list[dict[str, Any]]:
     ]
 
 
-def test_a_pull_client_pulls_and_gets_unchanged_reports(tmp_path: Path) -> None:
+def test_a_pull_client_pulls_and_gets_unchanged_reports() -> None:
     caps = vscode_capabilities(pull=True)
     caps.setdefault("workspace", {})["diagnostics"] = {"refreshSupport": True}
-    course = check_diagnostics(tmp_path, LESSON, capabilities=caps)
+    course = check_diagnostics(LESSON, capabilities=caps)
     assert course.initialized["capabilities"]["diagnosticProvider"]["interFileDependencies"]
     uri = {"textDocument": {"uri": course.uri("01.md")}}
     first = course.call("textDocument/diagnostic", uri)
@@ -51,8 +50,8 @@ def test_a_pull_client_pulls_and_gets_unchanged_reports(tmp_path: Path) -> None:
     assert len(refreshes) >= 1
 
 
-def test_a_push_client_gets_versioned_publishes_only_when_they_change(tmp_path: Path) -> None:
-    course = check_diagnostics(tmp_path, LESSON, pull=False)
+def test_a_push_client_gets_versioned_publishes_only_when_they_change() -> None:
+    course = check_diagnostics(LESSON, pull=False)
     assert "diagnosticProvider" not in course.initialized["capabilities"]
     (first,) = publishes(course)
     assert first["version"] == 1
@@ -80,14 +79,12 @@ def test_a_push_client_gets_versioned_publishes_only_when_they_change(tmp_path: 
     assert [d["code"] for d in closed["diagnostics"]] == ["unbound-reference"]
 
 
-def test_a_client_that_checks_versions_gets_each_new_version_even_with_the_same_list(
-    tmp_path: Path,
-) -> None:
+def test_a_client_that_checks_versions_gets_each_new_version_even_with_the_same_list() -> None:
     # CodeMirror's lsp-client (the playground) declares versionSupport and drops a list
     # of an older version than its text: each version it reaches must get its list.
     caps = vscode_capabilities(pull=False)
     caps["textDocument"]["publishDiagnostics"]["versionSupport"] = True
-    course = check_diagnostics(tmp_path, LESSON, pull=False, capabilities=caps)
+    course = check_diagnostics(LESSON, pull=False, capabilities=caps)
     assert [p["version"] for p in publishes(course)] == [1]
 
     course.change("01.md", 0, 5, 5, "!")  # the same problems, at version 2
@@ -101,9 +98,8 @@ def test_a_client_that_checks_versions_gets_each_new_version_even_with_the_same_
     assert len(publishes(course)) == 2, "the version did not move: nothing is sent again"
 
 
-def test_a_course_severity_override_applies(tmp_path: Path) -> None:
+def test_a_course_severity_override_applies() -> None:
     course = check_diagnostics(
-        tmp_path,
         """
         //- mfcourse.toml
         [diagnostics]
@@ -121,9 +117,8 @@ def test_a_course_severity_override_applies(tmp_path: Path) -> None:
     assert unbound["severity"] == ERROR
 
 
-def test_legacy_bindings_are_deprecated_hints(tmp_path: Path) -> None:
+def test_legacy_bindings_are_deprecated_hints() -> None:
     course = check_diagnostics(
-        tmp_path,
         """
         ?[%{{ old }} A | B]
         %%^^^^^^^^^^ legacy-binding
@@ -137,9 +132,8 @@ def test_legacy_bindings_are_deprecated_hints(tmp_path: Path) -> None:
     assert legacy["tags"] == [DEPRECATED]
 
 
-def test_related_information_points_at_the_binding(tmp_path: Path) -> None:
+def test_related_information_points_at_the_binding() -> None:
     course = check_diagnostics(
-        tmp_path,
         """
         //- 01.md
         Use {{ name }} first.

@@ -5,7 +5,6 @@ with the hover and the completion lists compared whole (snapshots/features/)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from tests.kit.course import expect
@@ -47,12 +46,12 @@ More about {{ What would you like to learn? }}.
 DEMO = COURSE_FILE + LESSON_1 + LESSON_2
 
 
-def demo(tmp_path: Path, lesson_1: str = LESSON_1, lesson_2: str = LESSON_2) -> CourseClient:
-    return CourseClient(tmp_path, COURSE_FILE + lesson_1 + lesson_2)
+def demo(lesson_1: str = LESSON_1, lesson_2: str = LESSON_2) -> CourseClient:
+    return CourseClient(COURSE_FILE + lesson_1 + lesson_2)
 
 
-def test_server_capabilities(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, DEMO)
+def test_server_capabilities() -> None:
+    course = CourseClient(DEMO)
     caps = course.initialized["capabilities"]
     assert caps["positionEncoding"] == "utf-16"
     assert caps["textDocumentSync"]["change"] == 2  # incremental
@@ -68,14 +67,14 @@ def test_server_capabilities(tmp_path: Path) -> None:
     assert course.initialized["serverInfo"]["name"] == "mfls"
 
 
-def completion_after_braces(tmp_path: Path) -> tuple[CourseClient, dict[str, Any]]:
-    course = demo(tmp_path, LESSON_1.replace("Ask again: {{", "Ask again: {{$0"))
+def completion_after_braces() -> tuple[CourseClient, dict[str, Any]]:
+    course = demo(LESSON_1.replace("Ask again: {{", "Ask again: {{$0"))
     trigger = {"triggerKind": 2, "triggerCharacter": "{"}
     return course, course.call("textDocument/completion", {**course.at(), "context": trigger})
 
 
-def test_completion_replaces_what_was_typed(tmp_path: Path) -> None:
-    course, result = completion_after_braces(tmp_path)
+def test_completion_replaces_what_was_typed() -> None:
+    course, result = completion_after_braces()
     expect(render_completion(result), "features/completion_after_braces.txt")
     items = {item["label"]: item for item in result["items"]}
     assert {KEY, "level", "sys_user_nickname"} <= set(items)
@@ -98,8 +97,8 @@ def test_completion_replaces_what_was_typed(tmp_path: Path) -> None:
     assert KEY in resolved["documentation"]["value"]
 
 
-def test_completion_over_an_auto_closed_marker(tmp_path: Path) -> None:
-    course = demo(tmp_path, lesson_2=LESSON_2 + "\nAnd {{ le$0}}\n")
+def test_completion_over_an_auto_closed_marker() -> None:
+    course = demo(lesson_2=LESSON_2 + "\nAnd {{ le$0}}\n")
     result = course.call("textDocument/completion", course.at())
     expect(render_completion(result), "features/completion_auto_closed.txt")
     (item,) = [i for i in result["items"] if i["label"] == "level"]
@@ -113,8 +112,8 @@ def test_completion_over_an_auto_closed_marker(tmp_path: Path) -> None:
     assert result["isIncomplete"]
 
 
-def test_hover_shows_the_exact_key(tmp_path: Path) -> None:
-    course = demo(tmp_path, LESSON_1.replace("Use {{ What", "Use {{ Wh$0at"))
+def test_hover_shows_the_exact_key() -> None:
+    course = demo(LESSON_1.replace("Use {{ What", "Use {{ Wh$0at"))
     hover = course.call("textDocument/hover", course.at())
     expect(course.relative(render_hover(hover)), "features/hover_reference.md")
     assert hover["contents"]["kind"] == "markdown"
@@ -125,8 +124,8 @@ def test_hover_shows_the_exact_key(tmp_path: Path) -> None:
     }
 
 
-def test_definition_and_declaration_are_location_links(tmp_path: Path) -> None:
-    course = demo(tmp_path, lesson_2=LESSON_2.replace("{{ What", "{{ Wha$0t"))
+def test_definition_and_declaration_are_location_links() -> None:
+    course = demo(lesson_2=LESSON_2.replace("{{ What", "{{ Wha$0t"))
     link = {
         "targetUri": course.uri("01.md"),
         "targetRange": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 58}},
@@ -143,8 +142,8 @@ def test_definition_and_declaration_are_location_links(tmp_path: Path) -> None:
     assert course.call("textDocument/declaration", course.at()) == [link]
 
 
-def test_references_with_and_without_the_declaration(tmp_path: Path) -> None:
-    course = demo(tmp_path, LESSON_1.replace("?[{{ What", "?[{{ Wh$0at"))
+def test_references_with_and_without_the_declaration() -> None:
+    course = demo(LESSON_1.replace("?[{{ What", "?[{{ Wh$0at"))
 
     def references(include: bool) -> list[tuple[str, str]]:
         found = course.call(
@@ -157,8 +156,8 @@ def test_references_with_and_without_the_declaration(tmp_path: Path) -> None:
     assert references(False) == uses
 
 
-def test_document_highlights_mark_the_binding_as_a_write(tmp_path: Path) -> None:
-    course = demo(tmp_path, LESSON_1.replace("Use {{ What would", "Use {{ What $0would"))
+def test_document_highlights_mark_the_binding_as_a_write() -> None:
+    course = demo(LESSON_1.replace("Use {{ What would", "Use {{ What $0would"))
     found = course.call("textDocument/documentHighlight", course.at())
     write, read = 3, 2
     assert [(_span(h["range"]), h["kind"]) for h in found] == [
@@ -167,8 +166,8 @@ def test_document_highlights_mark_the_binding_as_a_write(tmp_path: Path) -> None
     ]
 
 
-def test_document_symbols_nest_interactions_under_headings(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, DEMO)
+def test_document_symbols_nest_interactions_under_headings() -> None:
+    course = CourseClient(DEMO)
     found = course.call(
         "textDocument/documentSymbol", {"textDocument": {"uri": course.uri("01.md")}}
     )
@@ -178,8 +177,8 @@ def test_document_symbols_nest_interactions_under_headings(tmp_path: Path) -> No
     assert interaction["children"][0]["detail"] == "binding"
 
 
-def test_workspace_symbols_name_the_course(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, DEMO)
+def test_workspace_symbols_name_the_course() -> None:
+    course = CourseClient(DEMO)
     found = course.call("workspace/symbol", {"query": "level"})
     matches = [
         (s["containerName"], course.path_of(s["location"]["uri"]))
@@ -189,8 +188,8 @@ def test_workspace_symbols_name_the_course(tmp_path: Path) -> None:
     assert matches == [("Demo", "02.md")]
 
 
-def test_semantic_tokens_full_and_range(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, DEMO)
+def test_semantic_tokens_full_and_range() -> None:
+    course = CourseClient(DEMO)
     legend = course.initialized["capabilities"]["semanticTokensProvider"]["legend"]
     document = {"textDocument": {"uri": course.uri("01.md")}}
     full = course.call("textDocument/semanticTokens/full", document)
@@ -207,8 +206,8 @@ def test_semantic_tokens_full_and_range(tmp_path: Path) -> None:
     assert ranged["data"] == [6, 4, 35, 0, 0]
 
 
-def test_requests_on_unknown_documents_answer_empty(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, DEMO)
+def test_requests_on_unknown_documents_answer_empty() -> None:
+    course = CourseClient(DEMO)
     nowhere = {"textDocument": {"uri": "file:///no/such/doc.md"}}
     at = {**nowhere, "position": {"line": 0, "character": 0}}
     for method in ("textDocument/hover", "textDocument/completion", "textDocument/definition"):
@@ -239,11 +238,11 @@ def _tokens(data: list[int], legend: dict[str, list[str]]) -> list[str]:
     ]
 
 
-def test_definition_answers_locations_without_link_support(tmp_path: Path) -> None:
+def test_definition_answers_locations_without_link_support() -> None:
     """Moved from tests/e2e/test_e2e_server.py."""
     caps = vscode_capabilities()
     caps["textDocument"]["definition"]["linkSupport"] = False
-    course = CourseClient(tmp_path, "?[{{ q }} A | B]\n\nUse {{ $0q }}.\n", capabilities=caps)
+    course = CourseClient("?[{{ q }} A | B]\n\nUse {{ $0q }}.\n", capabilities=caps)
     assert course.call("textDocument/definition", course.at()) == [
         {
             "uri": course.uri("01.md"),

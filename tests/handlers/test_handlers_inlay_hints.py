@@ -5,7 +5,6 @@ the setting changes. Rendered as the editor shows them, in snapshots."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from tests.kit.course import expect, lines_of
@@ -79,19 +78,19 @@ def render(course: CourseClient, *paths: str) -> str:
     return "\n".join(out)
 
 
-def test_hints_say_where_a_key_is_asked_and_how_often_it_is_read(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, COURSE)
+def test_hints_say_where_a_key_is_asked_and_how_often_it_is_read() -> None:
+    course = CourseClient(COURSE)
     assert course.initialized["capabilities"]["inlayHintProvider"] == {"resolveProvider": False}
     expect(render(course, "intro.md", "next.md", "prompt.md"), "inlay_hints/course.md")
 
 
-def test_hints_in_chinese(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, COURSE, locale="zh-CN")
+def test_hints_in_chinese() -> None:
+    course = CourseClient(COURSE, locale="zh-CN")
     expect(render(course, "intro.md", "next.md", "prompt.md"), "inlay_hints/course_zh.md")
 
 
-def test_only_the_hints_of_the_requested_range(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, COURSE)
+def test_only_the_hints_of_the_requested_range() -> None:
+    course = CourseClient(COURSE)
     every = hints(course, "intro.md")
     # "Tailor to {{ level }} and {{ goal }}": up to the end of the second read
     line = {"start": {"line": 8, "character": 0}, "end": {"line": 8, "character": 36}}
@@ -105,9 +104,8 @@ def test_only_the_hints_of_the_requested_range(tmp_path: Path) -> None:
     assert hints(course, "intro.md", nothing) == []
 
 
-def test_a_lesson_of_a_course_folder_is_named_by_its_title(tmp_path: Path) -> None:
+def test_a_lesson_of_a_course_folder_is_named_by_its_title() -> None:
     course = CourseClient(
-        tmp_path,
         """
         //- structure.json
         {"chapters": [{"title": "One", "lessons": [
@@ -123,10 +121,9 @@ def test_a_lesson_of_a_course_folder_is_named_by_its_title(tmp_path: Path) -> No
     expect(render(course, "lessons/lesson-01.md", "lessons/lesson-02.md"), "inlay_hints/folder.md")
 
 
-def test_the_setting_turns_hints_off_and_on_with_a_refresh(tmp_path: Path) -> None:
+def test_the_setting_turns_hints_off_and_on_with_a_refresh() -> None:
     caps = vscode_capabilities(client="neovim@v0.11")
     course = CourseClient(
-        tmp_path,
         COURSE,
         capabilities=caps,
         initialization_options={"mfls": {"inlayHints": {"enabled": False}}},
@@ -154,9 +151,9 @@ def test_the_setting_turns_hints_off_and_on_with_a_refresh(tmp_path: Path) -> No
     assert any("mfls.inlayHints.enabled: expected true or false, got 'no'" in m for m in logged)
 
 
-def test_hints_follow_another_lesson_after_a_refresh(tmp_path: Path) -> None:
+def test_hints_follow_another_lesson_after_a_refresh() -> None:
     caps = vscode_capabilities(client="neovim@v0.11")
-    course = CourseClient(tmp_path, COURSE, capabilities=caps)
+    course = CourseClient(COURSE, capabilities=caps)
     course.settle()
 
     def note() -> str:
@@ -172,8 +169,8 @@ def test_hints_follow_another_lesson_after_a_refresh(tmp_path: Path) -> None:
     assert note() == "read in 1 lesson"
 
 
-def test_no_refresh_for_a_client_without_it(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, COURSE)  # VS Code's captured capabilities: no refresh
+def test_no_refresh_for_a_client_without_it() -> None:
+    course = CourseClient(COURSE)  # VS Code's captured capabilities: no refresh
     course.change("next.md", 0, 0, 0, "Mind {{ note }}. ")
     course.settle()
     assert not any(m.get("method") == "workspace/inlayHint/refresh" for m in course.received)

@@ -15,10 +15,9 @@ from tests.kit.course import dedent
 from tests.kit.memory_client import CourseClient, check_diagnostics
 
 
-def test_bindings_every_page_version_reads_get_nothing(tmp_path: Path) -> None:
+def test_bindings_every_page_version_reads_get_nothing() -> None:
     """`https://x` is `https:` saving `x` on the page and in markdown-flow alike."""
     check_diagnostics(
-        tmp_path,
         """
         //- mfcourse.toml
         host = "ai-shifu"
@@ -76,9 +75,8 @@ def _messages(course: CourseClient) -> set[str]:
     return {d["message"] for d in course.diagnostics(["01.md"])["01.md"]}
 
 
-def test_a_binding_the_page_cannot_read_says_what_the_learner_gets(tmp_path: Path) -> None:
+def test_a_binding_the_page_cannot_read_says_what_the_learner_gets() -> None:
     course = check_diagnostics(
-        tmp_path,
         """
         //- mfcourse.toml
         host = "ai-shifu"
@@ -98,9 +96,8 @@ def test_a_binding_the_page_cannot_read_says_what_the_learner_gets(tmp_path: Pat
     assert _messages(course) >= UNREAD_MESSAGES
 
 
-def test_where_the_page_shows_an_interaction_otherwise(tmp_path: Path) -> None:
+def test_where_the_page_shows_an_interaction_otherwise() -> None:
     course = check_diagnostics(
-        tmp_path,
         """
         //- mfcourse.toml
         host = "ai-shifu"
@@ -131,7 +128,7 @@ def test_where_the_page_shows_an_interaction_otherwise(tmp_path: Path) -> None:
     assert _messages(course) >= OTHERWISE_MESSAGES
 
 
-def test_the_page_setting_chooses_the_versions(tmp_path: Path) -> None:
+def test_the_page_setting_chooses_the_versions() -> None:
     lesson = dedent("""
         //- 01.md
         ?[%{{ level }} Easy | Hard]
@@ -143,7 +140,6 @@ def test_the_page_setting_chooses_the_versions(tmp_path: Path) -> None:
         Use {{ level }}, {{カナ}} and {{c}}.
         """)
     check_diagnostics(
-        tmp_path / "old",
         '//- mfcourse.toml\nhost = "ai-shifu"\npage = "remark-flow-0.1.6"\n' + lesson,
     )
     newer = (
@@ -158,24 +154,20 @@ def test_the_page_setting_chooses_the_versions(tmp_path: Path) -> None:
         )
     )
     check_diagnostics(
-        tmp_path / "new",
         '//- mfcourse.toml\nhost = "ai-shifu"\npage = ["remark-flow-1.0.0-alpha.7"]\n' + newer,
     )
     check_diagnostics(
-        tmp_path / "none",
         '//- mfcourse.toml\nhost = "ai-shifu"\npage = []\n'
         + lesson.replace("%%^^^^^^^^^^^^ page-unreadable-binding\n", ""),
     )
     check_diagnostics(
-        tmp_path / "generic",
         '//- mfcourse.toml\nname = "Elsewhere"\ntarget = "markdown-flow-0.3.4"\n'
         + lesson.replace("%%^^^^^^^^^^^^ page-unreadable-binding\n", ""),
     )
 
 
-def test_a_bad_page_setting_is_a_course_file_problem(tmp_path: Path) -> None:
+def test_a_bad_page_setting_is_a_course_file_problem() -> None:
     check_diagnostics(
-        tmp_path,
         """
         //- mfcourse.toml
         host = "ai-shifu"
@@ -194,9 +186,8 @@ def _fixes(course: CourseClient, path: str, needle: str) -> list[dict[str, Any]]
     return [a for a in found if a["title"].startswith(("Write", "Rename"))]
 
 
-def test_the_fix_writes_the_form_the_page_reads(tmp_path: Path) -> None:
+def test_the_fix_writes_the_form_the_page_reads() -> None:
     course = CourseClient(
-        tmp_path,
         '//- mfcourse.toml\nhost = "ai-shifu"\n//- 01.md\n?[%{{ level }} Easy | Hard]\n\n'
         "Use {{ level }}.\n",
     )

@@ -4,8 +4,6 @@ tests/e2e/test_e2e_lesson_structure.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from tests.kit.memory_client import CourseClient, decode_tokens
 
 SHIFU = """
@@ -27,8 +25,8 @@ SHIFU = """
 MODULE = 2
 
 
-def test_symbols_folding_and_tokens_show_the_blocks(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, SHIFU)
+def test_symbols_folding_and_tokens_show_the_blocks() -> None:
+    course = CourseClient(SHIFU)
     assert course.initialized["capabilities"]["foldingRangeProvider"]
     document = {"textDocument": {"uri": course.uri("01.md")}}
 

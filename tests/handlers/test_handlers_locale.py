@@ -5,8 +5,6 @@ from tests/e2e/test_e2e_locale.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from tests.kit.course import expect
 from tests.kit.memory_client import (
     CourseClient,
@@ -31,9 +29,8 @@ def titles(course: CourseClient, path: str) -> set[str]:
     return {action["title"] for action in found}
 
 
-def test_a_chinese_client_gets_chinese_messages(tmp_path: Path) -> None:
+def test_a_chinese_client_gets_chinese_messages() -> None:
     course = check_diagnostics(
-        tmp_path,
         """
         //- mfcourse.toml
         colour = "red"
@@ -58,9 +55,8 @@ def test_a_chinese_client_gets_chinese_messages(tmp_path: Path) -> None:
     )
 
 
-def test_the_locale_setting_wins_and_its_change_republishes(tmp_path: Path) -> None:
+def test_the_locale_setting_wins_and_its_change_republishes() -> None:
     course = check_diagnostics(
-        tmp_path,
         """
         //- a.md
         ?[%{{ goal }} A | B]

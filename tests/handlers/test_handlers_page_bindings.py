@@ -9,7 +9,6 @@ tests/hosts/test_learner_page.py's.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from tests.kit.memory_client import CourseClient, check_diagnostics
@@ -37,19 +36,19 @@ def action(course: CourseClient, title: str) -> dict[str, Any]:
     return found
 
 
-def test_no_pad_marker_on_a_binding_the_page_reads_only_unpadded(tmp_path: Path) -> None:
+def test_no_pad_marker_on_a_binding_the_page_reads_only_unpadded() -> None:
     lesson = "//- 01.md\n?[%{{le$0vel}} A | B]\n\nUse {{level}}.\n"
-    course = CourseClient(tmp_path / "page", AI_SHIFU + lesson)
+    course = CourseClient(AI_SHIFU + lesson)
     assert not [t for t in titles(course) if t.startswith("Pad marker")]
     reference = CourseClient(
-        tmp_path / "read", AI_SHIFU + lesson.replace("$0", "").replace("{{level}}.", "{{le$0vel}}.")
+        AI_SHIFU + lesson.replace("$0", "").replace("{{level}}.", "{{le$0vel}}.")
     )
     assert "Pad marker to {{ level }}" in titles(reference)
     # 1.0.0-alpha.7 alone reads a padded binding; a generic host has no page at all.
     alpha = AI_SHIFU + 'page = "remark-flow-1.0.0-alpha.7"\n' + lesson
-    assert "Pad marker to %{{ level }}" in titles(CourseClient(tmp_path / "alpha", alpha))
+    assert "Pad marker to %{{ level }}" in titles(CourseClient(alpha))
     generic = '//- mfcourse.toml\nname = "x"\n' + lesson
-    assert "Pad marker to %{{ level }}" in titles(CourseClient(tmp_path / "generic", generic))
+    assert "Pad marker to %{{ level }}" in titles(CourseClient(generic))
 
 
 RUNTIME_BINDING_IGNORED = """
@@ -73,17 +72,16 @@ def messages(course: CourseClient, path: str = "01.md") -> list[str]:
     return [item["message"] for item in items]
 
 
-def test_the_runtime_binding_ignored_fix_writes_the_page_form(tmp_path: Path) -> None:
-    course = check_diagnostics(tmp_path, RUNTIME_BINDING_IGNORED)
+def test_the_runtime_binding_ignored_fix_writes_the_page_form() -> None:
+    course = check_diagnostics(RUNTIME_BINDING_IGNORED)
     assert "Pad marker to {{ goal }}" not in titles(course)
     fix = action(course, "Bind with %{{goal}}")
     assert course.applied(fix["edit"])["01.md"].startswith("?[%{{goal}} Job | Fun]\n")
     assert "Bind it in an interaction (`?[%{{goal}} ...]`)" in messages(course)[1]
 
 
-def test_rename_writes_the_binding_unpadded(tmp_path: Path) -> None:
+def test_rename_writes_the_binding_unpadded() -> None:
     course = CourseClient(
-        tmp_path,
         AI_SHIFU
         + "//- 01.md\n?[%{{ go$0al }} Job | Fun]\n\nUse {{goal}}.\n"
         + "//- 02.md\n?[{{goal}} Again | Later]\n",
@@ -95,9 +93,8 @@ def test_rename_writes_the_binding_unpadded(tmp_path: Path) -> None:
     }
 
 
-def test_completion_right_after_the_opener_writes_the_key_tight(tmp_path: Path) -> None:
+def test_completion_right_after_the_opener_writes_the_key_tight() -> None:
     course = CourseClient(
-        tmp_path,
         AI_SHIFU
         + "//- 01.md\n?[%{{level}} A | B]\n\n?[%{{What is your name?}} ...Name]\n\n"
         + "?[%{{$0 Yes | No]\n",
@@ -109,7 +106,6 @@ def test_completion_right_after_the_opener_writes_the_key_tight(tmp_path: Path) 
     # The page reads no binding of a question-text key: it is not offered here.
     assert "What is your name?" not in items
     typed = CourseClient(
-        tmp_path / "typed",
         AI_SHIFU + "//- 01.md\n?[%{{level}} A | B]\n\nUse {{ What is your name? }}.\n\n"
         "?[%{{ le$0}} Yes | No]\n",
     )
@@ -121,7 +117,6 @@ def test_completion_right_after_the_opener_writes_the_key_tight(tmp_path: Path) 
     assert edit["range"]["start"]["character"] == len("?[%{{")
     assert edit["range"]["end"]["character"] == len("?[%{{ le")
     reference = CourseClient(
-        tmp_path / "reference",
         AI_SHIFU + "//- 01.md\n?[%{{level}} A | B]\n\n?[%{{What is your name?}} ...Name]\n\n"
         "Use {{$0\n",
     )
@@ -131,17 +126,17 @@ def test_completion_right_after_the_opener_writes_the_key_tight(tmp_path: Path) 
     assert "What is your name?" in labels
 
 
-def test_the_snippets_bind_in_the_page_form(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, AI_SHIFU + 'target = "current"\n' + "//- 01.md\nAsk.\n\n?[$0\n")
+def test_the_snippets_bind_in_the_page_form() -> None:
+    course = CourseClient(AI_SHIFU + 'target = "current"\n' + "//- 01.md\nAsk.\n\n?[$0\n")
     found = course.call("textDocument/completion", course.at())
     snippets = [item["textEdit"]["newText"] for item in found["items"]]
     assert snippets and all(s.startswith("%{{${1:question}}}") for s in snippets), snippets
 
 
-def test_a_multiple_choice_snippet_only_where_the_page_shows_one(tmp_path: Path) -> None:
+def test_a_multiple_choice_snippet_only_where_the_page_shows_one() -> None:
     def labels(page: str) -> list[str]:
         fixture = AI_SHIFU + page + "//- 01.md\nAsk.\n\n?[$0\n"
-        course = CourseClient(tmp_path / str(len(page)), fixture)
+        course = CourseClient(fixture)
         return [
             item["label"] for item in course.call("textDocument/completion", course.at())["items"]
         ]
@@ -164,8 +159,8 @@ Use {{ topic }} and {{ What is your name? }}.
 """
 
 
-def test_messages_advise_the_form_the_page_reads(tmp_path: Path) -> None:
-    topic, name, mood = messages(check_diagnostics(tmp_path, MESSAGES))
+def test_messages_advise_the_form_the_page_reads() -> None:
+    topic, name, mood = messages(check_diagnostics(MESSAGES))
     assert "Bind it in an interaction (`?[%{{topic}} ...]`)" in topic
     assert "the learner page reads no binding of this key" in name
     assert "such as `what_is_your_name`, and bind that in an interaction" in name
@@ -185,16 +180,16 @@ Use {{ topic }}.
 """
 
 
-def test_the_chinese_messages_advise_the_same_form(tmp_path: Path) -> None:
-    _, topic = messages(check_diagnostics(tmp_path, ZH, locale="zh-CN"))
+def test_the_chinese_messages_advise_the_same_form() -> None:
+    _, topic = messages(check_diagnostics(ZH, locale="zh-CN"))
     assert "请在交互中绑定它（`?[%{{topic}} ...]`）" in topic
 
 
-def test_the_hover_does_not_call_the_page_form_old(tmp_path: Path) -> None:
+def test_the_hover_does_not_call_the_page_form_old() -> None:
     lesson = "//- 01.md\n?[%{{le$0vel}} A | B]\n"
     generic = '//- mfcourse.toml\nname = "x"\n'
-    for where, fixture, old in (("page", AI_SHIFU, False), ("generic", generic, True)):
-        course = CourseClient(tmp_path / where, fixture + lesson)
+    for fixture, old in ((AI_SHIFU, False), (generic, True)):
+        course = CourseClient(fixture + lesson)
         shown = course.call("textDocument/hover", course.at())["contents"]["value"]
         assert "**Binding**" in shown
         assert ("old `%{{...}}` form" in shown) is old, shown

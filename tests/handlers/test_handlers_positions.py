@@ -11,8 +11,6 @@ count code points, so they stand one column right of the marker per emoji before
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tests.kit.memory_client import CourseClient, check_diagnostics, vscode_capabilities
@@ -42,10 +40,10 @@ def at(line: int, character: int) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("client", list(CLIENTS))
-def test_columns_after_emoji_in_a_crlf_document(client: str, tmp_path: Path) -> None:
+def test_columns_after_emoji_in_a_crlf_document(client: str) -> None:
     encoding, extra = CLIENTS[client]
     caps = vscode_capabilities(client=client)
-    course = check_diagnostics(tmp_path, LESSON, capabilities=caps, pull=course_pulls(caps))
+    course = check_diagnostics(LESSON, capabilities=caps, pull=course_pulls(caps))
     assert course.encoding == encoding
     assert course.fixture.files["lesson.md"].count("\r\n") == 3
     (empty,) = course.diagnostics(["lesson.md"])["lesson.md"]
@@ -99,8 +97,8 @@ def course_pulls(caps: dict[str, object]) -> bool:
     return isinstance(document, dict) and "diagnostic" in document
 
 
-def test_out_of_range_positions_are_clamped_not_fatal(tmp_path: Path) -> None:
-    course = CourseClient(tmp_path, LESSON)
+def test_out_of_range_positions_are_clamped_not_fatal() -> None:
+    course = CourseClient(LESSON)
     doc = {"textDocument": {"uri": course.uri("lesson.md")}}
     # Past the end of a line, past the last line, inside a surrogate pair.
     for position in (at(0, 500), at(99, 0), at(2, 1)):

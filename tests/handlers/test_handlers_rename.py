@@ -48,13 +48,13 @@ FILES = {
 QUICKFIX, MERGE = "quickfix", "refactor.rewrite.mfls.mergeKey"
 
 
-def start(tmp_path: Path, client: str = "visual-studio-code", **caps: bool) -> CourseClient:
+def start(client: str = "visual-studio-code", **caps: bool) -> CourseClient:
     """The two courses, nothing opened. `snippets`: the client takes snippet edits."""
     capabilities = vscode_capabilities(client=client)
     if caps.get("snippets"):
         capabilities["workspace"]["workspaceEdit"]["snippetEditSupport"] = True
     fixture = Fixture(files=dict(FILES), closed=set(FILES))
-    return CourseClient(tmp_path, fixture, capabilities=capabilities, folders=["course", "other"])
+    return CourseClient(fixture, capabilities=capabilities, folders=["course", "other"])
 
 
 def at(course: CourseClient, path: str, needle: str, into: int = 4) -> dict[str, Any]:
@@ -114,8 +114,8 @@ def one(found: list[dict[str, Any]], title_start: str) -> dict[str, Any]:
         ("`{{ topic }}`", "topic"),  # inline literal context
     ],
 )
-def test_prepare_rename_on_each_kind_of_occurrence(tmp_path: Path, needle: str, key: str) -> None:
-    course = start(tmp_path)
+def test_prepare_rename_on_each_kind_of_occurrence(needle: str, key: str) -> None:
+    course = start()
     course.open("course/l1.md")
     answer = course.call("textDocument/prepareRename", at(course, "course/l1.md", needle))
     start_ = L1.index(key, L1.index(needle))
@@ -141,15 +141,15 @@ def test_prepare_rename_on_each_kind_of_occurrence(tmp_path: Path, needle: str, 
         ("{{ course_title }}", "system key listed in the course file"),
     ],
 )
-def test_prepare_rename_refusals(tmp_path: Path, needle: str, message: str) -> None:
-    course = start(tmp_path)
+def test_prepare_rename_refusals(needle: str, message: str) -> None:
+    course = start()
     course.open("course/l1.md")
     where = at(course, "course/l1.md", needle, 3)
     assert message in refusal(course, "textDocument/prepareRename", where)
 
 
-def test_rename_across_open_and_closed_documents_with_annotation(tmp_path: Path) -> None:
-    course = start(tmp_path)
+def test_rename_across_open_and_closed_documents_with_annotation() -> None:
+    course = start()
     course.open("course/l1.md", version=3)
     edit = rename(course, "course/l1.md", "{{topic}}", " 🚀 Favourite topic? ")
     versions = {
@@ -179,8 +179,8 @@ def test_rename_across_open_and_closed_documents_with_annotation(tmp_path: Path)
         ("emacs", "`{{ topic }}`"),  # inline literal context, UTF-32 columns
     ],
 )
-def test_rename_from_each_kind_of_occurrence(tmp_path: Path, client: str, needle: str) -> None:
-    course = start(tmp_path, client)
+def test_rename_from_each_kind_of_occurrence(client: str, needle: str) -> None:
+    course = start(client)
     course.open("course/l1.md")
     edit = rename(course, "course/l1.md", needle, "subject")
     assert course.applied(edit) == {
@@ -191,8 +191,8 @@ def test_rename_from_each_kind_of_occurrence(tmp_path: Path, client: str, needle
     }
 
 
-def test_rename_from_a_closed_document_keeps_the_legacy_percent(tmp_path: Path) -> None:
-    course = start(tmp_path, "neovim@v0.11")
+def test_rename_from_a_closed_document_keeps_the_legacy_percent() -> None:
+    course = start("neovim@v0.11")
     edit = rename(course, "course/l2.md", "{{ goal }}", "aim")
     # Without documentChanges support the edit comes as a plain `changes` map.
     assert "documentChanges" not in edit
@@ -202,8 +202,8 @@ def test_rename_from_a_closed_document_keeps_the_legacy_percent(tmp_path: Path) 
     }
 
 
-def test_the_other_course_renames_alone(tmp_path: Path) -> None:
-    course = start(tmp_path)
+def test_the_other_course_renames_alone() -> None:
+    course = start()
     course.open("other/o.md")
     edit = rename(course, "other/o.md", "{{ topic }}", "subject")
     assert course.applied(edit) == {"other/o.md": OTHER.replace("topic", "subject")}
@@ -220,15 +220,15 @@ def test_the_other_course_renames_alone(tmp_path: Path) -> None:
         ("goal", "'goal' is already a key of this course, used at l1.md:5 (binding)"),
     ],
 )
-def test_rename_refusals(tmp_path: Path, name: str, message: str) -> None:
-    course = start(tmp_path)
+def test_rename_refusals(name: str, message: str) -> None:
+    course = start()
     course.open("course/l1.md")
     params = {**at(course, "course/l1.md", "{{topic}}"), "newName": name}
     assert message in refusal(course, "textDocument/rename", params)
 
 
-def test_quick_fixes(tmp_path: Path) -> None:
-    course = start(tmp_path)
+def test_quick_fixes() -> None:
+    course = start()
     course.open("course/l1.md")
     legacy = one(actions(course, "course/l1.md", "%{{goal}}"), "Convert legacy binding")
     assert legacy["kind"] == QUICKFIX
@@ -252,8 +252,8 @@ def test_quick_fixes(tmp_path: Path) -> None:
     }
 
 
-def test_unbound_fix_is_a_snippet_when_the_client_takes_snippets(tmp_path: Path) -> None:
-    course = start(tmp_path, snippets=True)
+def test_unbound_fix_is_a_snippet_when_the_client_takes_snippets() -> None:
+    course = start(snippets=True)
     course.open("course/l2.md")
     offset = L2.index("{{ pace }}")
     diagnostic = {
@@ -274,8 +274,8 @@ def test_unbound_fix_is_a_snippet_when_the_client_takes_snippets(tmp_path: Path)
     }
 
 
-def test_conflict_then_merge_action(tmp_path: Path) -> None:
-    course = start(tmp_path)
+def test_conflict_then_merge_action() -> None:
+    course = start()
     course.open("course/l1.md")
     params = {**at(course, "course/l1.md", "{{topic}}"), "newName": "goal"}
     assert "Merge key 'topic' into 'goal'" in refusal(course, "textDocument/rename", params)
@@ -288,8 +288,8 @@ def test_conflict_then_merge_action(tmp_path: Path) -> None:
     assert "Use {{ goal }} and {{ goal }}." in texts["course/l2.md"]
 
 
-def test_rename_warns_about_stored_answers_after_its_answer(tmp_path: Path) -> None:
-    course = start(tmp_path)
+def test_rename_warns_about_stored_answers_after_its_answer() -> None:
+    course = start()
     course.open("course/l2.md")
     params = {**at(course, "course/l2.md", "{{ topic }}"), "newName": "subject"}
     sent = course.request("textDocument/rename", params)
@@ -303,8 +303,8 @@ def test_rename_warns_about_stored_answers_after_its_answer(tmp_path: Path) -> N
     assert order.index("answer") < order.index("window/showMessage")
 
 
-def test_refused_rename_sends_no_warning(tmp_path: Path) -> None:
-    course = start(tmp_path)
+def test_refused_rename_sends_no_warning() -> None:
+    course = start()
     course.open("course/l2.md")
     refused = {**at(course, "course/l2.md", "{{ topic }}"), "newName": "goal"}
     refusal(course, "textDocument/rename", refused)
@@ -315,8 +315,8 @@ def test_refused_rename_sends_no_warning(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("client", ["neovim", "emacs"])
-def test_clients_without_annotation_support_get_plain_edits(tmp_path: Path, client: str) -> None:
-    course = start(tmp_path, client)
+def test_clients_without_annotation_support_get_plain_edits(client: str) -> None:
+    course = start(client)
     course.open("course/l2.md")
     edit = rename(course, "course/l2.md", "{{ topic }}", "subject")
     assert "changeAnnotations" not in edit
@@ -327,8 +327,8 @@ def test_clients_without_annotation_support_get_plain_edits(tmp_path: Path, clie
     assert "subject" in course.applied(edit)["course/l2.md"]
 
 
-def test_source_actions_for_the_document_and_the_course(tmp_path: Path) -> None:
-    course = start(tmp_path)
+def test_source_actions_for_the_document_and_the_course() -> None:
+    course = start()
     course.open("course/l1.md")
     found = actions(course, "course/l1.md", None, only=["source"])
     by_kind = {a["kind"]: a for a in found}

@@ -3,8 +3,6 @@ which wins; bad values are logged and ignored. Moved from tests/e2e/test_e2e_ser
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from tests.kit.memory_client import CourseClient, vscode_capabilities
 
 
@@ -14,9 +12,8 @@ def logged(course: CourseClient) -> list[str]:
     ]
 
 
-def test_settings_from_initialization_options_then_configuration(tmp_path: Path) -> None:
+def test_settings_from_initialization_options_then_configuration() -> None:
     course = CourseClient(
-        tmp_path,
         "Use {{ x }}.\n",
         initialization_options={"mfls": {"logLevel": "info"}},
         settings={"logLevel": "warning"},
@@ -35,9 +32,8 @@ def test_settings_from_initialization_options_then_configuration(tmp_path: Path)
     assert any("documents in" in m for m in logged(course))
 
 
-def test_bad_settings_are_reported_and_ignored(tmp_path: Path) -> None:
+def test_bad_settings_are_reported_and_ignored() -> None:
     course = CourseClient(
-        tmp_path,
         "",
         capabilities=vscode_capabilities(client="emacs"),
         initialization_options={"logLevel": "loud", "diagnosticDelay": -5},

@@ -8,7 +8,6 @@ removal of an unused one leaves the document as it was before it."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -77,15 +76,12 @@ COURSE = """
 
 
 @pytest.mark.parametrize("pull", [True, False], ids=["pulled", "published"])
-def test_suppressed_problems_are_absent_and_unused_suppressions_reported(
-    tmp_path: Path, pull: bool
-) -> None:
-    check_diagnostics(tmp_path, COURSE, pull=pull)
+def test_suppressed_problems_are_absent_and_unused_suppressions_reported(pull: bool) -> None:
+    check_diagnostics(COURSE, pull=pull)
 
 
-def test_a_course_file_severity_applies_to_unused_suppressions(tmp_path: Path) -> None:
+def test_a_course_file_severity_applies_to_unused_suppressions() -> None:
     check_diagnostics(
-        tmp_path,
         """
         //- mfcourse.toml
         [diagnostics]
@@ -102,8 +98,8 @@ def _quick_fixes(course: CourseClient, path: str, needle: str) -> list[dict[str,
     return [a for a in found if a["kind"] == "quickfix"]
 
 
-def _ignored(tmp_path: Path, lesson: str, needle: str, title: str) -> str:
-    course = CourseClient(tmp_path, '//- mfcourse.toml\nname = "Demo"\n//- 01.md\n' + lesson)
+def _ignored(lesson: str, needle: str, title: str) -> str:
+    course = CourseClient('//- mfcourse.toml\nname = "Demo"\n//- 01.md\n' + lesson)
     [fix] = [a for a in _quick_fixes(course, "01.md", needle) if a["title"] == title]
     return course.applied(fix["edit"])["01.md"]
 
@@ -145,25 +141,22 @@ CASES = {
 
 
 @pytest.mark.parametrize(("before", "after"), CASES.values(), ids=CASES.keys())
-def test_ignore_this_problem_here_keeps_the_markdown(
-    tmp_path: Path, before: str, after: str
-) -> None:
-    assert _ignored(tmp_path, before, "{{ topc", IGNORE_NEAR_MISS) == after
+def test_ignore_this_problem_here_keeps_the_markdown(before: str, after: str) -> None:
+    assert _ignored(before, "{{ topc", IGNORE_NEAR_MISS) == after
     # The edited lesson has no problem left.
-    check_diagnostics(tmp_path / "after", '//- mfcourse.toml\nname = "Demo"\n//- 01.md\n' + after)
+    check_diagnostics('//- mfcourse.toml\nname = "Demo"\n//- 01.md\n' + after)
 
 
-def test_no_ignore_where_the_comment_would_not_be_read(tmp_path: Path) -> None:
+def test_no_ignore_where_the_comment_would_not_be_read() -> None:
     """An unclosed marker swallows the rest of its line, a comment at its end too; on the
     paragraph's first line the comment goes above instead."""
     later_line = ASKED + "Some text\nand {{ topic here <!-- x -->\n"
-    course = CourseClient(tmp_path, '//- mfcourse.toml\nname = "Demo"\n//- 01.md\n' + later_line)
+    course = CourseClient('//- mfcourse.toml\nname = "Demo"\n//- 01.md\n' + later_line)
     titles = [a["title"] for a in _quick_fixes(course, "01.md", "{{ topic here")]
     assert "Ignore this problem here (marker-unclosed)" not in titles, titles
     first_line = ASKED + "And {{ topic here <!-- x -->\n"
     assert (
         _ignored(
-            tmp_path / "first",
             first_line,
             "{{ topic here",
             "Ignore this problem here (marker-unclosed)",
@@ -172,9 +165,8 @@ def test_no_ignore_where_the_comment_would_not_be_read(tmp_path: Path) -> None:
     )
 
 
-def test_ignore_is_titled_in_chinese(tmp_path: Path) -> None:
+def test_ignore_is_titled_in_chinese() -> None:
     course = CourseClient(
-        tmp_path,
         '//- mfcourse.toml\nname = "Demo"\n//- 01.md\n' + ASKED + "Use {{ topc }} here.\n",
         locale="zh-CN",
     )
@@ -203,15 +195,13 @@ REMOVALS = {
 
 
 @pytest.mark.parametrize(("before", "needle", "after"), REMOVALS.values(), ids=REMOVALS.keys())
-def test_removing_an_unused_suppression(
-    tmp_path: Path, before: str, needle: str, after: str
-) -> None:
-    assert _ignored(tmp_path, before, needle, "Remove the unused suppression") == after
+def test_removing_an_unused_suppression(before: str, needle: str, after: str) -> None:
+    assert _ignored(before, needle, "Remove the unused suppression") == after
 
 
-def test_ignore_answers_the_diagnostic_it_silences_and_is_not_preferred(tmp_path: Path) -> None:
+def test_ignore_answers_the_diagnostic_it_silences_and_is_not_preferred() -> None:
     course = CourseClient(
-        tmp_path, '//- mfcourse.toml\nname = "Demo"\n//- 01.md\n' + ASKED + "Use {{ topc }}.\n"
+        '//- mfcourse.toml\nname = "Demo"\n//- 01.md\n' + ASKED + "Use {{ topc }}.\n"
     )
     [diagnostic] = course.diagnostics(["01.md"])["01.md"]
     found = course.call(
