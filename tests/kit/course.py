@@ -52,17 +52,19 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from mfls.disk.memory import MemoryDisk
-from mfls.features.completion import Completion
-from mfls.features.hover import HoverInfo
-from mfls.features.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES, SemanticToken
-from mfls.features.symbols import DocumentSymbol
 from mfls.workspace.config import COURSE_FILE
 from mfls.workspace.index import WorkspaceSnapshot
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
+
+if TYPE_CHECKING:  # the renderers' types; features are imported where they are rendered
+    from mfls.features.completion import Completion
+    from mfls.features.hover import HoverInfo
+    from mfls.features.semantic_tokens import SemanticToken
+    from mfls.features.symbols import DocumentSymbol
 
 HEADER = "//- "
 CURSOR = "$0"
@@ -493,6 +495,8 @@ def completion_text(text: str, found: Completion | None, documentation: bool = F
 
 def token_lines(text: str, found: Iterable[SemanticToken]) -> list[str]:
     """Semantic tokens in order, each as its type, its modifiers and the text it covers."""
+    from mfls.features.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES
+
     lines = []
     for t in found:
         names = [m for i, m in enumerate(TOKEN_MODIFIERS) if t.modifiers >> i & 1]
