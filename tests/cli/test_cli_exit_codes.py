@@ -12,6 +12,7 @@ import pytest
 
 from tests.kit.cli import mfls
 from tests.kit.exports import dumps, export, item, node
+from tests.kit.files import write_files
 
 CLEAN = "?[%{{ name }}...Your name]\n\nHi {{ name }}.\n"
 WITH_ERROR = "Hi {{}}.\n"
@@ -19,12 +20,8 @@ WITH_ERROR = "Hi {{}}.\n"
 
 @pytest.fixture
 def place(tmp_path: Path) -> Path:
-    (tmp_path / "clean.md").write_text(CLEAN)
-    (tmp_path / "error.md").write_text(WITH_ERROR)
-    course = tmp_path / "course"
-    course.mkdir()
-    (course / "mfcourse.toml").write_text('lessons = ["*.md"]\n')
-    (course / "a.md").write_text(CLEAN)
+    files = {"course/mfcourse.toml": 'lessons = ["*.md"]\n', "course/a.md": CLEAN}
+    write_files(tmp_path, {"clean.md": CLEAN, "error.md": WITH_ERROR, **files})
     (tmp_path / "good.json").write_bytes(dumps(export([item("a", "A", CLEAN)], [node("a")])))
     (tmp_path / "bad.json").write_bytes(dumps(export([item("a", "A", WITH_ERROR)], [node("a")])))
     (tmp_path / "broken.json").write_text('{"version": "1.0", "shifu": 1, "outline_items": []}')

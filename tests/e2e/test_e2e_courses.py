@@ -8,7 +8,8 @@ from pathlib import Path
 
 from lsprotocol import types as t
 
-from tests.kit.lsp_client import capabilities, session, uri_of, write_files
+from tests.kit.files import write_files
+from tests.kit.lsp_client import capabilities, session, uri_of
 from tests.kit.waiting import wait_until
 
 

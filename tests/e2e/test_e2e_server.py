@@ -17,7 +17,9 @@ import pytest
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcInvalidParams
 
-from tests.kit.lsp_client import SERVER, Session, capabilities, session, uri_of, write_files
+from tests.kit.files import write_files
+from tests.kit.lsp_client import SERVER, Session, capabilities, session, uri_of
+from tests.kit.sockets import receive_until
 
 
 async def test_initial_indexing_reports_progress_and_requests_are_answered(
@@ -117,12 +119,7 @@ def test_version_and_tcp(tmp_path: Path) -> None:
             raise AssertionError("the TCP server did not start")
         with connection:
             connection.sendall(message)
-            received = b""
-            while b'"serverInfo"' not in received:
-                chunk = connection.recv(65536)
-                if not chunk:
-                    break
-                received += chunk
+            received = receive_until(connection, b'"serverInfo"')
         assert b'"name": "mfls"' in received or b'"name":"mfls"' in received
     finally:
         server.terminate()

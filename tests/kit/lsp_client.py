@@ -36,14 +36,6 @@ def uri_of(path: Path) -> str:
     return path_to_uri(str(path))
 
 
-def write_files(root: Path, files: dict[str, str | bytes]) -> None:
-    """Write each file under `root` (its folders made), text as UTF-8."""
-    for name, content in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-
-
 def capabilities(
     client: str = "visual-studio-code",
     *,

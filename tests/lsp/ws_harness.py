@@ -21,6 +21,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.frames import Frame, Opcode
 
+from tests.kit.sockets import receive_until
+
 
 class Served:
     """`mfls serve --ws 127.0.0.1:0 --root ROOT ...`, its stderr read as it comes."""
@@ -194,12 +196,7 @@ def http_answer(served: Served, request: bytes) -> tuple[str, str]:
     """The status line and body the server answers a raw handshake `request` with."""
     with socket.create_connection(("127.0.0.1", served.port), timeout=10) as sock:
         sock.sendall(request)
-        received = b""
-        while b"\r\n\r\n" not in received:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            received += chunk
+        received = receive_until(sock, b"\r\n\r\n")
         head, _, body = received.partition(b"\r\n\r\n")
         if b"101 Switching Protocols" not in head:
             sock.settimeout(2)

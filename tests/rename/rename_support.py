@@ -14,7 +14,7 @@ from mfls.syntax.scanner import scan
 from mfls.text.edits import apply_changes
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
-from tests.kit.lsp_client import write_files
+from tests.kit.files import write_files
 
 try:
     from mfls.syntax.document import Document

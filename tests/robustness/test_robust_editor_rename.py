@@ -20,8 +20,8 @@ from lsprotocol import types as t
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
+from tests.kit.files import write_files as write
 from tests.kit.lsp_client import capabilities, session
-from tests.kit.lsp_client import write_files as write
 from tests.kit.waiting import wait_until
 
 TOML = 'host = "generic"\n'
