@@ -331,7 +331,7 @@ def bound(server: MflsServer, route: Route) -> Callable[[Any], Any]:
         def on_disk(params: Any) -> Any:
             answer, later = server.applied(handler(state.snapshot(), files, params))
             for message in later:
-                server.after_answer(server.show_message, message.kind, message.text)
+                server.worker.after_answer(server.show_message, message.kind, message.text)
             return answer
 
         return on_disk

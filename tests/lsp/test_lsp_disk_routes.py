@@ -1,5 +1,6 @@
 """DISK routes run on the worker thread with the server's `Files`, against a snapshot
-taken when the request came; their effects (a rename to watch) are applied on the loop,
+taken when the request came; their effects (a rename to watch, the documents an edit
+basis read again) are applied on the loop,
 and an open buffer changed meanwhile makes the answer stale. In the synchronous mode
 they run inline."""
 
@@ -10,6 +11,7 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
+import pytest
 from lsprotocol import types as t
 
 from mfls.features.refusal import Refusal
@@ -31,6 +33,7 @@ class RecordingFiles(DiskFiles):
 
     def __init__(self, kit: course_kit.Course) -> None:
         super().__init__(kit.workspace)
+        self.kit = kit
         self.threads: list[str] = []
         self.during: Any = None
 
@@ -68,7 +71,7 @@ def edited_uris(edit: t.WorkspaceEdit) -> set[str]:
 
 async def test_a_rename_runs_on_the_worker_and_its_record_is_watched_from_the_loop() -> None:
     server, files, uri = served(inline=False)
-    server.loop = asyncio.get_running_loop()
+    server.worker.loop = asyncio.get_running_loop()
     try:
         answer = await routes.bound(server, RENAME)(rename_params(uri))
     finally:
@@ -82,7 +85,7 @@ async def test_a_rename_runs_on_the_worker_and_its_record_is_watched_from_the_lo
 
 async def test_a_buffer_edited_while_the_worker_renames_makes_the_answer_stale() -> None:
     server, files, uri = served(inline=False)
-    loop = server.loop = asyncio.get_running_loop()
+    loop = server.worker.loop = asyncio.get_running_loop()
     edited = threading.Event()
 
     def edit_the_buffer() -> None:
@@ -109,3 +112,32 @@ def test_in_the_synchronous_mode_a_rename_runs_inline() -> None:
     assert edited_uris(answer) == {uri, uri.replace("01.md", "02.md")}
     assert files.threads == [threading.current_thread().name]
     assert len(server.state.pending_renames.waiting) == 1
+
+
+async def test_the_documents_a_rename_read_again_reach_the_index_on_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker reads 02.md again (it changed on disk) and changes nothing; the loop
+    indexes the new text when it applies the answer's effects."""
+    server, files, uri = served(inline=False)
+    server.worker.loop = asyncio.get_running_loop()
+    second = uri.replace("01.md", "02.md")
+    files.kit.disk.put(files.kit.path("02.md"), "# B\n\nMoved: {{ topic }}.\n")
+    live: list[Any] = []
+    read_again = files.edit_basis
+
+    def recorded(course_id: str, uris: Iterable[str]) -> EditBasis:
+        basis = read_again(course_id, uris)
+        live.append(server.courses.snapshot)  # on the worker, after the basis is read
+        return basis
+
+    monkeypatch.setattr(files, "edit_basis", recorded)
+    before = server.courses.snapshot
+    try:
+        answer = await routes.bound(server, RENAME)(rename_params(uri))
+    finally:
+        server.stop_worker()
+    assert isinstance(answer, t.WorkspaceEdit)
+    assert live == [before] and before.entry(second)[1].text == LESSON_2  # type: ignore[index]
+    now = server.courses.snapshot.entry(second)
+    assert now is not None and now[1].text == "# B\n\nMoved: {{ topic }}.\n"

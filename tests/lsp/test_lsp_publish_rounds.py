@@ -39,7 +39,7 @@ async def test_a_keystroke_during_a_round_starts_the_next(tmp_path: Path) -> Non
     server = create_server()
     sink = Sink()
     server.protocol.set_writer(sink)
-    server.loop = asyncio.get_running_loop()
+    server.worker.loop = asyncio.get_running_loop()
     server.settings = dataclasses.replace(server.settings, diagnostic_delay=0)
     names = ["a.md", "b.md", "c.md"]
     for name in names:
