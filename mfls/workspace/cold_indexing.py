@@ -12,17 +12,13 @@ many, `Scanner.many`). File events that come meanwhile are handled at the end
 from __future__ import annotations
 
 import logging
-import threading
-from collections.abc import Callable, Mapping
-from typing import Protocol
+from collections.abc import Callable
 
 from mfls.workspace import assembly, planning
-from mfls.workspace.course_plans import CoursePlans
-from mfls.workspace.disk_record import DiskRecord, ReadProblems
-from mfls.workspace.index import ScannedDocument, WorkspaceSnapshot
-from mfls.workspace.open_buffers import OpenBuffers
+from mfls.workspace.disk_record import ReadProblems
+from mfls.workspace.index import ScannedDocument
+from mfls.workspace.owners import Owners
 from mfls.workspace.planning import CoursePlan
-from mfls.workspace.scanning import Scanner
 
 log = logging.getLogger("mfls")
 
@@ -33,26 +29,8 @@ Progress = Callable[[int, int], None]
 Member = tuple[str, str, str]  # uri, path, root
 
 
-class Workspace(Protocol):
-    """What cold indexing reads and swaps (`mfls.workspace.workspace.Workspace`)."""
-
-    lock: threading.RLock
-    record: DiskRecord
-    plans: CoursePlans
-    open_buffers: OpenBuffers
-    scanner: Scanner
-    preferred: set[str]
-
-    @property
-    def snapshot(self) -> WorkspaceSnapshot: ...
-
-    def reassemble(
-        self, on_disk: Mapping[str, ScannedDocument], plans: Mapping[str, CoursePlan] | None
-    ) -> None: ...
-
-
 def index_all(
-    workspace: Workspace,
+    workspace: Owners,
     progress: Progress | None = None,
     first_done: Callable[[tuple[str, ...]], None] | None = None,
 ) -> None:
@@ -110,7 +88,7 @@ def index_all(
 
 
 def _read_members(
-    workspace: Workspace,
+    workspace: Owners,
     members: list[Member],
     documents: dict[str, ScannedDocument],
     skipped: set[str],

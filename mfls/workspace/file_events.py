@@ -12,45 +12,21 @@ handled when it ends (`indexing_ended`). Files reported but not handled yet are
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterable, Mapping
-from typing import Protocol
 
 from mfls import disk
 from mfls.workspace import assembly, course_creator
 from mfls.workspace.config import COURSE_FILE
-from mfls.workspace.course_plans import CoursePlans
-from mfls.workspace.disk_record import DiskRecord
-from mfls.workspace.index import ScannedDocument, WorkspaceSnapshot
-from mfls.workspace.open_buffers import OpenBuffers
+from mfls.workspace.index import ScannedDocument
+from mfls.workspace.owners import Owners
 from mfls.workspace.planning import CoursePlan
-from mfls.workspace.scanning import Scanner
 from mfls.workspace.uris import path_to_uri
 
 Changes = list[tuple[str, str]]  # (path, "created" | "changed" | "deleted")
 
 
-class Workspace(Protocol):
-    """What file events read and change (`mfls.workspace.workspace.Workspace`)."""
-
-    lock: threading.RLock
-    record: DiskRecord
-    plans: CoursePlans
-    open_buffers: OpenBuffers
-    scanner: Scanner
-
-    @property
-    def snapshot(self) -> WorkspaceSnapshot: ...
-
-    def settle_disk_copy(self, uri: str, text: str | None) -> None: ...
-
-    def reassemble(
-        self, on_disk: Mapping[str, ScannedDocument], plans: Mapping[str, CoursePlan] | None
-    ) -> None: ...
-
-
 class FileEvents:
-    def __init__(self, workspace: Workspace) -> None:
+    def __init__(self, workspace: Owners) -> None:
         self._workspace = workspace
         self._lock = workspace.lock
         self._indexing = 0
