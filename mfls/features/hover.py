@@ -9,11 +9,12 @@ from mfls.features import key_display
 from mfls.features.at_offset import interaction_among, invalid_at, invalid_span, marker_at
 from mfls.features.binding_spelling import spelling_of
 from mfls.features.construct_hover import construct_hover
-from mfls.features.diagnostics import hidden_text, runs_on_text, runtime_name
+from mfls.features.diagnostic_wording import hidden_text, runs_on_text
 from mfls.features.facts import facts_of
 from mfls.features.lesson_structure import structure_of
 from mfls.features.messages import EN, counted, say
 from mfls.features.places import occurrence_link
+from mfls.features.scan_rules import runtime_name
 from mfls.syntax.model import Context, InvalidMarker, Marker, Reason, Role
 from mfls.workspace.index import CourseSnapshot, DocEntry, Occurrence, WorkspaceSnapshot
 

@@ -1,7 +1,8 @@
 """What AI-Shifu's learner page makes of a course's interactions, where it differs from
 what the course's runtime (markdown-flow) reads: the verdicts behind the
 `page-unreadable-binding` and `page-reads-otherwise` diagnostics and the fixes of the
-first, as data (`features/diagnostics.py` and `features/code_actions.py` word them).
+first, as data (`features/diagnostic_wording.py` and `features/code_actions.py` word
+them).
 
 The page is modelled by `mfls.workspace.learner_page`, one reading per targeted page
 version (`page_versions`: every checked one unless the course file's `page` names some).
@@ -14,9 +15,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import NamedTuple
 
 from mfls.features.facts import facts_of
+from mfls.features.finding import Finding
 from mfls.features.messages import EN, ZH, brief, quoted, say
 from mfls.syntax.model import Interaction, Marker, Role
 from mfls.text.lines import line_start
@@ -315,12 +318,11 @@ def causes(
     return "".join(say(language, cause) for cause in found)
 
 
-def page_problems(
-    course: CourseSnapshot, entry: DocEntry, runtime: str, language: str = EN
-) -> list[tuple[str, int, int, str]]:
-    """(code, start, end, message) of the page diagnostics of `entry`: an unread binding
-    on its key, a difference on the interaction."""
-    found: list[tuple[str, int, int, str]] = []
+def page_findings(course: CourseSnapshot, entry: DocEntry, runtime: str) -> list[Finding]:
+    """The page findings of `entry`: an unread binding on its key, a difference on the
+    interaction; each says what the page shows as a function of the language (the page's
+    descriptions are put together from the catalog's pieces)."""
+    found: list[Finding] = []
     for unread in unread_bindings(course, entry):
         marker = unread.marker
         key = marker.key
@@ -332,19 +334,30 @@ def page_problems(
             fix = {"binding": binding_text(key, page_versions(course.config))}
         else:
             message_id, fix = PAGE_UNREADABLE_BINDING_LINE, {}
-        shown = unread_shown(unread, language)
-        message = say(language, message_id, short=brief(key), shown=shown, **fix)
-        found.append((PAGE_UNREADABLE_BINDING, marker.start, marker.end, message))
+        words = partial(_unread_words, unread, message_id, fix)
+        found.append(Finding(PAGE_UNREADABLE_BINDING, marker.start, marker.end, words))
     text = entry.text
     for difference in differences(course, entry):
         interaction = difference.interaction
-        message = say(
-            language,
-            PAGE_READS_OTHERWISE,
-            runtime=runtime,
-            shown=shown_by_versions(difference.shown, language),
-            reads=describe_runtime(interaction, language),
-            causes=causes(interaction, text, difference.shown, language),
-        )
-        found.append((PAGE_READS_OTHERWISE, interaction.start, interaction.end, message))
+        words = partial(_difference_words, difference, text, runtime)
+        found.append(Finding(PAGE_READS_OTHERWISE, interaction.start, interaction.end, words))
     return found
+
+
+def _unread_words(
+    unread: UnreadBinding, message_id: str, fix: dict[str, str], language: str
+) -> str:
+    shown = unread_shown(unread, language)
+    return say(language, message_id, short=brief(unread.marker.key), shown=shown, **fix)
+
+
+def _difference_words(difference: Difference, text: str, runtime: str, language: str) -> str:
+    interaction = difference.interaction
+    return say(
+        language,
+        PAGE_READS_OTHERWISE,
+        runtime=runtime,
+        shown=shown_by_versions(difference.shown, language),
+        reads=describe_runtime(interaction, language),
+        causes=causes(interaction, text, difference.shown, language),
+    )

@@ -105,3 +105,37 @@ def test_the_check_finds_each_kind_of_wording_outside() -> None:
     assert lines == ["2", "2", "3", "5", "7"], wording_outside(planted, "planted.py")
     # A `say` of another module's own is not the catalog's.
     assert wording_outside("def say(a, b):\n    pass\nsay(1, 'text')\n", "own.py") == []
+
+
+RULE_MODULES = ("scan_rules", "key_rules", "document_rules", "course_file_rules")
+"""The diagnostic rules (`mfls/features/*_rules.py`): they find, `diagnostic_wording`
+words."""
+
+
+def wording_in_rules(source: str, name: str) -> list[str]:
+    """Where a rule module words a message: it renders from the catalog, or takes a
+    language."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source, name)):
+        at = f"{name}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.ImportFrom) and node.module in CATALOG_MODULES:
+            rendering = [a.name for a in node.names if a.name in SAYING]
+            if rendering:
+                found.append(f"{at}: imports {rendering} from {node.module}")
+        elif isinstance(node, ast.arg) and node.arg == "language":
+            found.append(f"{at}: takes a language")
+    return found
+
+
+def test_the_rules_find_and_do_not_word() -> None:
+    found: list[str] = []
+    for module in RULE_MODULES:
+        path = PACKAGE / "features" / f"{module}.py"
+        found.extend(wording_in_rules(path.read_text(encoding="utf-8"), path.name))
+    assert found == []
+    planted = (
+        "from mfls.workspace.catalog import brief, say\n"
+        "def rule(course, entry, language):\n"
+        "    return say(language, 'near-miss')\n"
+    )
+    assert [line.split(":")[1] for line in wording_in_rules(planted, "planted.py")] == ["1", "2"]
