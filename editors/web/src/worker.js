@@ -241,20 +241,59 @@ function cacheRuntime(manifest) {
     }
     return caches.open(name);
   }).catch(() => null);
+  // A file asked again while it is still coming from the network (pyodide.asm.wasm: by
+  // the early compile and by Pyodide) is fetched once; each asker gets a copy.
+  const coming = new Map(); // url -> the network's response, until it is in the cache
   self.fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input), base);
     if (!isRuntime(url)) return networkFetch(input, init);
     const store = await cache;
     const hit = store && (await store.match(url.href).catch(() => undefined));
     if (hit) {
-      fromCache.push(url.pathname.slice(base.pathname.length));
+      const name = url.pathname.slice(base.pathname.length);
+      if (!fromCache.includes(name)) fromCache.push(name);
       return hit;
     }
-    const response = await networkFetch(input, init);
-    if (store && response.ok) store.put(url.href, response.clone()).catch(() => undefined);
-    return response;
+    if (!coming.has(url.href)) {
+      const response = networkFetch(input, init);
+      coming.set(url.href, response);
+      response.then((got) => (store && got.ok ? store.put(url.href, got.clone()) : undefined))
+        .catch(() => undefined)
+        .finally(() => coming.delete(url.href));
+    }
+    return (await coming.get(url.href)).clone();
   };
   return cache;
+}
+
+// pyodide.asm.wasm compiled from the moment the worker starts, while the snapshot is read
+// and Pyodide's script imported (Pyodide would compile it only after both): Pyodide's own
+// instantiation is handed the compiled module. If the early compile fails, Pyodide
+// compiles as it would have.
+function compileEarly() {
+  const compiling = WebAssembly.compileStreaming(fetch(new URL("pyodide/pyodide.asm.wasm", base)));
+  compiling.catch(() => undefined);
+  return compiling;
+}
+
+function instantiateCompiled(settings, compiling) {
+  const instantiate = settings.instantiateWasm;
+  if (!instantiate) return;
+  settings.instantiateWasm = (imports, done) => {
+    const streaming = WebAssembly.instantiateStreaming;
+    WebAssembly.instantiateStreaming = async (response, asked) => {
+      WebAssembly.instantiateStreaming = streaming;
+      let module;
+      try {
+        module = await compiling;
+      } catch {
+        return streaming(response, asked);
+      }
+      step("wasmCompiled");
+      return { instance: await WebAssembly.instantiate(module, asked), module };
+    };
+    return instantiate(imports, done);
+  };
 }
 
 // Python with mfls imported, as a memory snapshot of Pyodide (its `_makeSnapshot` and
@@ -288,12 +327,14 @@ async function savedSnapshot(store) {
 
 // Pyodide's module with its memory grown to the snapshot's before the snapshot is copied in
 // (Pyodide sizes it by the whole snapshot, which its module does not follow).
-function grownTo(snapshot) {
+function grownTo(snapshot, compiling) {
   return async (settings) => {
     const create = (await import(new URL("pyodide/pyodide.asm.mjs", base).href)).default;
     step("moduleImported");
+    instantiateCompiled(settings, compiling);
     const module = await create(settings);
     step("moduleCreated");
+    if (!snapshot) return module;
     const header = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4);
     const image = snapshot.length - header[1];
     const blocks = [];
@@ -307,20 +348,20 @@ function grownTo(snapshot) {
   };
 }
 
-async function startPython(store) {
+async function startPython(store, compiling) {
   const indexURL = new URL("pyodide/", base).href;
   const snapshot = await savedSnapshot(store);
   step("snapshotRead");
   steps.snapshotBytes = snapshot?.length ?? 0;
   if (snapshot) {
     try {
-      return { pyodide: await loadPyodide({ indexURL, _loadSnapshot: snapshot, createPyodideModule: grownTo(snapshot) }), snapshot: true };
+      return { pyodide: await loadPyodide({ indexURL, _loadSnapshot: snapshot, createPyodideModule: grownTo(snapshot, compiling) }), snapshot: true };
     } catch (error) {
       snapshotProblem = `the cached snapshot did not load: ${error?.message ?? error}`;
       await store.delete(SNAPSHOT).catch(() => undefined);
     }
   }
-  return { pyodide: await loadPyodide({ indexURL, _makeSnapshot: Boolean(store) }), snapshot: false };
+  return { pyodide: await loadPyodide({ indexURL, _makeSnapshot: Boolean(store), createPyodideModule: grownTo(null, compiling) }), snapshot: false };
 }
 
 // The snapshot made before any course: mfls's server warmed up on a course of its own and
@@ -344,13 +385,14 @@ async function startRuntime() {
   // while Pyodide loads.
   const manifest = fetch(new URL("wheels/manifest.json", base), { cache: "no-cache" }).then((response) => response.json());
   const cache = cacheRuntime(manifest);
+  const compiling = compileEarly();
   const wheels = manifest
     .then((found) => fetch(new URL(`wheels/${found.archive}`, base)))
     .then((response) => response.arrayBuffer());
   wheels.catch(() => undefined); // awaited below; a failure is reported there
   const store = await cache;
   step("cacheOpened");
-  const { pyodide, snapshot } = await startPython(store);
+  const { pyodide, snapshot } = await startPython(store, compiling);
   const loaded = performance.now();
   // The archive is imported from as it is (zipimport), one file written rather than its
   // two hundred unpacked; a start from the snapshot has it on sys.path already.
