@@ -192,10 +192,8 @@ def test_limit_filters_by_what_was_typed() -> None:
 
 def test_table_follows_edits() -> None:
     course = make_course({"a.md": "?[{{ one }} A]\n\n{{}}\n"})
-    uri = course.uri("a.md")
-    workspace = course.workspace
-    text = course.snapshot.entry(uri)[1].text
-    workspace.open(uri, text, 1)
+    uri, workspace = course.open("a.md"), course.workspace
+    text = course.text("a.md")
     at = text.index("{{}}") + 2
     first = complete(workspace.snapshot, uri, at)
     assert keys(first) == ["one"]
@@ -211,9 +209,7 @@ def test_table_follows_edits() -> None:
 def test_table_survives_removal_from_the_middle() -> None:
     text = "?[{{ one }} A]\n\n?[{{ two }} A]\n\n?[{{ three }} A]\n\n{{}}\n"
     course = make_course({"a.md": text})
-    uri = course.uri("a.md")
-    workspace = course.workspace
-    workspace.open(uri, text, 1)
+    uri, workspace = course.open("a.md"), course.workspace
     at = text.index("{{}}") + 2
     assert sorted(keys(complete(workspace.snapshot, uri, at))) == ["one", "three", "two"]
     workspace.change(uri, [(0, 16, "")], 2)
@@ -239,9 +235,7 @@ def test_plain_text_edits_reuse_the_key_table() -> None:
 
     text = "?[{{ one }} A]\n\nSome text.\n\n{{}}\n"
     course = make_course({"a.md": text})
-    uri = course.uri("a.md")
-    workspace = course.workspace
-    workspace.open(uri, text, 1)
+    uri, workspace = course.open("a.md"), course.workspace
     before = workspace.snapshot.course_for(uri)
     table = _table(before)
     workspace.change(uri, [(text.index("text"), text.index("text"), "more ")], 2)

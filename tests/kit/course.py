@@ -388,6 +388,13 @@ class Course:
         """The offset of the first `needle` in document `name`, plus `shift`."""
         return self.text(name).index(needle) + shift
 
+    def open(self, name: str) -> str:
+        """Open document `name` in the workspace as an editor's buffer (version 1, its
+        text as indexed), so that edits can follow; its URI."""
+        uri = self.uri(name)
+        self.workspace.open(uri, self.text(name), 1)
+        return uri
+
     def annotation(self, mark: Mark) -> Annotation:
         """A mark (offsets) as an annotation (lines and columns)."""
         name, start, end, label, *message = mark

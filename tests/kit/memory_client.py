@@ -377,28 +377,16 @@ def check_diagnostics(
     pull: bool = True,
     client: str = "visual-studio-code",
     capabilities: Any = None,
-    settings: Mapping[str, Any] | None = None,
-    initialization_options: Any = None,
-    locale: str | None = None,
-    folders: Iterable[str] = ("",),
-    on_disk: bool = False,
+    **options: Any,
 ) -> CourseClient:
     """Run the server on `fixture` and check that its diagnostics, of every file not
     `closed` (the lessons opened, the course files), are the annotations: each at its
     range, with its code, and a message starting with the annotation's. `pull`: the
     client pulls diagnostics (else the server pushes them); `capabilities`, when given,
-    replace `client`'s. The client is returned for further checks."""
+    replace `client`'s; `options` are `CourseClient`'s (settings, locale, folders, ...).
+    The client is returned for further checks."""
     caps = vscode_capabilities(pull, client) if capabilities is None else capabilities
-    course = CourseClient(
-        root,
-        fixture,
-        capabilities=caps,
-        settings=settings,
-        initialization_options=initialization_options,
-        locale=locale,
-        folders=folders,
-        on_disk=on_disk,
-    )
+    course = CourseClient(root, fixture, capabilities=caps, **options)
     assert course.pulls == pull, "the server chose the other diagnostics model"
     fixture_ = course.fixture
     paths = [p for p in fixture_.files if p not in fixture_.closed]
