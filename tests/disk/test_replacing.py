@@ -37,30 +37,37 @@ def test_apply_file_changes_writes_every_file_and_leaves_no_temp(tmp_path: Path)
     assert sorted(p.name for p in tmp_path.iterdir()) == [p.name for p in paths]
 
 
+def _third_call_failing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str, error: OSError
+) -> ReplaceFailure:
+    """Four files changed with the third call of `step` failing: the failure, once every
+    file is checked to hold its bytes and no temporary file is left."""
+    paths = _files(tmp_path, 4)
+    before = {p: p.read_bytes() for p in paths}
+    fail_on_call(monkeypatch, replacing, step, 3, error)
+    failure = replacing.apply_file_changes(_changes(paths))
+    assert failure is not None
+    assert {p: p.read_bytes() for p in paths} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [p.name for p in paths]
+    return failure
+
+
 def test_failed_third_temp_write_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    paths = _files(tmp_path, 4)
-    before = {p: p.read_bytes() for p in paths}
-    fail_on_call(monkeypatch, replacing, "write_temp", 3, OSError(28, "No space left on device"))
-    failure = replacing.apply_file_changes(_changes(paths))
-    assert failure is not None and "left as it was" in failure.message
+    error = OSError(28, "No space left on device")
+    failure = _third_call_failing(tmp_path, monkeypatch, "write_temp", error)
+    assert "left as it was" in failure.message
     assert not failure.changed_on_disk and failure.unrestored == ()
-    assert {p: p.read_bytes() for p in paths} == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == [p.name for p in paths]
 
 
 def test_failed_third_replace_restores_the_first_two(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    paths = _files(tmp_path, 4)
-    before = {p: p.read_bytes() for p in paths}
-    fail_on_call(monkeypatch, replacing, "replace", 3, OSError(5, "Input/output error"))
-    failure = replacing.apply_file_changes(_changes(paths))
-    assert failure is not None and not failure.changed_on_disk
+    error = OSError(5, "Input/output error")
+    failure = _third_call_failing(tmp_path, monkeypatch, "replace", error)
+    assert not failure.changed_on_disk
     assert "Input/output error" in failure.message
-    assert {p: p.read_bytes() for p in paths} == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == [p.name for p in paths]
 
 
 def test_a_file_changed_since_planning_stops_everything(tmp_path: Path) -> None:

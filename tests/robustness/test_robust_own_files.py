@@ -121,26 +121,30 @@ def refused_changing_nothing(course: Path, outside: Path, flag: str) -> None:
     assert snapshot(course) == before, "the journal is kept and nothing is changed"
 
 
+def refused_with_a_victim_outside(
+    places: tuple[Path, Path], phase: str, field: str, flag: str
+) -> None:
+    """A journal in `phase` whose lesson entry names, as its `field`, a file outside the
+    course: `mfls rename FLAG` refuses it and changes nothing."""
+    course, outside = places
+    plant(course, phase, [lesson_entry(course, **{field: outside / "victim.md"})])
+    refused_changing_nothing(course, outside, flag)
+
+
 @pytest.mark.parametrize("flag", ["--resume", "--undo"])
 def test_a_temp_outside_the_course_is_not_deleted_in_phase_preparing(
     places: tuple[Path, Path], flag: str
 ) -> None:
-    course, outside = places
-    victim = outside / "victim.md"
-    plant(course, "preparing", [lesson_entry(course, temp=victim)])
-    refused_changing_nothing(course, outside, flag)
+    refused_with_a_victim_outside(places, "preparing", "temp", flag)
 
 
 @pytest.mark.parametrize("flag", ["--resume", "--undo"])
 def test_a_keep_outside_the_course_is_not_moved_in_phase_swapping(
     places: tuple[Path, Path], flag: str
 ) -> None:
-    course, outside = places
-    victim = outside / "victim.md"
     # The lesson holds the old bytes and nothing is at its temporary name: `inspect` would
     # move the "kept" file (the outside one) to the temporary name, into the course.
-    plant(course, "swapping", [lesson_entry(course, keep=victim)])
-    refused_changing_nothing(course, outside, flag)
+    refused_with_a_victim_outside(places, "swapping", "keep", flag)
 
 
 def test_an_undo_naming_a_file_outside_the_course_exchanges_nothing(

@@ -23,6 +23,7 @@ import pytest
 
 from mfls.cli import rename as cli_rename
 from mfls.disk import replacing
+from tests.kit.cli import command, environment, mfls_bytes
 
 try:  # the swap checked after the fact; today's code has only check + replace
     from mfls.disk import exchange, journal
@@ -201,14 +202,20 @@ def test_saves_by_another_process_at_random_instants_never_lose_text(
     assert outcomes.get(1, 0) >= 3, f"too few saves landed inside the rename: {outcomes}"
 
 
-def _run_and_kill(root: Path, delay: float) -> int:
-    env = {**os.environ, "MFLS_TEST_PAUSE_BEFORE_SWAP": "0.004"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "mfls", "rename", "--course", str(root), "q", "r"],
+def paused_rename(root: Path, pause: float) -> subprocess.Popen[bytes]:
+    """`mfls rename q r` of the course at `root`, started, pausing `pause` s before each
+    swap (MFLS_TEST_PAUSE_BEFORE_SWAP)."""
+    env = environment({**os.environ, "MFLS_TEST_PAUSE_BEFORE_SWAP": f"{pause}"})
+    return subprocess.Popen(
+        command("rename", "--course", str(root), "q", "r"),
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+
+
+def _run_and_kill(root: Path, delay: float) -> int:
+    process = paused_rename(root, 0.004)
     try:
         process.wait(timeout=delay)
     except subprocess.TimeoutExpired:
@@ -267,13 +274,7 @@ def test_a_pending_journal_is_reported_by_every_command_and_by_the_library(
 ) -> None:
     root = tmp_path / "course"
     files = make_course(root, 10)
-    env = {**os.environ, "MFLS_TEST_PAUSE_BEFORE_SWAP": "0.3"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "mfls", "rename", "--course", str(root), "q", "r"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    process = paused_rename(root, 0.3)
     location = root / ".mfls" / "rename-journal.json"
     deadline = time.monotonic() + 30
     while b'"swapping"' not in (location.read_bytes() if location.exists() else b""):
@@ -288,16 +289,10 @@ def test_a_pending_journal_is_reported_by_every_command_and_by_the_library(
     found = journal.pending_journal(root)
     assert found is not None and found.phase == "swapping"
     assert "--resume" in found.message() and "--undo" in found.message()
-    mfls = [sys.executable, "-m", "mfls"]
-    for command in (["check", str(root)], ["scan", str(root / "lesson01.md")]):
-        done = subprocess.run([*mfls, *command], capture_output=True, timeout=60, check=False)
-        assert b"interrupted rename" in done.stderr and b"--undo" in done.stderr, command
-    dry = subprocess.run(
-        [*mfls, "rename", "--course", str(root), "q", "r", "--dry-run"],
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
+    for args in (["check", str(root)], ["scan", str(root / "lesson01.md")]):
+        done = mfls_bytes(*args, timeout=60)
+        assert b"interrupted rename" in done.stderr and b"--undo" in done.stderr, args
+    dry = mfls_bytes("rename", "--course", str(root), "q", "r", "--dry-run", timeout=60)
     assert dry.returncode == 1 and b"--resume" in dry.stderr
     assert rename(root, "--undo") == 0
     assert on_disk(root) == files
@@ -439,6 +434,7 @@ import os, sys
 from pathlib import Path
 from mfls.cli import rename as cli_rename
 from mfls.disk import replacing
+from tests.kit.cli import command, environment, mfls_bytes
 victim, real = sys.argv[2], replacing.replace
 def replace(temp, path):
     if Path(path).name == victim:

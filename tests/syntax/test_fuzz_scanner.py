@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,7 +14,7 @@ from markdown_it.token import Token
 from mfls.syntax.blocks import iter_units
 from mfls.syntax.inline import InlineMode, InlineScan, scan_inline
 from mfls.syntax.keys import WHITESPACE, normalize_key
-from mfls.syntax.model import BlockKind, LiteralKind, ScanResult
+from mfls.syntax.model import BlockKind, LiteralKind, Marker, ScanResult
 from mfls.syntax.scanner import scan, scan_markers, scan_unit
 
 ANY_TEXT = st.text(alphabet=st.characters(codec=None, categories=None), max_size=300)
@@ -106,17 +106,24 @@ SHAPED_TEXT = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=4)
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def check_inline(text: str, found: InlineScan, mode: InlineMode) -> None:
-    n = len(text)
+def check_marker_spans(text: str, markers: Sequence[Marker]) -> None:
+    """Markers in order, disjoint, within the text, each `{{`/`%{{` ... `}}` around a
+    normalized key."""
     previous_end = 0
-    for m in found.markers:
-        assert 0 <= m.start < m.end <= n
+    for m in markers:
+        assert 0 <= m.start < m.end <= len(text)
         assert m.start >= previous_end, "markers overlap"
         previous_end = m.end
         source = text[m.start : m.end]
         assert source.startswith("%{{" if m.legacy else "{{")
         assert source.endswith("}}")
         assert normalize_key(m.key) == (m.key, None)
+
+
+def check_inline(text: str, found: InlineScan, mode: InlineMode) -> None:
+    n = len(text)
+    check_marker_spans(text, found.markers)
+    for m in found.markers:
         assert "}}" not in m.key
         assert text[m.key_start : m.key_end] == m.key
         if mode is InlineMode.LITERAL:
@@ -161,15 +168,8 @@ def check_result(text: str, result: ScanResult) -> None:
         # rules 10 and 16: in raw HTML blocks 1-5 only complete markers, as literals
         inside = any(a <= item.start and item.end <= b for a, b in raw_html)
         assert inside and item in result.markers and item.literal, item
-    previous_end = 0
+    check_marker_spans(text, result.markers)
     for m in result.markers:
-        assert 0 <= m.start < m.end <= n
-        assert m.start >= previous_end, "markers overlap"
-        previous_end = m.end
-        source = text[m.start : m.end]
-        assert source.startswith("%{{" if m.legacy else "{{")
-        assert source.endswith("}}")
-        assert normalize_key(m.key) == (m.key, None)
         assert text[m.key_start : m.key_end] == m.key
     for items in (result.markers, result.invalid, result.interactions, result.literals):
         starts = [item.start for item in items]
