@@ -135,7 +135,24 @@ def _pull_client(caps: Capabilities) -> bool:
     return caps.pull_diagnostics
 
 
+def on_document(
+    method: str, handler: Callable[..., Any], options: Any = None, mode: Mode = Mode.READ
+) -> Route:
+    """A route about one document, whose answer waits for its course (the gate)."""
+    return Route(method, handler, mode, options, course=document)
+
+
+def pulled(method: str, handler: Callable[..., Any], options: Any, course: Any) -> Route:
+    """Pulled diagnostics (pull clients only; push clients get `publishDiagnostics`): past
+    the gate's bound, the client is told to ask again (`course_gate.not_ready`)."""
+    return Route(
+        method, handler, Mode.READ, options, when=_pull_client, course=course, late=not_ready
+    )
+
+
 READ, MUTATE, DISK = Mode.READ, Mode.MUTATE, Mode.DISK
+not_ready = course_gate.not_ready
+TOKENS = assistance.TOKENS_LEGEND
 
 ROUTES: tuple[Route, ...] = (
     # lifecycle
@@ -150,20 +167,14 @@ ROUTES: tuple[Route, ...] = (
     Route(t.TEXT_DOCUMENT_DID_CLOSE, documents.did_close, MUTATE),
     Route(t.WORKSPACE_DID_CHANGE_WATCHED_FILES, documents.did_change_watched_files, MUTATE),
     # assistance
-    Route(
-        t.TEXT_DOCUMENT_COMPLETION,
-        assistance.complete,
-        READ,
-        assistance.COMPLETION_OPTIONS,
-        course=document,
-    ),
+    on_document(t.TEXT_DOCUMENT_COMPLETION, assistance.complete, assistance.COMPLETION_OPTIONS),
     Route(t.COMPLETION_ITEM_RESOLVE, assistance.resolve_completion, READ),
-    Route(t.TEXT_DOCUMENT_HOVER, assistance.on_hover, READ, course=document),
+    on_document(t.TEXT_DOCUMENT_HOVER, assistance.on_hover),
     Route(
         t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
         assistance.tokens_full,
         READ,
-        assistance.TOKENS_LEGEND,
+        TOKENS,
         empty=assistance.no_tokens,
         course=document,
     ),
@@ -171,49 +182,31 @@ ROUTES: tuple[Route, ...] = (
         t.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE,
         assistance.tokens_range,
         READ,
-        assistance.TOKENS_LEGEND,
+        TOKENS,
         empty=assistance.no_tokens,
         course=document,
     ),
     # navigation
-    Route(t.TEXT_DOCUMENT_DEFINITION, navigation.definition, READ, course=document),
-    Route(t.TEXT_DOCUMENT_DECLARATION, navigation.declaration, READ, course=document),
-    Route(t.TEXT_DOCUMENT_REFERENCES, navigation.references, READ, course=document),
+    on_document(t.TEXT_DOCUMENT_DEFINITION, navigation.definition),
+    on_document(t.TEXT_DOCUMENT_DECLARATION, navigation.declaration),
+    on_document(t.TEXT_DOCUMENT_REFERENCES, navigation.references),
     Route(t.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlights, READ),
     Route(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL, navigation.document_symbols, READ),
     Route(t.TEXT_DOCUMENT_FOLDING_RANGE, navigation.folding_ranges, READ),
     Route(t.WORKSPACE_SYMBOL, navigation.workspace_symbols, READ, course=every_course),
     # authoring
-    Route(
-        t.TEXT_DOCUMENT_CODE_LENS,
-        authoring.code_lenses,
-        READ,
-        authoring.CODE_LENS_OPTIONS,
-        course=document,
-    ),
-    Route(
-        t.TEXT_DOCUMENT_INLAY_HINT,
-        authoring.hints,
-        READ,
-        authoring.INLAY_HINT_OPTIONS,
-        course=document,
-    ),
-    Route(
+    on_document(t.TEXT_DOCUMENT_CODE_LENS, authoring.code_lenses, authoring.CODE_LENS_OPTIONS),
+    on_document(t.TEXT_DOCUMENT_INLAY_HINT, authoring.hints, authoring.INLAY_HINT_OPTIONS),
+    on_document(
         t.TEXT_DOCUMENT_DOCUMENT_LINK,
         course_file_links.links,
-        READ,
         course_file_links.DOCUMENT_LINK_OPTIONS,
-        course=document,
     ),
     # editing
-    Route(t.TEXT_DOCUMENT_PREPARE_RENAME, editing.prepare_rename, READ, course=document),
-    Route(t.TEXT_DOCUMENT_RENAME, editing.rename, DISK, course=document),
-    Route(
-        t.TEXT_DOCUMENT_CODE_ACTION,
-        editing.code_action,
-        DISK,
-        editing.CODE_ACTION_OPTIONS,
-        course=document,
+    on_document(t.TEXT_DOCUMENT_PREPARE_RENAME, editing.prepare_rename),
+    on_document(t.TEXT_DOCUMENT_RENAME, editing.rename, mode=DISK),
+    on_document(
+        t.TEXT_DOCUMENT_CODE_ACTION, editing.code_action, editing.CODE_ACTION_OPTIONS, DISK
     ),
     Route(
         t.WORKSPACE_WILL_RENAME_FILES,
@@ -222,26 +215,11 @@ ROUTES: tuple[Route, ...] = (
         file_renames.WILL_RENAME_OPTIONS,
         course=every_course,  # the renamed files may lie in any course, folders too
     ),
-    # diagnostics (pull clients only; push clients get `publishDiagnostics`)
-    Route(
-        t.TEXT_DOCUMENT_DIAGNOSTIC,
-        diagnostics.document_diagnostic,
-        READ,
-        diagnostics.OPTIONS,
-        empty=diagnostics.no_report,
-        when=_pull_client,
-        course=document,
-        late=course_gate.not_ready,
+    # diagnostics
+    pulled(
+        t.TEXT_DOCUMENT_DIAGNOSTIC, diagnostics.document_diagnostic, diagnostics.OPTIONS, document
     ),
-    Route(
-        t.WORKSPACE_DIAGNOSTIC,
-        diagnostics.workspace_diagnostic,
-        READ,
-        empty=diagnostics.no_workspace_report,
-        when=_pull_client,
-        course=every_course,
-        late=course_gate.not_ready,
-    ),
+    pulled(t.WORKSPACE_DIAGNOSTIC, diagnostics.workspace_diagnostic, None, every_course),
     # commands (`workspace/executeCommand`: pygls answers it from its command table)
     command(commands.COURSE_INFO, commands.course_info_command),
     command(course_map.COURSE_KEYS, course_map.course_keys),

@@ -3,8 +3,6 @@ the server's (`MflsServer.diagnostics_changed`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from lsprotocol import types as t
 
 from mfls.lsp import to_proto
@@ -46,11 +44,3 @@ def workspace_diagnostic(snap: Snapshot, params: t.WorkspaceDiagnosticParams) ->
         unchanged = previous.get(uri) == result_id
         reports.append((snap.client_uri(uri), version, result_id, None if unchanged else items))
     return to_proto.workspace_report_text(reports)
-
-
-def no_report(params: Any) -> t.RelatedFullDocumentDiagnosticReport:
-    return t.RelatedFullDocumentDiagnosticReport(items=[])
-
-
-def no_workspace_report(params: Any) -> t.WorkspaceDiagnosticReport:
-    return t.WorkspaceDiagnosticReport(items=[])
