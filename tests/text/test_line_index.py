@@ -1,4 +1,5 @@
-"""`mfls.text.line_index.LineIndex`: code point offsets <-> (line, character) in each position encoding."""
+"""`LineIndex` (mfls.text.line_index): code point offsets <-> (line, character) in each
+position encoding."""
 
 from __future__ import annotations
 
