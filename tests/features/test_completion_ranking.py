@@ -88,9 +88,7 @@ def test_a_reference_document_ranks_nothing_as_its_own() -> None:
 def test_a_typo_label_follows_the_key_it_resembles() -> None:
     # The near miss depends on other keys: once the real key is gone the label goes too.
     kit = course(FILES)
-    workspace, uri = kit.workspace, kit.uri("l1.md")
-    text = kit.snapshot.entry(uri)[1].text
-    workspace.open(uri, text, 1)
+    workspace, uri, text = kit.workspace, kit.open("l1.md"), kit.text("l1.md")
     assert complete(workspace.snapshot, kit.cursor_uri, kit.offset) is not None
     start = text.index("?[{{ favourite")
     workspace.change(uri, [(start, text.index("\n", start) + 1, "")], 2)
