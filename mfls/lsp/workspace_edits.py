@@ -36,6 +36,11 @@ def wire_converter() -> cattrs.Converter:
     of its second visit's `initialize`)."""
     converter = default_converter()
     converter.register_unstructure_hook(JsonReady, lambda value: value)
+    # lsprotocol's hook factory makes the unstructure functions of the capabilities anew
+    # for every answer to `initialize` (fourteen classes compiled); made once here.
+    converter.register_unstructure_hook(
+        t.InitializeResult, converter.get_unstructure_hook(t.InitializeResult)
+    )
     return converter
 
 

@@ -5,10 +5,12 @@ does; and the warm-up the worker snapshots, which leaves no server behind."""
 
 from __future__ import annotations
 
+import builtins
 import gc
 import json
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -200,3 +202,27 @@ def test_every_server_of_the_process_shares_the_converters_the_warm_up_made() ->
     first, second = playground.serve(), playground.serve()
     assert wire_converter() is wire_converter()
     assert first.server.protocol._converter is second.server.protocol._converter is wire_converter()
+
+
+def test_after_the_warm_up_the_pages_initialize_makes_no_converter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the snapshot saves a second visit: the converters the page's `initialize`
+    needs (structuring its capabilities, unstructuring the server's) were made by the
+    warm-up, none is compiled again."""
+    playground.warm_up()
+    server = playground.serve()
+    compiled: list[str] = []
+    original = builtins.compile
+
+    def counting(source: Any, name: Any, *rest: Any, **named: Any) -> Any:
+        compiled.append(str(name))
+        return original(source, name, *rest, **named)
+
+    monkeypatch.setattr(builtins, "compile", counting)
+    params = {"capabilities": playground.PAGE_CAPABILITIES, "locale": "en"}
+    message = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}
+    sent = [json.loads(text) for text in server.handle(json.dumps(message))]
+    monkeypatch.undo()
+    assert [m["result"]["serverInfo"]["name"] for m in sent if m.get("id") == 1] == ["mfls"]
+    assert [name for name in compiled if "cattrs" in name] == []
