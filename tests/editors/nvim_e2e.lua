@@ -7,52 +7,18 @@
 -- to Neovim's main loop, which reads the keys, runs the omnifunc and shows the menu,
 -- and is resumed by a timer once what it waits for is on screen.
 
-local results = { checks = {}, nvim = tostring(vim.version().major) .. "." .. tostring(vim.version().minor) }
-local wait_ms = tonumber(os.getenv("MFLS_WAIT_MS") or "20000")
-local course = os.getenv("MFLS_COURSE")
-
-local function record(name, ok, detail)
-  table.insert(results.checks, { name = name, ok = ok and true or false, detail = detail or "" })
-end
-
-local function write_results()
-  local file = io.open(os.getenv("MFLS_RESULTS"), "w")
-  file:write(vim.fn.json_encode(results))
-  file:close()
-end
-
-local function open(relative)
-  vim.cmd("edit " .. vim.fn.fnameescape(course .. "/" .. relative))
-  local bufnr = vim.api.nvim_get_current_buf()
-  -- With -u NONE there is no filetype detection: set it, which fires the plugin's FileType hook.
-  vim.bo[bufnr].filetype = "markdown"
-  return bufnr
-end
+local kit = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/kit/checks.lua")
+local runner = kit.new({ nvim = kit.nvim_version() })
+local results, record, open, course = runner.results, runner.record, runner.open, runner.course
+local wait_ms = kit.wait_ms
 
 local function mfls_client(bufnr)
-  for _, client in pairs(vim.lsp.buf_get_clients(bufnr)) do
-    if client.name == "mfls" then
-      return client
-    end
-  end
-  return nil
+  return require("mfls.clients").attached(bufnr)
 end
 
 local function wait_for_client(bufnr)
-  -- The FileType hook has attached already; attach() is idempotent and names the client.
-  local client_id = require("mfls").attach(bufnr)
-  local client
-  vim.wait(wait_ms, function()
-    client = vim.lsp.get_client_by_id(client_id)
-    return client == nil or client.initialized == true
-  end, 50)
-  if client == nil then
-    error("the mfls server exited (see lsp.log)")
-  end
-  if not client.initialized then
-    error("mfls did not initialize within " .. wait_ms .. " ms")
-  end
-  return client
+  -- The FileType hook has attached already.
+  return kit.wait_for_client(bufnr, wait_ms)
 end
 
 -- The 0-based line and UTF-16 column of the first occurrence of `needle` (plain text; the
@@ -161,11 +127,16 @@ function checks.diagnostics()
   record("diagnostics", found ~= nil and found.code == "marker-empty", table.concat(codes, " "))
 end
 
-function checks.hover()
+-- `method` asked inside the key read in lesson 02 (its binding is in lesson 01).
+local function at_read_key(method)
   local bufnr = open("lessons/02-first-program.md")
   wait_for_client(bufnr)
-  local result = request(bufnr, "textDocument/hover",
+  return request(bufnr, method,
     text_params(bufnr, position_of(bufnr, "{{ What would you like to learn? }}", 5)))
+end
+
+function checks.hover()
+  local result = at_read_key("textDocument/hover")
   local value = ""
   if result and result.contents then
     value = type(result.contents) == "string" and result.contents or (result.contents.value or "")
@@ -180,10 +151,7 @@ function checks.hover()
 end
 
 function checks.definition()
-  local bufnr = open("lessons/02-first-program.md")
-  wait_for_client(bufnr)
-  local result = request(bufnr, "textDocument/definition",
-    text_params(bufnr, position_of(bufnr, "{{ What would you like to learn? }}", 5)))
+  local result = at_read_key("textDocument/definition")
   if result and result.uri == nil and result.targetUri == nil then
     result = result[1]
   end
@@ -480,49 +448,18 @@ local order = {
 }
 
 local function main()
-  vim.opt.runtimepath:prepend(os.getenv("MFLS_PLUGIN"))
   vim.opt.swapfile = false
   vim.opt.hidden = true
   vim.cmd("syntax on") -- on by default in Neovim, but not with -u NONE
   require("mfls").setup({ cmd = vim.fn.json_decode(os.getenv("MFLS_SERVER_CMD")) })
-  for index, name in ipairs(order) do
-    local ok, err = pcall(checks[name])
-    if not ok then
-      record(name, false, "error: " .. tostring(err))
-      if index == 1 then
-        for _, rest in ipairs(order) do
-          if rest ~= name then
-            record(rest, false, "not run: the server did not attach")
-          end
-        end
-        return
-      end
-    end
-  end
-end
-
-local function finish()
-  local written = pcall(write_results)
-  pcall(function()
-    for _, client in ipairs(vim.lsp.get_active_clients()) do
-      client.stop()
-    end
-    vim.wait(3000, function()
-      return #vim.lsp.get_active_clients() == 0
-    end, 50)
-  end)
-  vim.cmd(written and "qall!" or "cquit 3")
+  kit.run_checks(runner, checks, order, "the server did not attach")
 end
 
 driver = coroutine.create(function()
-  local ok, err = pcall(main)
-  if not ok then
-    record("main", false, "error: " .. tostring(err))
-  end
-  finish()
+  kit.main(runner, main)
 end)
 local started, err = coroutine.resume(driver)
 if not started then
   record("main", false, "error: " .. tostring(err))
-  finish()
+  kit.finish(runner)
 end

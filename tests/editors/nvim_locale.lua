@@ -1,13 +1,11 @@
 -- The plugin's `locale` option and the environment's locale, in headless Neovim.
 -- Environment: MFLS_PLUGIN, MFLS_COURSE, MFLS_SERVER_CMD (JSON list), MFLS_LOCALE (the
 -- option, or "" for none), MFLS_EXPECT (how the message should start), MFLS_RESULTS.
-local results = { checks = {} }
-local function record(name, ok, detail)
-  table.insert(results.checks, { name = name, ok = ok and true or false, detail = detail or "" })
-end
+local kit = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/kit/checks.lua")
+local runner = kit.new()
+local record = runner.record
 
 local function main()
-  vim.opt.runtimepath:prepend(os.getenv("MFLS_PLUGIN"))
   local option = os.getenv("MFLS_LOCALE")
   require("mfls").setup({
     cmd = vim.fn.json_decode(os.getenv("MFLS_SERVER_CMD")),
@@ -27,11 +25,4 @@ local function main()
   record("diagnostic", settled, message)
 end
 
-local ok, err = pcall(main)
-if not ok then
-  record("main", false, tostring(err))
-end
-local file = io.open(os.getenv("MFLS_RESULTS"), "w")
-file:write(vim.fn.json_encode(results))
-file:close()
-vim.cmd("qall!")
+kit.main(runner, main)

@@ -1,10 +1,9 @@
 -- nvim-lspconfig's lsp/mfls.lua as proposed there (packaging/nvim-lspconfig), in headless
 -- Neovim 0.11 without the plugin: loaded with dofile, given to vim.lsp.config and enabled,
 -- then a lesson opened. Environment: MFLS_LSPCONFIG, MFLS_COURSE, MFLS_RESULTS.
-local results = { checks = {}, diagnostics = {} }
-local function record(name, ok, detail)
-  table.insert(results.checks, { name = name, ok = ok and true or false, detail = detail or "" })
-end
+local kit = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/kit/checks.lua")
+local runner = kit.new({ diagnostics = {} })
+local results, record = runner.results, runner.record
 
 local function main()
   local config = dofile(os.getenv("MFLS_LSPCONFIG"))
@@ -28,11 +27,4 @@ local function main()
   end
 end
 
-local ok, err = pcall(main)
-if not ok then
-  record("main", false, tostring(err))
-end
-local file = io.open(os.getenv("MFLS_RESULTS"), "w")
-file:write(vim.fn.json_encode(results))
-file:close()
-vim.cmd("qall!")
+kit.main(runner, main)

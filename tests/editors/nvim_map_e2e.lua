@@ -3,31 +3,13 @@
 -- MFLS_OPENED (where the test's map opener copies the HTML file it is given).
 -- Every step runs under pcall: an uncaught error would hang headless Neovim.
 
-local results = { checks = {} }
-local wait_ms = tonumber(os.getenv("MFLS_WAIT_MS") or "20000")
-local course = os.getenv("MFLS_COURSE")
-
-local function record(name, ok, detail)
-  table.insert(results.checks, { name = name, ok = ok and true or false, detail = detail or "" })
-end
-
-local function open(relative)
-  vim.cmd("edit " .. vim.fn.fnameescape(course .. "/" .. relative))
-  local bufnr = vim.api.nvim_get_current_buf()
-  vim.bo[bufnr].filetype = "markdown"
-  return bufnr
-end
+local kit = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/kit/checks.lua")
+local runner = kit.new()
+local results, record, open = runner.results, runner.record, runner.open
+local wait_ms = kit.wait_ms
 
 local function wait_for_client(bufnr)
-  local client_id = require("mfls").attach(bufnr)
-  local client
-  vim.wait(wait_ms, function()
-    client = vim.lsp.get_client_by_id(client_id)
-    return client == nil or client.initialized == true
-  end, 50)
-  if client == nil or not client.initialized then
-    error("mfls did not start")
-  end
+  local client = kit.wait_for_client(bufnr, wait_ms)
   -- The course is indexed when the lesson's typo is a near miss of a key another lesson binds.
   vim.wait(wait_ms, function()
     for _, diagnostic in ipairs(vim.diagnostic.get(bufnr)) do
@@ -115,33 +97,10 @@ function checks.sync()
 end
 
 local function main()
-  vim.opt.runtimepath:prepend(os.getenv("MFLS_PLUGIN"))
   vim.opt.swapfile = false
   vim.opt.hidden = true
   require("mfls").setup({ cmd = vim.fn.json_decode(os.getenv("MFLS_SERVER_CMD")) })
-  for _, name in ipairs({ "keys", "json", "html", "sync" }) do
-    local ok, err = pcall(checks[name])
-    if not ok then
-      record(name, false, "error: " .. tostring(err))
-    end
-  end
+  kit.run_checks(runner, checks, { "keys", "json", "html", "sync" })
 end
 
-local ok, err = pcall(main)
-if not ok then
-  record("main", false, "error: " .. tostring(err))
-end
-local written = pcall(function()
-  local file = io.open(os.getenv("MFLS_RESULTS"), "w")
-  file:write(vim.fn.json_encode(results))
-  file:close()
-end)
-pcall(function()
-  for _, client in ipairs(vim.lsp.get_active_clients()) do
-    client.stop()
-  end
-  vim.wait(3000, function()
-    return #vim.lsp.get_active_clients() == 0
-  end, 50)
-end)
-vim.cmd(written and "qall!" or "cquit 3")
+kit.main(runner, main)

@@ -1,12 +1,10 @@
 -- Checks require("mfls.root") and the *.mdflow filetype in headless Neovim.
 -- Environment: MFLS_PLUGIN, MFLS_TREE (a scratch folder laid out by the test), MFLS_RESULTS.
-local results = { checks = {} }
-local function record(name, ok, detail)
-  table.insert(results.checks, { name = name, ok = ok and true or false, detail = detail or "" })
-end
+local kit = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/kit/checks.lua")
+local runner = kit.new()
+local record = runner.record
 
 local function main()
-  vim.opt.runtimepath:prepend(os.getenv("MFLS_PLUGIN"))
   local tree = os.getenv("MFLS_TREE")
   local root = require("mfls.root")
   local markers = require("mfls").config.root_markers
@@ -54,11 +52,4 @@ local function main()
   record("mdflow filetype", vim.bo.filetype == "markdownflow", vim.bo.filetype)
 end
 
-local ok, err = pcall(main)
-if not ok then
-  record("main", false, tostring(err))
-end
-local file = io.open(os.getenv("MFLS_RESULTS"), "w")
-file:write(vim.fn.json_encode(results))
-file:close()
-vim.cmd("qall!")
+kit.main(runner, main)

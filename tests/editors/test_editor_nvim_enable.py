@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tmux_nvim import ENABLE, Terminal, current_nvim
+from editor_harness import current_nvim
+from tmux_nvim import ENABLE, Terminal
+
+from tests.kit.cli import mfls
 
 PRACTICE = "lessons/03-practice.md"
 """The lesson with a problem of each severity but hint."""
@@ -44,14 +45,7 @@ def nvim(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Terminal]:
 
 def checked_problems(course: Path, lesson: str) -> list[dict[str, object]]:
     """`mfls check --format json` on the course: the problems of `lesson`."""
-    done = subprocess.run(
-        [sys.executable, "-m", "mfls", "check", "--format", "json", "."],
-        cwd=course,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = mfls("check", "--format", "json", ".", cwd=course)
     problems = json.loads(done.stdout)["diagnostics"]
     return [p for p in problems if p["path"] == lesson]
 

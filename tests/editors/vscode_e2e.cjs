@@ -7,27 +7,20 @@
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
-const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
-const { quickInput: sharedQuickInput, until: sharedUntil } = require(
-  path.join(__dirname, "driver_kit.cjs"),
-);
+const kit = require(path.join(__dirname, "kit", "driver_kit.cjs"));
 
 const waitMs = Number(process.env.MFLS_WAIT_MS || "30000");
 const course = process.env.MFLS_COURSE;
 const shots = process.env.MFLS_SHOTS;
-const results = { checks: [] };
+const { results, record, run } = kit.checkRunner(shots);
 const KEY = "What would you like to learn?";
 const FIRST_IN_PROJECT = "Which project will you build?";
 const COURSE_NAME = "Learning to program";
 // The status item's accessible label: the server state, then the course while running.
 const STATE_LABEL = /^MarkdownFlow: (starting|running|stopped|could not start)(, course .*)?$/;
 
-function record(name, ok, detail) {
-  results.checks.push({ name, ok: Boolean(ok), detail: String(detail ?? "") });
-}
-
 async function until(condition, what, timeout = waitMs) {
-  return sharedUntil(condition, what, timeout, 100);
+  return kit.until(condition, what, timeout, 100);
 }
 
 async function activeTab(page) {
@@ -35,7 +28,7 @@ async function activeTab(page) {
 }
 
 async function quickInput(page, key, text) {
-  return sharedQuickInput(page, key, text, waitMs);
+  return kit.quickInput(page, key, text, waitMs);
 }
 
 async function quickOpen(page, text) {
@@ -43,11 +36,7 @@ async function quickOpen(page, text) {
 }
 
 async function openFile(page, name) {
-  const input = await quickOpen(page, name);
-  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first();
-  await row.waitFor({ state: "visible", timeout: waitMs });
-  await row.click();
-  await input.waitFor({ state: "hidden", timeout: waitMs });
+  await kit.quickOpenFile(page, name, waitMs);
   await until(async () => (await activeTab(page)).includes(name), `the tab of ${name}`);
   await page.locator(".editor-instance .monaco-editor textarea").first().focus();
 }
@@ -65,13 +54,7 @@ async function goTo(page, line, column) {
 }
 
 async function command(page, label) {
-  const input = await quickInput(page, "F1", `>${label}`);
-  await page
-    .locator(".quick-input-list .monaco-list-row", { hasText: label })
-    .first()
-    .waitFor({ state: "visible", timeout: waitMs });
-  await page.keyboard.press("Enter");
-  await input.waitFor({ state: "hidden", timeout: waitMs });
+  return kit.runCommand(page, label, waitMs);
 }
 
 // The screen rectangle of `needle` inside the rendered editor line that contains `lineText`.
@@ -728,12 +711,7 @@ const checks = {
 };
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: process.env.MFLS_CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-    timeout: waitMs,
-  });
+  const browser = await kit.launch(waitMs);
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     // Every label the MarkdownFlow status item shows, however briefly (indexing is quick).
@@ -759,8 +737,7 @@ async function main() {
       }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-label"] });
     });
     page.setDefaultTimeout(waitMs);
-    await page.goto(`${process.env.MFLS_URL}/?folder=${encodeURIComponent(course)}`, { timeout: waitMs });
-    await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
+    await kit.openWorkbench(page, course, waitMs);
     const order = [
       "activation", "progress", "bundled", "statusCourse", "problems", "menu", "diagnostics", "hover",
       "definition", "codeLens", "inlayHints", "snippets", "hoverLink", "documentLink", "completionSpace", "completion",
@@ -769,29 +746,11 @@ async function main() {
     ];
     // MFLS_CHECKS (comma-separated names) runs only those, after activation: for debugging.
     const only = (process.env.MFLS_CHECKS || "").split(",").filter(Boolean);
-    for (const name of order.filter((name) => only.length === 0 || name === "activation" || only.includes(name))) {
-      try {
-        const ok = await checks[name](page);
-        if (name === "activation" && !ok) {
-          for (const rest of order.slice(1)) {
-            record(rest, false, "not run: the server did not start");
-          }
-          await page.screenshot({ path: path.join(shots, `${name}.png`) }).catch(() => undefined);
-          break;
-        }
-      } catch (error) {
-        record(name, false, `error: ${error && error.message ? error.message : error}`);
-        await page.screenshot({ path: path.join(shots, `${name}.png`) }).catch(() => undefined);
-        await page.keyboard.press("Escape").catch(() => undefined);
-      }
-    }
+    const chosen = order.filter((name) => only.length === 0 || name === "activation" || only.includes(name));
+    await run(page, checks, chosen, "the server did not start");
   } finally {
     await browser.close().catch(() => undefined);
   }
 }
 
-main()
-  .catch((error) => record("main", false, `error: ${error && error.stack ? error.stack : error}`))
-  .finally(() => {
-    fs.writeFileSync(process.env.MFLS_RESULTS, JSON.stringify(results));
-  });
+kit.finish(main, results);

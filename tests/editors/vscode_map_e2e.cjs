@@ -5,53 +5,31 @@
 // Environment: MFLS_NODE_MODULES, MFLS_URL, MFLS_COURSE, MFLS_RESULTS, MFLS_SHOTS, MFLS_WAIT_MS,
 // MFLS_CHROMIUM.
 "use strict";
-const fs = require("node:fs");
 const path = require("node:path");
-const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwright-core"));
-const { quickInput: sharedQuickInput, until: sharedUntil } = require(
-  path.join(__dirname, "driver_kit.cjs"),
-);
+const kit = require(path.join(__dirname, "kit", "driver_kit.cjs"));
 
 const waitMs = Number(process.env.MFLS_WAIT_MS || "30000");
 const course = process.env.MFLS_COURSE;
 const shots = process.env.MFLS_SHOTS;
-const results = { checks: [] };
+const { results, record, run } = kit.checkRunner(shots);
 const LATE = "Which project will you build?";
 const NEW_KEY = "Which language do you dream in?";
 
-function record(name, ok, detail) {
-  results.checks.push({ name, ok: Boolean(ok), detail: String(detail ?? "") });
-}
-
 async function until(condition, what, timeout = waitMs) {
-  return sharedUntil(condition, what, timeout, 200);
+  return kit.until(condition, what, timeout, 200);
 }
 
 async function tabs(page) {
   return page.$$eval(".tab", (items) => items.map((item) => item.getAttribute("aria-label") || ""));
 }
 
-async function quickInput(page, key, text) {
-  return sharedQuickInput(page, key, text, waitMs);
-}
-
 async function openFile(page, name) {
-  const input = await quickInput(page, "Control+P", name);
-  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first();
-  await row.waitFor({ state: "visible", timeout: waitMs });
-  await row.click();
-  await input.waitFor({ state: "hidden", timeout: waitMs });
+  await kit.quickOpenFile(page, name, waitMs);
   await until(async () => (await tabs(page)).some((label) => label.includes(name)), `the tab of ${name}`);
 }
 
 async function command(page, label) {
-  const input = await quickInput(page, "F1", `>${label}`);
-  await page
-    .locator(".quick-input-list .monaco-list-row", { hasText: label })
-    .first()
-    .waitFor({ state: "visible", timeout: waitMs });
-  await page.keyboard.press("Enter");
-  await input.waitFor({ state: "hidden", timeout: waitMs });
+  return kit.runCommand(page, label, waitMs);
 }
 
 // The frame (of the web views nested in the workbench) where `probe` returns a value.
@@ -234,39 +212,21 @@ const checks = {
 };
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: process.env.MFLS_CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-    timeout: waitMs,
-  });
+  const browser = await kit.launch(waitMs);
   try {
     const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
     page.setDefaultTimeout(waitMs);
-    await page.goto(`${process.env.MFLS_URL}/?folder=${encodeURIComponent(course)}`, { timeout: waitMs });
-    await page.locator(".monaco-workbench .part.editor").waitFor({ state: "visible", timeout: waitMs * 2 });
+    await kit.openWorkbench(page, course, waitMs);
     await until(
       async () => (await page.locator(".statusbar-item[aria-label*='MarkdownFlow: running']").count()) > 0 ||
         (await page.locator(".statusbar-item", { hasText: "MarkdownFlow" }).count()) > 0,
       "the MarkdownFlow status item",
       waitMs * 2,
     );
-    for (const name of ["map", "narrow", "wide", "follows", "keys"]) {
-      try {
-        await checks[name](page);
-      } catch (error) {
-        record(name, false, `error: ${error && error.message ? error.message : error}`);
-        await page.screenshot({ path: path.join(shots, `${name}.png`) }).catch(() => undefined);
-        await page.keyboard.press("Escape").catch(() => undefined);
-      }
-    }
+    await run(page, checks, ["map", "narrow", "wide", "follows", "keys"]);
   } finally {
     await browser.close().catch(() => undefined);
   }
 }
 
-main()
-  .catch((error) => record("main", false, `error: ${error && error.stack ? error.stack : error}`))
-  .finally(() => {
-    fs.writeFileSync(process.env.MFLS_RESULTS, JSON.stringify(results));
-  });
+kit.finish(main, results);

@@ -18,7 +18,7 @@
 const fs = require("fs");
 const path = require("path");
 const { recorded } = require(path.join(__dirname, "page_kit.cjs"));
-const { until } = require(path.join(__dirname, "driver_kit.cjs"));
+const { until } = require(path.join(__dirname, "kit", "driver_kit.cjs"));
 
 const WAIT = 60_000;
 const results = { steps: {}, errors: [], console: [], requests: [] };
