@@ -5,9 +5,17 @@ No rule words a message itself (tests/architecture/test_one_catalog.py)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final, NamedTuple
 
-from mfls.features.finding import Counted, Diagnostic, Finding, Related, Said, Words
+from mfls.features.finding import (
+    Counted,
+    Diagnostic,
+    Finding,
+    Related,
+    RelatedFound,
+    Said,
+    Words,
+)
 from mfls.features.scan_rules import hidden, runs_on
 from mfls.syntax.model import InvalidMarker
 from mfls.workspace.catalog import EN, LANGUAGES, counted, say
@@ -34,50 +42,89 @@ def word(words: Words, language: str = EN) -> str:
 
 
 _WORDED: Final = {language: Memo(f"worded findings {language}") for language in LANGUAGES}
-
-
 WORDED_KEPT: Final = 50_000
 
 
-def _kept(previous: dict[Words, str] | None, changed: object) -> dict[Words, str]:
-    """The words of the course's previous snapshot: a message's words depend on what is
-    said only (up to `WORDED_KEPT` of them)."""
-    if previous is None or len(previous) > WORDED_KEPT:
-        return {}
+class _Worded(NamedTuple):
+    """What a course's findings said, worded in one language: messages and related
+    places (their words depend on what is said only, so they are kept from snapshot to
+    snapshot, up to `WORDED_KEPT` of each)."""
+
+    messages: dict[Said | Counted, str]
+    related: dict[tuple[RelatedFound, ...], tuple[Related, ...]]
+
+
+def _kept(previous: _Worded | None, changed: object) -> _Worded:
+    if (
+        previous is None
+        or len(previous.messages) > WORDED_KEPT
+        or len(previous.related) > WORDED_KEPT
+    ):
+        return _Worded({}, {})
     return previous
+
+
+_SEEN: Final = {language: Memo(f"worded findings seen {language}") for language in LANGUAGES}
+
+
+def _fresh(previous: object, changed: object) -> dict[int, tuple[object, object]]:
+    """By identity, what this snapshot's findings said and its words (each value holds
+    what it was worded from, so that no other object takes its identity meanwhile)."""
+    return {}
 
 
 def worded(
     findings: Iterable[Finding], language: str = EN, course: CourseSnapshot | None = None
 ) -> list[Diagnostic]:
     """The diagnostics of `findings`, worded in `language`; a message said again (the
-    reads of one key) is worded once, once per snapshot of `course` when given."""
-    memo: dict[Words, str] = (
-        {} if course is None else course.cache.get(_WORDED.get(language, _WORDED[EN]), _kept)
+    reads of one key) is worded once, once per course when `course` is given."""
+    memo = (
+        _Worded({}, {})
+        if course is None
+        else course.cache.get(_WORDED.get(language, _WORDED[EN]), _kept)
     )
-    by_id: dict[int, str] = {}
-    related_by_id: dict[int, tuple[Related, ...]] = {}
+    messages, related_memo = memo
+    seen: dict[int, tuple[object, Any]] = (
+        {} if course is None else course.cache.get(_SEEN.get(language, _SEEN[EN]), _fresh)
+    )
     severities = DEFAULT_SEVERITIES
     found: list[Diagnostic] = []
-    for finding in findings:
-        code, start, end, words, related, tags, severity = finding
-        message = by_id.get(id(words))
-        if message is None:
-            if isinstance(words, Said | Counted):
-                message = memo.get(words)
-                if message is None:
-                    message = memo[words] = word(words, language)
+    # The reads of one key come in a run, saying the same: checked by identity first.
+    last_words: object = None
+    last_related: object = None
+    message = ""
+    places: tuple[Related, ...] = ()
+    for code, start, end, words, related, tags, severity in findings:
+        if words is not last_words:
+            last_words = words
+            hit = seen.get(id(words))
+            if hit is None:
+                if isinstance(words, Said | Counted):
+                    said_before = messages.get(words)
+                    if said_before is None:
+                        said_before = messages[words] = word(words, language)
+                    message = said_before
+                else:
+                    message = word(words, language)
+                seen[id(words)] = (words, message)
             else:
-                message = word(words, language)
-            by_id[id(words)] = message
-        if related:
-            places = related_by_id.get(id(related))
-            if places is None:
-                places = related_by_id[id(related)] = tuple(
-                    (uri, a, b, word(r, language)) for uri, a, b, r in related
-                )
-        else:
-            places = ()
+                message = hit[1]
+        if related is not last_related:
+            last_related = related
+            if related:
+                hit = seen.get(id(related))
+                if hit is None:
+                    worded_places = related_memo.get(related)
+                    if worded_places is None:
+                        worded_places = related_memo[related] = tuple(
+                            (uri, a, b, word(r, language)) for uri, a, b, r in related
+                        )
+                    seen[id(related)] = (related, worded_places)
+                    places = worded_places
+                else:
+                    places = hit[1]
+            else:
+                places = ()
         # Plain tuples of the fields: the named tuple's own `__new__` is Python code.
         found.append(
             _new_tuple(

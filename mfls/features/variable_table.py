@@ -18,11 +18,11 @@ Only variables some lesson collects are rows ("Only named variables belong"; an
 interaction without a variable makes none): a key the map shows asked (an interaction
 saves the answer: kinds `asked` and `legacy-profile`), never one only read (unbound, a
 near miss, a value the host provides) or asked where no answer is saved (a reference
-document, a reserved key). Uses are the map's reads of the key. A lesson is named by
-`CourseMap.lesson_ids` (`course_map.lesson_id`). Rows in the map's key order; `used_in`
-in course order. `effect_scope` is `cross_lesson` when a document other than the
-collecting lesson uses the variable, else `local` (the contract says when, not how, a
-variable is cross-lesson; this is its definition here).
+document, even for a legacy profile key; a reserved key). Uses are the map's reads of
+the key. A lesson is named by `CourseMap.lesson_ids` (`course_map.lesson_id`). Rows in
+the map's key order; `used_in` in course order. `effect_scope` is `cross_lesson` when a
+document other than the collecting lesson uses the variable, else `local` (the contract
+says when, not how, a variable is cross-lesson; this is its definition here).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from mfls.features.course_map import COURSE_PROMPT_ID, CourseMap, KeyLane
-from mfls.features.facts import ASKING, SAVES_ANSWER
+from mfls.features.facts import ASKING, PLACE_REFERENCE_BINDING, SAVES_ANSWER
 
 SPEC: Final = (
     "ai-shifu/skills skills/ai-shifu-course-creator/references/data-contracts.md "
@@ -52,7 +52,9 @@ def global_variable_table(found: CourseMap) -> list[dict[str, Any]]:
 
 
 def _row(lane: KeyLane, ids: tuple[str, ...]) -> dict[str, Any] | None:
-    collecting = [p for p in lane.places if p.kind in SAVES_ANSWER]
+    collecting = [
+        p for p in lane.places if p.kind in SAVES_ANSWER and PLACE_REFERENCE_BINDING not in p.also
+    ]
     if not collecting:
         return None
     first = collecting[0]

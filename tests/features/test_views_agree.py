@@ -38,6 +38,7 @@ from mfls.features.facts import (
 )
 from mfls.features.hover import hover
 from mfls.features.messages import EN, say
+from mfls.features.variable_table import global_variable_table
 from mfls.workspace.index import CourseSnapshot
 from tests.ai_shifu_exports import shared_exports
 from tests.kit.course import Course, course
@@ -250,4 +251,6 @@ def test_a_legacy_profile_binding_in_a_reference_counts_both_problems() -> None:
         {"code": "legacy-profile-key", "count": 1},
         {"code": "binding-in-reference", "count": 1},
     ]
+    # Nothing collects the answer: the course tool's variable table has no row for it.
+    assert global_variable_table(course_map(_the_course(made))) == []
     assert list(disagreements(made)) == []
