@@ -6,16 +6,15 @@ a bounded timeout, and the whole group is killed afterwards.
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
 import os
-import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -25,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from tests.kit.lsp_client import RawServer
 from tests.kit.waiting import holds_within
 
 REPO = Path(__file__).resolve().parents[2]
@@ -432,63 +432,20 @@ def checks_of(data: dict[str, Any] | list[dict[str, Any]]) -> dict[str, Check]:
     }
 
 
-def _frame(message: dict[str, object]) -> bytes:
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
-
-
 def server_capabilities(root: Path, timeout: float = 30.0) -> dict[str, object]:
-    """What the real server advertises to a plain client (used to decide the rename checks)."""
-    env = isolated_env(root / "capabilities-home")
-    errors = root / "capabilities-stderr.txt"
-    with errors.open("wb") as sink:
-        process = subprocess.Popen(
-            server_command(),
-            env=env,
-            cwd=root,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=sink,
-            start_new_session=True,
-        )
-    assert process.stdin is not None and process.stdout is not None
-    try:
-        process.stdin.write(
-            _frame(
-                {
-                    "jsonrpc": "2.0",
-                    "id": 1,
-                    "method": "initialize",
-                    "params": {"processId": None, "rootUri": None, "capabilities": {}},
-                }
+    """What the real server advertises to a plain client (used to decide the rename
+    checks), asked with the kit's byte-level client."""
+
+    async def ask() -> dict[str, object]:
+        env = isolated_env(root / "capabilities-home")
+        server = await RawServer.start(server_command(), env=env, cwd=root)
+        try:
+            answer = await server.request(
+                "initialize", {"processId": None, "rootUri": None, "capabilities": {}}
             )
-        )
-        process.stdin.flush()
-        deadline = time.monotonic() + timeout
-        buffer = b""
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([process.stdout], [], [], 0.2)
-            if not ready:
-                if process.poll() is not None:
-                    break
-                continue
-            chunk = os.read(process.stdout.fileno(), 65536)
-            if not chunk:
-                break
-            buffer += chunk
-            while b"\r\n\r\n" in buffer:
-                header, rest = buffer.split(b"\r\n\r\n", 1)
-                length = int(header.split(b"Content-Length:")[1].split(b"\r\n")[0])
-                if len(rest) < length:
-                    break
-                message = json.loads(rest[:length])
-                buffer = rest[length:]
-                if message.get("id") == 1 and "result" in message:
-                    return dict(message["result"]["capabilities"])
-        status = "exited" if process.poll() is not None else "is still running"
-        pytest.fail(
-            f"the server did not answer initialize within {timeout:.0f} s ({status}):\n"
-            + errors.read_text(errors="replace")[-4000:]
-        )
-    finally:
-        kill_group(process)
+        finally:
+            await server.close()
+        assert "result" in answer, answer
+        return dict(answer["result"]["capabilities"])
+
+    return asyncio.run(asyncio.wait_for(ask(), timeout))

@@ -50,6 +50,22 @@ def launcher(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
 
 
+def _in_bundle(
+    python: str, server: Path, statements: str, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """`statements` run by `python -I` with the bundle's server folder first on its path,
+    as launch.py puts it."""
+    code = f"import sys; sys.path.insert(0, {str(server)!r}); {statements}"
+    return subprocess.run(
+        [python, "-I", "-c", code],
+        capture_output=True,
+        text=True,
+        env=_clean_env(),
+        check=False,
+        timeout=timeout,
+    )
+
+
 def _clean_env() -> dict[str, str]:
     return {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
 
@@ -73,18 +89,12 @@ def test_the_bundled_server_checks_a_course_on_every_python_from_3_10(launcher: 
         assert "marker-unclosed" in ran.stdout, f"{where}:\n{ran.stdout}\n{ran.stderr}"
         # launch.py puts the bundle first on sys.path: every dependency comes from it.
         server = launcher.parent
-        code = (
-            f"import sys; sys.path.insert(0, {str(server)!r}); "
+        located = _in_bundle(
+            python,
+            server,
             "import mfls, pygls, lsprotocol, cattrs, attrs; "
-            "print('\\n'.join(m.__file__ for m in (mfls, pygls, lsprotocol, cattrs, attrs)))"
-        )
-        located = subprocess.run(
-            [python, "-I", "-c", code],
-            capture_output=True,
-            text=True,
-            env=_clean_env(),
-            check=False,
-            timeout=60,
+            "print('\\n'.join(m.__file__ for m in (mfls, pygls, lsprotocol, cattrs, attrs)))",
+            60,
         )
         assert located.returncode == 0, f"{where}: {located.stderr}"
         for module in located.stdout.split():
@@ -132,18 +142,7 @@ def test_the_server_starts_from_bytecode_on_the_python_that_packaged_it(tmp_path
         pytest.skip(f"no Python {version[0]}.{version[1]} (the one that packaged) here")
     server = tmp_path / "extension" / "server"
     shipped = set(server.rglob("*.pyc"))
-    code = (
-        f"import sys; sys.path.insert(0, {str(server)!r}); "
-        "import mfls.cli, mfls.lsp.server, mfls.lsp.routes"
-    )
-    ran = subprocess.run(
-        [python, "-I", "-c", code],
-        capture_output=True,
-        text=True,
-        env=_clean_env(),
-        check=False,
-        timeout=120,
-    )
+    ran = _in_bundle(python, server, "import mfls.cli, mfls.lsp.server, mfls.lsp.routes", 120)
     assert ran.returncode == 0, ran.stderr
     assert sorted(set(server.rglob("*.pyc")) - shipped) == []
 

@@ -323,12 +323,20 @@ class RawServer:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def start(cls, command: Sequence[str] = SERVER) -> RawServer:
+    async def start(
+        cls,
+        command: Sequence[str] = SERVER,
+        *,
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
+    ) -> RawServer:
         process = await asyncio.create_subprocess_exec(
             *command,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL,
+            env=env,
+            cwd=cwd,
         )
         return cls(process)
 
