@@ -13,13 +13,14 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 import pytest
 
+from tests.kit.waiting import holds_within
 from tests.lsp.ws_harness import RawClient, Served, client, handshake, http_answer, uri
 
 BUDGET = 2 * 1024 * 1024
@@ -68,15 +69,6 @@ class PeakRss:
         self.peak = max(self.peak, self.served.rss())
 
 
-def wait_for(test: Callable[[], object], timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if test():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def reading_client(served: Served) -> tuple[RawClient, int]:
     """A bare client, initialized, that read one `mfls.courseFiles` answer (waiting for the
     course to be indexed): it and the answer's size in bytes."""
@@ -118,7 +110,7 @@ def test_a_client_that_reads_no_answers_is_closed_at_the_byte_budget(big_course:
         before = served.rss()
         with PeakRss(served) as rss:
             flood_of_requests(raw, 60)  # 90 MB of answers
-            closed = wait_for(lambda: served.said(CLOSED_LINE), 20)
+            closed = holds_within(lambda: served.said(CLOSED_LINE), 20)
         grown = rss.peak - before
         print(f"unread answers ({answer} bytes each): the server grew by {grown >> 20} MiB")
         assert closed
@@ -144,7 +136,7 @@ def test_a_client_that_reads_no_pongs_is_closed_at_the_byte_budget(tmp_path: Pat
             for _ in range(400):  # 400,000 pings at most
                 if not raw.send(pings, patience=2) or served.said(CLOSED_LINE):
                     break
-            closed = wait_for(lambda: served.said(CLOSED_LINE), 20)
+            closed = holds_within(lambda: served.said(CLOSED_LINE), 20)
         grown = rss.peak - before
         print(f"unread pongs: the server grew by {grown >> 20} MiB")
         assert closed
@@ -179,7 +171,7 @@ def test_every_connection_reading_nothing_up_to_the_limit_stays_within_the_bound
                 flood.start()
             for flood in floods:
                 flood.join()
-            closed = wait_for(lambda: served.said(CLOSED_LINE) == limit, 20)
+            closed = holds_within(lambda: served.said(CLOSED_LINE) == limit, 20)
         grown = rss.peak - before
         print(f"{limit} connections reading nothing: the server grew by {grown >> 20} MiB")
         assert closed
@@ -188,7 +180,7 @@ def test_every_connection_reading_nothing_up_to_the_limit_stays_within_the_bound
         for raw, _ in clients:
             raw.close()
         # Their places are free again.
-        assert wait_for(lambda: "101" in http_answer(served, handshake(served, []))[0], 10)
+        assert holds_within(lambda: "101" in http_answer(served, handshake(served, []))[0], 10)
     finally:
         stderr = served.stop()
     no_trace_of_failure(stderr)
@@ -334,7 +326,7 @@ def test_a_malformed_handshake_gets_400_with_a_reason(
     # Whatever the server wrote before a refusal it logs is on stderr once that line is.
     bad_token = handshake(served, []).replace(served.token.encode(), b"wrong")
     http_answer(served, bad_token)
-    assert wait_for(lambda: served.said("refused a connection: wrong token") > refused, 10)
+    assert holds_within(lambda: served.said("refused a connection: wrong token") > refused, 10)
     no_trace_of_failure("".join(served.lines))
     assert served.said("opening handshake failed") == served.said("process_request failed") == 0
 
