@@ -2,8 +2,9 @@
 reference `tests/features/test_near_miss_differential.py` compares
 `mfls.features.near_miss` with. Kept as it was; do not fix it here. What that commit left
 as it was is not copied: the loose forms, the distance, and the buckets and pieces an
-index builds and updates are `mfls.features.near_miss`'s; only the search over them
-(`_nearest`) is the old one.
+index builds and updates, and the comparison of candidates (`_closest`) are
+`mfls.features.near_miss`'s; only the search (`_nearest`: which candidates, all of them
+compared, no one-edit index) is the old one.
 
 Near-miss search over a course's keys: loose buckets plus a bounded edit distance.
 
@@ -22,8 +23,8 @@ from mfls.features.near_miss import (
     MAX_CANDIDATES,
     MIN_FUZZY_LENGTH,
     Near,
+    _closest,
     _cuts,
-    bounded_distance,
     loose,
     threshold,
 )
@@ -78,14 +79,5 @@ def _nearest(
         if found and len(found) + len(group) > MAX_CANDIDATES:
             break
         found.update(group[:MAX_CANDIDATES])
-    best: Near | None = None
-    for candidate in sorted(found):
-        if candidate == key:
-            continue
-        other = loose(candidate)
-        distance = bounded_distance(form, other, min(limit, threshold(len(other))))
-        if distance is not None and (best is None or distance < best.distance):
-            best = Near(candidate, distance)
-            if distance == 1:
-                break
-    return best
+    found.discard(key)
+    return _closest(form, limit, found)  # every candidate compared, as before
