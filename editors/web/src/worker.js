@@ -297,14 +297,18 @@ function instantiateCompiled(settings, compiling) {
 }
 
 // Python with mfls imported, as a memory snapshot of Pyodide (its `_makeSnapshot` and
-// `_loadSnapshot`), kept in the runtime's cache: a first visit makes it before any course
-// exists (mfls.lsp.playground's `warm_up` runs a server over a course of its own and drops
-// it, so the modules a server's first answers import are in it, and no author's course);
-// a second visit starts from it instead of starting Python and importing mfls again. The
-// files of site-packages are not in it (Pyodide's file system lives in JavaScript): they
-// are unpacked again. A snapshot that does not load is dropped and Python started as on a
+// `_loadSnapshot`), kept in the runtime's cache; a second visit starts from it instead of
+// starting Python and importing mfls again. It is made by a worker of its own (this script
+// as `worker.js?snapshot`, the MAKER), which the page's worker starts once a first visit
+// has been quiet for a second: it starts Python, runs mfls.lsp.playground's `warm_up` (a
+// server over a course of its own, then dropped, so the modules and converters a server's
+// first answers need are in the snapshot), saves the snapshot and stops. No author's course
+// ever exists in it, and the first visit's way to its problems does none of this. The
+// wheels' archive is not in the snapshot (Pyodide's file system lives in JavaScript): it
+// is written again. A snapshot that does not load is dropped and Python started as on a
 // first visit.
 const SNAPSHOT = new URL("pyodide/mfls-snapshot.bin", base).href; // a cache key, never fetched
+const MAKER = new URLSearchParams(self.location.search).has("snapshot");
 
 let snapshotProblem = null; // why the last snapshot did not load or was not made (for tests)
 // When each step of the start ended (ms since the worker began), for the benchmark.
@@ -350,7 +354,7 @@ function grownTo(snapshot, compiling) {
 
 async function startPython(store, compiling) {
   const indexURL = new URL("pyodide/", base).href;
-  const snapshot = await savedSnapshot(store);
+  const snapshot = MAKER ? null : await savedSnapshot(store);
   step("snapshotRead");
   steps.snapshotBytes = snapshot?.length ?? 0;
   if (snapshot) {
@@ -361,20 +365,41 @@ async function startPython(store, compiling) {
       await store.delete(SNAPSHOT).catch(() => undefined);
     }
   }
-  return { pyodide: await loadPyodide({ indexURL, _makeSnapshot: Boolean(store), createPyodideModule: grownTo(null, compiling) }), snapshot: false };
+  return { pyodide: await loadPyodide({ indexURL, _makeSnapshot: Boolean(store) && MAKER, createPyodideModule: grownTo(null, compiling) }), snapshot: false };
 }
 
-// The snapshot made before any course: mfls's server warmed up on a course of its own and
-// dropped, then Python's memory saved (in the background).
-function saveSnapshot(pyodide, playground, store) {
+// The MAKER's work: mfls's server warmed up on a course of its own and dropped, Python's
+// memory saved in the cache; then the maker stops.
+async function saveSnapshot({ pyodide, playground, store }) {
   try {
+    if (!store) return;
     playground.warm_up();
     const image = pyodide.makeMemorySnapshot();
-    store.put(SNAPSHOT, new Response(image, { headers: { "content-type": "application/octet-stream" } })).catch(() => undefined);
+    await store.put(SNAPSHOT, new Response(image, { headers: { "content-type": "application/octet-stream" } }));
   } catch (error) {
-    snapshotProblem = `no snapshot of Python made: ${error?.message ?? error}`;
-    self.postMessage({ snapshotProblem });
+    self.postMessage({ snapshotProblem: `no snapshot of Python made: ${error?.message ?? error}` });
+  } finally {
+    self.close();
   }
+}
+
+// The page's worker on a first visit: the MAKER started once the page has been quiet for a
+// second (no message from it), after mfls's first answers.
+let lastMessage = performance.now();
+const QUIET_MS = 1000;
+function makeSnapshotWhenQuiet() {
+  setTimeout(() => {
+    if (dead !== null) return;
+    if (server === null || performance.now() - lastMessage < QUIET_MS) {
+      makeSnapshotWhenQuiet();
+      return;
+    }
+    const maker = new Worker(new URL("worker.js?snapshot", self.location.href), { type: "module" });
+    maker.addEventListener("message", (event) => {
+      snapshotProblem = event.data.snapshotProblem ?? snapshotProblem;
+      if (event.data.snapshotProblem) self.postMessage({ snapshotProblem });
+    });
+  }, QUIET_MS);
 }
 
 // Python started as soon as the worker is (the course comes later, from the page): the
@@ -401,14 +426,20 @@ async function startRuntime() {
   if (!snapshot) pyodide.runPython(`import sys; sys.path.insert(0, "${SITE_PACKAGES}")`);
   const unpacked = performance.now();
   const playground = pyodide.pyimport("mfls.lsp.playground");
-  if (store && !snapshot) saveSnapshot(pyodide, playground, store);
-  return { pyodide, playground, snapshot, started, loaded, unpacked, snapshotted: performance.now() };
+  if (store && !snapshot && !MAKER) makeSnapshotWhenQuiet();
+  return { pyodide, playground, store, snapshot, started, loaded, unpacked };
 }
 const runtime = startRuntime();
-runtime.catch(() => undefined); // reported when the course comes
+runtime.catch(() => undefined); // reported when the course comes (or, in the MAKER, below)
+if (MAKER) {
+  runtime.then(saveSnapshot, (error) => {
+    self.postMessage({ snapshotProblem: `no snapshot of Python made: ${error?.message ?? error}` });
+    self.close();
+  });
+}
 
 async function start(course) {
-  const { pyodide, playground, snapshot, started, loaded, unpacked, snapshotted } = await runtime;
+  const { pyodide, playground, snapshot, started, loaded, unpacked } = await runtime;
   for (const [path, text] of Object.entries(course)) writeFile(pyodide, path, text);
   clock = performance.now();
   server = playground.serve();
@@ -421,7 +452,6 @@ async function start(course) {
       seconds: seconds(performance.now()),
       loaded: seconds(loaded),
       unpacked: seconds(unpacked),
-      snapshotted: seconds(snapshotted),
       steps,
       cached: fromCache,
       snapshot,
@@ -450,6 +480,7 @@ async function answerLessonPath({ id, name }) {
 let python = null;
 self.onmessage = (event) => {
   const data = event.data;
+  lastMessage = performance.now();
   if (data.lessonPath !== undefined) {
     answerLessonPath(data.lessonPath);
   } else if (data.course !== undefined) {
