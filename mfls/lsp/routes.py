@@ -304,7 +304,7 @@ def bound(server: MflsServer, route: Route) -> Callable[[Any], Any]:
 
         return read
     files = server.files
-    if server.inline:
+    if server.worker.inline:
 
         def on_disk(params: Any) -> Any:
             answer, later = server.applied(handler(state.snapshot(), files, params))

@@ -117,11 +117,6 @@ class MflsServer(LanguageServer):
     def snapshot(self) -> Snapshot:
         return self.state.snapshot()
 
-    @property
-    def inline(self) -> bool:
-        """Built for the synchronous mode: no worker thread (`mfls.lsp.sync`)."""
-        return self.worker.inline
-
     async def on_worker(self, work: Callable[[], Any]) -> Any:
         """`work()` on the worker (`Worker.run`: never, when cancelled while queued)."""
         return await self.worker.run(work)

@@ -148,6 +148,12 @@ class CoursePlans:
         """The root of the planned course `path` lies in (the innermost)."""
         return planning.innermost(path, self.plans)
 
+    def nested(self, root: str) -> list[str]:
+        """The course roots and workspace folders strictly inside `root`."""
+        with self._lock:
+            inner = [r for r in self.plans if r != root and disk.inside(r, root)]
+        return inner + planning.inner_folders(root, self.folders)
+
     def is_member(self, path: str, root: str) -> bool:
         with self._lock:
             return path_to_uri(path) in self.plan_for(root).members

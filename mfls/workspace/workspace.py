@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from mfls import disk
 from mfls.disk import REAL_DISK, Disk, DiskProblem
 from mfls.text.line_index import LineIndex
-from mfls.workspace import assembly, cold_indexing, planning
+from mfls.workspace import assembly, cold_indexing
 from mfls.workspace.course_plans import CoursePlans
 from mfls.workspace.disk_record import DiskRecord
 from mfls.workspace.edit_basis import DiskCopies, EditBasis, Sources, edit_basis, member_problems
@@ -95,13 +95,7 @@ class Workspace:
     def unusable_members(self, root: str) -> tuple[DiskProblem, ...]:
         """The files and folders of the course at `root` that could not be read, listed or
         decoded (nested courses left out)."""
-        return member_problems(self.record.problems_of(root), self._nested(root))
-
-    def _nested(self, root: str) -> list[str]:
-        """The course roots and workspace folders strictly inside `root`."""
-        with self.lock:
-            nested = [r for r in self.plans.plans if r != root and disk.inside(r, root)]
-        return nested + planning.inner_folders(root, self.plans.folders)
+        return member_problems(self.record.problems_of(root), self.plans.nested(root))
 
     # -- the edit basis ---------------------------------------------------------------
 
@@ -114,7 +108,7 @@ class Workspace:
             root = course.root if course is not None else None
             plan = self.plans.plans.get(root) if root is not None else None
             unsettled = [path_to_uri(p) for p in self.events.unsettled]
-        sources = Sources(snapshot, plan, unsettled, self.record, self.scanner, self._nested)
+        sources = Sources(snapshot, plan, unsettled, self.record, self.scanner, self.plans.nested)
         return edit_basis(sources, course_id, uris)
 
     def take_disk_copies(self, copies: DiskCopies) -> None:
