@@ -8,6 +8,13 @@ course key table are drawn from it. The kinds of places are the verdicts of
 asked, reserved, legacy profile key, binding in a reference), without their severities;
 a lesson is named as everywhere else (its file name, or in an export its lesson title),
 and the course's figures are `course_figures`.
+
+In the JSON, a place's `kind` is its first verdict and `also` (only when there are some)
+lists its further problem kinds (a legacy profile key bound in a reference document is
+`legacy-profile`, also `reference-binding`); a key's `problems` count them all. A key's
+`askedIn` lists the lessons whose bindings ask it (the facts' lesson bindings), never a
+reference document: those holding a binding of it are `boundInReferences` (only when
+there are some), and a key bound only there is unbound, as its reads' diagnostics say.
 """
 
 from __future__ import annotations

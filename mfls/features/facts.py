@@ -95,6 +95,8 @@ RANK: Final = (*PROBLEM_CODES, PLACE_ASKED, PLACE_PROVIDED, PLACE_READ)
 """Every kind, the one a cell shows first (of several places in one lesson) first."""
 
 _NEAR_MISSES: Final = Memo("near-miss candidates")
+_READ_AFTER: Final[tuple[str, tuple[int, int] | None]] = (PLACE_READ, None)
+"""The reads of a key after its first lesson binding."""
 _FACTS: Final = Memo("course facts")
 
 
@@ -117,7 +119,16 @@ def near_miss_index(course: CourseSnapshot) -> NearMissIndex:
 class CourseFacts:
     """The verdicts of one course snapshot, each asked of the course once per key."""
 
-    __slots__ = ("_firsts", "_near", "_reserved", "course", "host", "provided", "substituted")
+    __slots__ = (
+        "_firsts",
+        "_near",
+        "_reads",
+        "_reserved",
+        "course",
+        "host",
+        "provided",
+        "substituted",
+    )
 
     def __init__(self, course: CourseSnapshot) -> None:
         self.course = course
@@ -130,6 +141,7 @@ class CourseFacts:
         self._reserved: dict[str, bool] = {}
         self._firsts: dict[str, tuple[int, int] | None] = {}
         self._near: dict[str, Near | None] = {}
+        self._reads: dict[str, tuple[str, tuple[int, int] | None] | None] = {}
 
     # -- the host's word on a key or a marker
 
@@ -178,9 +190,6 @@ class CourseFacts:
     def first_asking(self, key: str) -> Occurrence | None:
         """The key's first binding in a lesson, in course order (where `first_asked` is)."""
         return self.course.first_lesson_binding(key)
-
-    def asked_in_lesson(self, key: str) -> bool:
-        return self.first_asked(key) is not None
 
     def unbound(self, key: str) -> bool:
         """No lesson asks the key and the host does not provide it."""
@@ -236,10 +245,6 @@ class CourseFacts:
             return (PLACE_REFERENCE_BINDING,) if entry.kind == "reference" else (PLACE_ASKED,)
         return (kind, PLACE_REFERENCE_BINDING) if entry.kind == "reference" else (kind,)
 
-    def binding_kind(self, entry: DocEntry, marker: Marker) -> str:
-        """The place kind of a binding (`binding_kinds`, first)."""
-        return self.binding_kinds(entry, marker)[0]
-
     def ignored_reserved(self, entry: DocEntry, marker: Marker) -> bool:
         """A `{{ key }}` binding of a reserved key under an old target: its runtime binds
         nothing there, but the binding keeps its reserved-key error (the `%` form it reads
@@ -259,13 +264,18 @@ class CourseFacts:
         A read before the key's first lesson binding in course order is read before it is
         asked, in a lesson or in a reference document that comes first (a course prompt,
         in force from the first lesson)."""
+        reads = self._reads
+        judged = reads[key] if key in reads else reads.setdefault(key, self._judge_reads(key))
+        if judged is None or judged[1] is None or order <= judged[1][0]:
+            return judged
+        return _READ_AFTER
+
+    def _judge_reads(self, key: str) -> tuple[str, tuple[int, int] | None] | None:
         if self.provided(key):
             return None
         limit = self.first_asked(key)
         if limit is None:
             return (PLACE_UNBOUND if self.near(key) is None else PLACE_NEAR_MISS), None
-        if order > limit[0]:
-            return PLACE_READ, None
         return PLACE_READ_BEFORE_ASKED, limit
 
     def read_kind(self, entry: DocEntry, marker: Marker) -> str:

@@ -15,6 +15,7 @@ from mfls.features.facts import (
     PLACE_PROVIDED,
     PLACE_READ,
     PLACE_READ_BEFORE_ASKED,
+    PLACE_REFERENCE_BINDING,
     SAVES_ANSWER,
     facts_of,
 )
@@ -66,7 +67,9 @@ def inlay_hints(
     titles = lesson_titles(course)
     said: dict[tuple[str, str], Hint | None] = {}  # a key's hint is the same at each place
     hints: list[Hint] = []
-    for marker, kind in facts.kinds(entry):
+    for marker, kinds in facts.verdicts(entry):
+        # A binding in a reference document saves nothing, whatever else it is.
+        kind = PLACE_REFERENCE_BINDING if PLACE_REFERENCE_BINDING in kinds else kinds[0]
         if kind in SAVES_ANSWER:
             interaction = interaction_among(interactions, marker.start)
             at = marker.end if interaction is None else interaction.end

@@ -37,6 +37,7 @@ from mfls.features.facts import (
     facts_of,
 )
 from mfls.features.hover import hover
+from mfls.features.inlay_hints import inlay_hints
 from mfls.features.messages import EN, say
 from mfls.features.variable_table import global_variable_table
 from mfls.workspace.index import CourseSnapshot
@@ -251,6 +252,7 @@ def test_a_legacy_profile_binding_in_a_reference_counts_both_problems() -> None:
         {"code": "legacy-profile-key", "count": 1},
         {"code": "binding-in-reference", "count": 1},
     ]
-    # Nothing collects the answer: the course tool's variable table has no row for it.
+    # Nothing collects the answer: no variable table row, no "asked here" inlay hint.
     assert global_variable_table(course_map(_the_course(made))) == []
+    assert inlay_hints(made.snapshot, made.uri("ref.md")) == []
     assert list(disagreements(made)) == []
