@@ -13,11 +13,12 @@ from mfls.features.finding import (
     Finding,
     Related,
     RelatedFound,
+    Repeated,
     Said,
     Words,
 )
 from mfls.features.scan_rules import hidden, runs_on
-from mfls.syntax.model import InvalidMarker
+from mfls.syntax.model import InvalidMarker, Marker
 from mfls.workspace.catalog import EN, LANGUAGES, counted, say
 from mfls.workspace.config import ConfigProblem
 from mfls.workspace.diagnostic_registry import DEFAULT_SEVERITIES
@@ -74,7 +75,9 @@ def _fresh(previous: object, changed: object) -> dict[int, tuple[object, object]
 
 
 def worded(
-    findings: Iterable[Finding], language: str = EN, course: CourseSnapshot | None = None
+    findings: Iterable[Finding | Repeated],
+    language: str = EN,
+    course: CourseSnapshot | None = None,
 ) -> list[Diagnostic]:
     """The diagnostics of `findings`, worded in `language`; a message said again (the
     reads of one key) is worded once, once per course when `course` is given."""
@@ -89,12 +92,23 @@ def worded(
     )
     severities = DEFAULT_SEVERITIES
     found: list[Diagnostic] = []
-    # The reads of one key come in a run, saying the same: checked by identity first.
+    # One marker's findings often say what the previous one said: checked by identity.
     last_words: object = None
     last_related: object = None
     message = ""
     places: tuple[Related, ...] = ()
-    for code, start, end, words, related, tags, severity in findings:
+    markers: list[Marker] | None
+    words: Words
+    tags: tuple[str, ...]
+    severity: str | None
+    start = end = 0
+    for finding in findings:
+        if isinstance(finding, Repeated):
+            code, markers, words, related = finding
+            tags, severity = (), None
+        else:
+            code, start, end, words, related, tags, severity = finding
+            markers = None
         if words is not last_words:
             last_words = words
             hit = seen.get(id(words))
@@ -125,13 +139,15 @@ def worded(
                     places = hit[1]
             else:
                 places = ()
+        level = severity or severities[code]
         # Plain tuples of the fields: the named tuple's own `__new__` is Python code.
-        found.append(
-            _new_tuple(
-                Diagnostic,
-                (code, severity or severities[code], start, end, message, places, tags),
+        if markers is None:
+            found.append(_new_tuple(Diagnostic, (code, level, start, end, message, places, tags)))
+        else:
+            found.extend(
+                _new_tuple(Diagnostic, (code, level, m.start, m.end, message, places, tags))
+                for m in markers
             )
-        )
     return found
 
 

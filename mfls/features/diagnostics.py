@@ -180,9 +180,12 @@ def _entry_problems(course: CourseSnapshot, entry: DocEntry, language: str) -> l
         facts.reserved,
         spelling_of(course.config),
     )
-    found.extend(key_findings(course, entry, facts))
-    found.extend(construct_findings(course, entry))
-    return _with_severities(course, worded(found, language, course))
+    diagnostics = worded(found, language, course)
+    by_marker = worded(key_findings(course, entry, facts), language, course)
+    by_marker.sort(key=lambda d: d.start)  # stable: one marker's codes in rule order
+    diagnostics.extend(by_marker)
+    diagnostics.extend(worded(construct_findings(course, entry), language, course))
+    return _with_severities(course, diagnostics)
 
 
 def course_file_diagnostics(

@@ -120,6 +120,7 @@ class CourseFacts:
     """The verdicts of one course snapshot, each asked of the course once per key."""
 
     __slots__ = (
+        "_first_bindings",
         "_firsts",
         "_near",
         "_reads",
@@ -140,6 +141,7 @@ class CourseFacts:
         literal context the host drops or shows as written)."""
         self._reserved: dict[str, bool] = {}
         self._firsts: dict[str, tuple[int, int] | None] = {}
+        self._first_bindings: dict[str, Occurrence | None] = {}
         self._near: dict[str, Near | None] = {}
         self._reads: dict[str, tuple[str, tuple[int, int] | None] | None] = {}
 
@@ -189,7 +191,11 @@ class CourseFacts:
 
     def first_asking(self, key: str) -> Occurrence | None:
         """The key's first binding in a lesson, in course order (where `first_asked` is)."""
-        return self.course.first_lesson_binding(key)
+        found = self._first_bindings
+        if key in found:
+            return found[key]
+        first = found[key] = self.course.first_lesson_binding(key)
+        return first
 
     def unbound(self, key: str) -> bool:
         """No lesson asks the key and the host does not provide it."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+from mfls.syntax.model import Marker
+
 
 class Said(NamedTuple):
     """Message `message_id` of the catalog with its arguments (each a value, or a `Said`
@@ -50,6 +52,16 @@ class Finding(NamedTuple):
     related: tuple[RelatedFound, ...] = ()
     tags: tuple[str, ...] = ()
     severity: str | None = None
+
+
+class Repeated(NamedTuple):
+    """One problem found at each of `markers` (the reads of one key in a document), said
+    once."""
+
+    code: str
+    markers: list[Marker]
+    said: Said
+    related: tuple[RelatedFound, ...] = ()
 
 
 Related = tuple[str, int, int, str]

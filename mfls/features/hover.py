@@ -10,7 +10,7 @@ from mfls.features.at_offset import interaction_among, invalid_at, invalid_span,
 from mfls.features.binding_spelling import spelling_of
 from mfls.features.construct_hover import construct_hover
 from mfls.features.diagnostic_wording import hidden_text, runs_on_text
-from mfls.features.facts import facts_of
+from mfls.features.facts import PLACE_REFERENCE_BINDING, facts_of
 from mfls.features.lesson_structure import structure_of
 from mfls.features.messages import EN, counted, say
 from mfls.features.places import occurrence_link
@@ -136,7 +136,7 @@ def _role(course: CourseSnapshot, entry: DocEntry, marker: Marker, language: str
         # Where the learner page is targeted, `%{{...}}` is the one form it reads: not old.
         old = marker.legacy and spelling_of(course.config).converts_legacy
         legacy = say(language, "hover.legacy-form") if old else ""
-        if entry.kind == "reference":
+        if PLACE_REFERENCE_BINDING in facts_of(course).binding_kinds(entry, marker):
             return say(language, "hover.binding.in-reference", legacy=legacy)
         return say(language, "hover.binding", legacy=legacy)
     if marker.literal:

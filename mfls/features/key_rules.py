@@ -18,7 +18,7 @@ from mfls.features.facts import (
     PLACE_RESERVED,
     CourseFacts,
 )
-from mfls.features.finding import Counted, Finding, RelatedFound, Said, said
+from mfls.features.finding import Counted, Finding, RelatedFound, Repeated, Said, said
 from mfls.features.near_miss import Near
 from mfls.syntax.model import Marker, Role
 from mfls.workspace.catalog import brief, quoted
@@ -36,9 +36,7 @@ from mfls.workspace.diagnostic_registry import (
 )
 from mfls.workspace.index import CourseSnapshot, DocEntry, Memo, Occurrence
 
-_new_tuple = tuple.__new__
-
-Rule = Callable[[CourseSnapshot, DocEntry, CourseFacts], Iterable[Finding]]
+Rule = Callable[[CourseSnapshot, DocEntry, CourseFacts], Iterable[Finding | Repeated]]
 """A course-level rule: the findings of one document that the facts' verdicts give, each
 at its marker."""
 
@@ -46,7 +44,6 @@ at its marker."""
 def _bindings(course: CourseSnapshot, entry: DocEntry, facts: CourseFacts) -> Iterator[Finding]:
     """legacy-profile-key, reserved-key-binding, binding-in-reference: the problem kinds
     the facts give a binding (`CourseFacts.binding_kinds`), in that order."""
-    reference = entry.kind == "reference"
     for key, bindings in entry.keys.bindings.items():
         legacy = reserved = in_reference = None
         for marker in bindings:
@@ -57,7 +54,7 @@ def _bindings(course: CourseSnapshot, entry: DocEntry, facts: CourseFacts) -> It
                 elif kind == PLACE_RESERVED:
                     reserved = reserved or _reserved_words(facts, key)
                     yield Finding(RESERVED_KEY_BINDING, marker.start, marker.end, reserved)
-                elif kind == PLACE_REFERENCE_BINDING and reference:
+                elif kind == PLACE_REFERENCE_BINDING:
                     in_reference = in_reference or _in_reference(facts, key)
                     yield Finding(BINDING_IN_REFERENCE, marker.start, marker.end, *in_reference)
 
@@ -74,14 +71,17 @@ def _ignored_reserved_bindings(
             yield Finding(RESERVED_KEY_BINDING, marker.start, marker.end, words)
 
 
-def _reads(course: CourseSnapshot, entry: DocEntry, facts: CourseFacts) -> list[Finding]:
+def _reads(course: CourseSnapshot, entry: DocEntry, facts: CourseFacts) -> list[Repeated]:
     """read-before-asked, unbound-reference, near-miss: the reads (references the host
     substitutes) the facts judge so (`CourseFacts.reads_of`)."""
     substituted = facts.substituted
     reads_of = facts.reads_of
     binding = Role.BINDING
     order = entry.order
-    found: list[Finding] = []
+    uri = entry.uri
+    unbound: dict[str, _KeyVerdict] = course.cache.get(_UNBOUND_NOW, _fresh)
+    early: dict[tuple[str, bool], _KeyVerdict] = course.cache.get(_READ_BEFORE_ASKED, _fresh)
+    found: list[Repeated] = []
     for key, references in entry.keys.references.items():
         judged = reads_of(order, key)
         if judged is None or judged[0] == PLACE_READ:
@@ -92,15 +92,14 @@ def _reads(course: CourseSnapshot, entry: DocEntry, facts: CourseFacts) -> list[
             continue
         before = judged[1]
         if before is None:
-            verdict = _unbound_verdict(course, facts, key)
+            verdict = unbound.get(key) or _unbound_verdict(course, facts, key, unbound)
         else:
-            verdict = _read_before_asked(course, facts, entry, key)
+            first = facts.first_asking(key)
+            assert first is not None
+            here = first.uri == uri
+            verdict = early.get((key, here)) or _read_before_asked(course, key, first, here, early)
             read = _before(read, order, before)
-        code, words, related = verdict
-        # Plain tuples of the fields: the named tuple's own `__new__` is Python code.
-        found.extend(
-            _new_tuple(Finding, (code, m.start, m.end, words, related, (), None)) for m in read
-        )
+        found.append(Repeated(verdict.code, read, verdict.said, verdict.related))
     return found
 
 
@@ -108,13 +107,14 @@ MARKER_RULES: Final[tuple[Rule, ...]] = (_bindings, _ignored_reserved_bindings, 
 """The course-level rules over the facts, in the order one marker's codes are listed."""
 
 
-def key_findings(course: CourseSnapshot, entry: DocEntry, facts: CourseFacts) -> list[Finding]:
-    """The findings of every rule of `MARKER_RULES` in `entry`, in text order (one
-    marker's in rule order)."""
-    found: list[Finding] = []
+def key_findings(
+    course: CourseSnapshot, entry: DocEntry, facts: CourseFacts
+) -> list[Finding | Repeated]:
+    """The findings of every rule of `MARKER_RULES` in `entry`, rule by rule (worded, they
+    are put in text order, one marker's in rule order: `diagnostics`)."""
+    found: list[Finding | Repeated] = []
     for rule in MARKER_RULES:
         found.extend(rule(course, entry, facts))
-    found.sort(key=lambda d: d.start)  # stable: one marker's codes in rule order
     return found
 
 
@@ -168,15 +168,14 @@ _READ_BEFORE_ASKED: Final = Memo("read-before-asked verdicts")
 
 
 def _read_before_asked(
-    course: CourseSnapshot, facts: CourseFacts, entry: DocEntry, key: str
+    course: CourseSnapshot,
+    key: str,
+    first: Occurrence,
+    here: bool,
+    made: dict[tuple[str, bool], _KeyVerdict],
 ) -> _KeyVerdict:
-    first = facts.first_asking(key)
-    assert first is not None
-    here = first.uri == entry.uri
-    made: dict[tuple[str, bool], _KeyVerdict] = course.cache.get(_READ_BEFORE_ASKED, _fresh)
-    verdict = made.get((key, here))
-    if verdict is not None:
-        return verdict
+    """What the reads of `key` before its `first` lesson binding get (`here`: in the
+    document of that binding), made once per snapshot into `made`."""
     if here:
         where = Said("part.where.later")
     else:
@@ -196,15 +195,13 @@ _VerdictBasis = tuple[object, ...]
 VERDICTS_KEPT = 50_000
 
 
-def _unbound_verdict(course: CourseSnapshot, facts: CourseFacts, key: str) -> _KeyVerdict:
-    """What the reads of an unbound `key` get. It depends on the course only, so it is
-    made once, and kept from snapshot to snapshot of the course while its basis holds (the
-    same near key, first bound at the same place): a keystroke makes only the verdicts it
-    changes."""
-    settled: dict[str, _KeyVerdict] = course.cache.get(_UNBOUND_NOW, _fresh)
-    verdict = settled.get(key)
-    if verdict is not None:
-        return verdict
+def _unbound_verdict(
+    course: CourseSnapshot, facts: CourseFacts, key: str, settled: dict[str, _KeyVerdict]
+) -> _KeyVerdict:
+    """What the reads of an unbound `key` get, made once per snapshot into `settled`. It
+    depends on the course only, so it is kept from snapshot to snapshot of the course
+    while its basis holds (the same near key, first bound at the same place): a keystroke
+    makes only the verdicts it changes."""
     memo: dict[str, tuple[_VerdictBasis, _KeyVerdict]]
     memo = course.cache.get(_UNBOUND_KEPT, _kept_verdicts)
     near = facts.near(key)
