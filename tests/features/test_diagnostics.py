@@ -1,209 +1,276 @@
-from course_kit import course as make_course
+"""Diagnostics of documents and course files, on course texts: each problem written under
+the range it covers as `code severity [tag]: message`, each related place as `related:
+message` (`diagnostic_marks`)."""
 
 from mfls.features.diagnostics import (
     course_file_diagnostics,
     document_diagnostics,
     scan_diagnostics,
 )
+from mfls.syntax.model import InvalidMarker, Reason, ScanResult
 from mfls.syntax.scanner import scan
+from tests.kit.course import course, course_text, diagnostic_marks
 
 
-def codes(found: list) -> list[str]:
-    return [d.code for d in found]
+def check_document(text: str, name: str = "01.md", folders: tuple[str, ...] = ()) -> None:
+    """The diagnostics of document `name` of the course text are its annotations."""
+    made = course_text(text, folders=folders)
+    made.check(diagnostic_marks(made, name, document_diagnostics(made.snapshot, made.uri(name))))
+
+
+def check_scan(text: str) -> None:
+    """The diagnostics of scanning the one lesson of the course text are its annotations."""
+    made = course_text(text)
+    lesson = made.text("01.md")
+    made.check(diagnostic_marks(made, "01.md", scan_diagnostics(scan(lesson), lesson)))
 
 
 def test_invalid_markers_by_reason() -> None:
-    text = "A {{ }} B {{ a\x07b }} C\n\nD {{ a\nb }} E\n"
-    found = scan_diagnostics(scan(text), text)
-    assert codes(found) == ["marker-empty", "marker-control-character", "marker-line-break"]
-    assert all(d.severity == "error" for d in found)
-    assert text[found[0].start : found[0].end] == "{{ }}"
-    assert "U+0007" in found[1].message
+    check_scan(
+        """
+        A {{ }} B {{ a\x07b }} C
+        %%^^^^^ marker-empty error: This memory marker names no question, so it is plain text. Write the question between the braces, for example `{{ What would you like to learn? }}`.
+        %%        ^^^^^^^^^ marker-control-character error: This question contains an invisible control character (U+0007). It makes the marker plain text. Delete the character.
+
+        D {{ a
+        %%^^^^+ marker-line-break error: This question is broken across lines, so the marker is plain text. A question in a memory marker must fit on one line. Join the lines.
+        b }} E
+        """  # noqa: E501
+    )
 
 
 def test_unclosed_marker_says_what_it_hides() -> None:
-    text = "Use {{ topic then ?[A|B] and more\n\n{{ fine }}\n"
-    result = scan(text)
-    [found] = scan_diagnostics(result, text)
-    assert found.code == "marker-unclosed"
-    assert text[found.start : found.end] == "{{"
-    assert "1 interaction" in found.message
+    check_scan(
+        """
+        Use {{ topic then ?[A|B] and more
+        %%  ^^ marker-unclosed error: This `{{` has no closing `}}` in its paragraph. Everything after it, to the end of the paragraph, is plain text. It hides 1 interaction written after it. Close the marker with `}}`.
+
+        {{ fine }}
+        """  # noqa: E501
+    )
 
 
 def test_unclosed_marker_counts_in_message() -> None:
-    from mfls.syntax.model import InvalidMarker, Reason, ScanResult
-
     result = ScanResult(
         invalid=(InvalidMarker(4, 40, Reason.UNCLOSED, hidden_markers=2, hidden_interactions=1),)
     )
     [found] = scan_diagnostics(result)
-    assert "2 memory markers and 1 interaction" in found.message
-    assert (found.start, found.end) == (4, 6)
+    assert (found.code, found.start, found.end, found.message) == (
+        "marker-unclosed",
+        4,
+        6,
+        "This `{{` has no closing `}}` in its paragraph. Everything after it, to the end of"
+        " the paragraph, is plain text. It hides 2 memory markers and 1 interaction written"
+        " after it. Close the marker with `}}`.",
+    )
 
 
 def test_legacy_binding_is_a_deprecated_hint() -> None:
-    text = "?[%{{ name }} A | B]\n"
-    [found] = scan_diagnostics(scan(text))
-    assert (found.code, found.severity, found.tags) == ("legacy-binding", "hint", ("deprecated",))
-    assert "{{ name }}" in found.message
-    assert text[found.start : found.end] == "%{{ name }}"
+    check_scan(
+        """
+        ?[%{{ name }} A | B]
+        %%^^^^^^^^^^^ legacy-binding hint deprecated: `%{{...}}` is the old binding syntax: write `{{ name }}`. It binds the same question. markdown-flow 0.3.1, 0.3.4 and 0.4.2 bind only `%{{...}}`: a course run by them keeps it (set `target` in mfcourse.toml).
+        """  # noqa: E501
+    )
 
 
 def test_unbound_reference() -> None:
-    course = make_course({"a.md": "Use {{ topic }} here.\n"})
-    [found] = document_diagnostics(course.snapshot, course.uri("a.md"))
-    assert (found.code, found.severity) == ("unbound-reference", "warning")
-    assert "“topic”" in found.message and "Bind it in an interaction" in found.message
-    assert "ask for the answer" in found.message and "stated default" in found.message
+    check_document(
+        """
+        Use {{ topic }} here.
+        %%  ^^^^^^^^^^^ unbound-reference warning: No lesson asks “topic”, so the AI may lack the answer. The host does not provide it either. Bind it in an interaction (`?[{{ topic }} ...]`), or tell the AI to ask for the answer or to use a stated default.
+        """  # noqa: E501
+    )
 
 
 def test_bound_keys_are_quiet_in_literal_contexts_too() -> None:
-    course = make_course(
-        {"a.md": "?[{{ topic }} A | B]\n\nUse {{ topic }} and `{{ topic }}`.\n"},
+    check_document(
+        """
+        ?[{{ topic }} A | B]
+
+        Use {{ topic }} and `{{ topic }}`.
+        """
     )
-    assert document_diagnostics(course.snapshot, course.uri("a.md")) == []
 
 
 def test_host_keys_are_not_unbound() -> None:
-    course = make_course(
-        {
-            "mfcourse.toml": 'host = "ai-shifu"\nsystem-keys = ["tenant"]\n',
-            "a.md": "Hi {{ sys_user_nickname }} of {{ tenant }}.\n",
-        },
+    check_document(
+        """
+        //- mfcourse.toml
+        host = "ai-shifu"
+        system-keys = ["tenant"]
+        //- 01.md
+        Hi {{ sys_user_nickname }} of {{ tenant }}.
+        """
     )
-    assert document_diagnostics(course.snapshot, course.uri("a.md")) == []
 
 
 def test_read_before_asked_in_a_later_lesson() -> None:
-    course = make_course(
-        {
-            "mfcourse.toml": 'lessons = ["intro.md", "later.md"]\n',
-            "intro.md": "Use {{ goal }}.\n",
-            "later.md": "?[{{ goal }} A | B]\n",
-        },
-    )
-    [found] = document_diagnostics(course.snapshot, course.uri("intro.md"))
-    assert (found.code, found.severity) == ("read-before-asked", "information")
-    assert "later.md" in found.message
-    [(uri, start, end, _)] = found.related
-    assert uri == course.uri("later.md")
-    assert course.snapshot.entry(uri)[1].text[start:end] == "goal"
-    assert document_diagnostics(course.snapshot, course.uri("later.md")) == []
+    text = """
+        //- mfcourse.toml
+        lessons = ["intro.md", "later.md"]
+        //- intro.md
+        Use {{ goal }}.
+        %%  ^^^^^^^^^^ read-before-asked information: “goal” is read here before it is asked. In course order the question is first bound in later.md. Ask it earlier, or tell the AI what to do while the answer is missing.
+        //- later.md
+        ?[{{ goal }} A | B]
+        %%   ^^^^ related: first bound here
+        """  # noqa: E501
+    check_document(text, "intro.md")
+    made = course_text(text)
+    assert document_diagnostics(made.snapshot, made.uri("later.md")) == []
 
 
 def test_read_before_asked_later_in_the_same_lesson() -> None:
-    course = make_course({"a.md": "Use {{ goal }}.\n\n?[{{ goal }} A | B]\n\n{{ goal }}\n"})
-    found = document_diagnostics(course.snapshot, course.uri("a.md"))
-    assert codes(found) == ["read-before-asked"]
-    assert "later in this lesson" in found[0].message
-    assert found[0].start == 4
+    check_document(
+        """
+        Use {{ goal }}.
+        %%  ^^^^^^^^^^ read-before-asked information: “goal” is read here before it is asked. In course order the question is first bound later in this lesson. Ask it earlier, or tell the AI what to do while the answer is missing.
+
+        ?[{{ goal }} A | B]
+        %%   ^^^^ related: first bound here
+
+        {{ goal }}
+        """  # noqa: E501
+    )
 
 
 def test_near_miss_by_spacing_case_punctuation_and_edits() -> None:
-    course = make_course(
-        {
-            "a.md": "?[{{ What would you like to learn? }} A | B]\n\n?[{{ user_name }} ...]\n",
-            "b.md": (
-                "{{ what would you like to learn }}\n\n{{ username }}\n\n"
-                "{{ What would you lke to learn? }}\n\n{{ zebra }}\n"
-            ),
-        },
+    check_document(
+        """
+        //- a.md
+        ?[{{ What would you like to learn? }} A | B]
+        %%   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ related: “What would you like to learn?” is bound here
+        %%   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ related: “What would you like to learn?” is bound here
+
+        ?[{{ user_name }} ...]
+        %%   ^^^^^^^^^ related: “user_name” is bound here
+        //- b.md
+        {{ what would you like to learn }}
+        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ %% near-miss warning: Not bound in this course; did you mean “What would you like to learn?”? “What would you like to learn?” is bound; “what would you like to learn” differs from it only in spacing, letter case, Unicode form or punctuation, but a different text is a different question.
+
+        {{ username }}
+        ^^^^^^^^^^^^^^ %% near-miss warning: Not bound in this course; did you mean “user_name”? “user_name” is bound; “username” differs from it only in spacing, letter case, Unicode form or punctuation, but a different text is a different question.
+
+        {{ What would you lke to learn? }}
+        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ %% near-miss warning: Not bound in this course; did you mean “What would you like to learn?”? “What would you like to learn?” is bound; “What would you lke to learn?” differs from it only in 1 letter (after ignoring case, spacing and punctuation), but a different text is a different question.
+
+        {{ zebra }}
+        ^^^^^^^^^^^ %% unbound-reference warning: No lesson asks “zebra”, so the AI may lack the answer. The host does not provide it either. Bind it in an interaction (`?[{{ zebra }} ...]`), or tell the AI to ask for the answer or to use a stated default.
+        """,  # noqa: E501
+        "b.md",
     )
-    found = document_diagnostics(course.snapshot, course.uri("b.md"))
-    assert codes(found) == ["near-miss", "near-miss", "near-miss", "unbound-reference"]
-    assert "did you mean “What would you like to learn?”" in found[0].message
-    assert "“user_name”" in found[1].message
-    assert "1 letter" in found[2].message
-    uri, start, end, _ = found[0].related[0]
-    assert uri == course.uri("a.md")
-    assert course.snapshot.entry(uri)[1].text[start:end] == "What would you like to learn?"
 
 
 def test_near_miss_of_a_host_key() -> None:
-    course = make_course(
-        {"mfcourse.toml": 'host = "ai-shifu"\n', "a.md": "{{ sys_user_nicknam }}\n"}
+    check_document(
+        """
+        //- mfcourse.toml
+        host = "ai-shifu"
+        //- 01.md
+        {{ sys_user_nicknam }}
+        ^^^^^^^^^^^^^^^^^^^^^^ %% near-miss warning: Not bound in this course; did you mean “sys_user_nickname”? “sys_user_nickname” is provided by the host; “sys_user_nicknam” differs from it only in 1 letter (after ignoring case, spacing and punctuation), but a different text is a different question.
+        """  # noqa: E501
     )
-    [found] = document_diagnostics(course.snapshot, course.uri("a.md"))
-    assert found.code == "near-miss" and "sys_user_nickname" in found.message
 
 
 def test_binding_in_reference_document() -> None:
-    course = make_course(
-        {
-            "mfcourse.toml": 'references = ["refs/*.md"]\n',
-            "a.md": "?[{{ goal }} A | B]\n",
-            "refs/glossary.md": "?[{{ goal }} A | B]\n\n?[{{ level }} ...]\n\n{{ level }}\n",
-        },
+    check_document(
+        """
+        //- mfcourse.toml
+        references = ["refs/*.md"]
+        //- a.md
+        ?[{{ goal }} A | B]
+        %%   ^^^^ related: a lesson binds it here
+        //- refs/glossary.md
+        ?[{{ goal }} A | B]
+        %%^^^^^^^^^^ binding-in-reference information: A binding here grants no permission to save: bind the question in a lesson. This is a reference document (see `references` in mfcourse.toml), so it saves no answer to “goal”.
+
+        ?[{{ level }} ...]
+        %%^^^^^^^^^^^ binding-in-reference information: A binding here grants no permission to save: bind the question in a lesson. This is a reference document (see `references` in mfcourse.toml), so it saves no answer to “level”.
+
+        {{ level }}
+        ^^^^^^^^^^^ %% unbound-reference warning: No lesson asks “level”, so the AI may lack the answer. The host does not provide it either. Bind it in an interaction (`?[{{ level }} ...]`), or tell the AI to ask for the answer or to use a stated default.
+        """,  # noqa: E501
+        "refs/glossary.md",
     )
-    found = document_diagnostics(course.snapshot, course.uri("refs/glossary.md"))
-    assert codes(found) == ["binding-in-reference", "binding-in-reference", "unbound-reference"]
-    assert found[0].severity == "information"
-    assert found[0].related[0][0] == course.uri("a.md")
-    assert found[1].related == ()
 
 
 def test_reserved_key_binding() -> None:
-    course = make_course(
-        {
-            "mfcourse.toml": 'host = "ai-shifu"\ntarget = "current"\n',
-            "a.md": "?[{{ sys_mine }} A | B]\n\n?[{{ sys_user_style }} A | B]\n\n?[%{{ok}} A]\n",
-        },
+    check_document(
+        """
+        //- mfcourse.toml
+        host = "ai-shifu"
+        target = "current"
+        //- 01.md
+        ?[{{ sys_mine }} A | B]
+        %%^^^^^^^^^^^^^^ reserved-key-binding error: Questions starting with `sys_` are reserved by AI-Shifu. The platform rejects binding “sys_mine”: choose another question text.
+
+        ?[{{ sys_user_style }} A | B]
+        %%^^^^^^^^^^^^^^^^^^^^ reserved-key-binding error: “sys_user_style” is read-only: the host provides it. AI-Shifu provides “sys_user_style”, so an interaction cannot save an answer to it: choose another question text, or read the provided value without binding it.
+
+        ?[%{{ok}} A]
+        """  # noqa: E501
     )
-    found = document_diagnostics(course.snapshot, course.uri("a.md"))
-    assert codes(found) == ["reserved-key-binding", "reserved-key-binding"]
-    assert all(d.severity == "error" for d in found)
-    assert "sys_" in found[0].message and "read-only" in found[1].message
 
 
 def test_generic_host_reserves_nothing() -> None:
-    course = make_course({"a.md": "?[{{ sys_mine }} A | B]\n"})
-    assert document_diagnostics(course.snapshot, course.uri("a.md")) == []
+    check_document("?[{{ sys_mine }} A | B]\n")
 
 
 def test_course_severities_override_and_switch_off() -> None:
-    course = make_course(
-        {
-            "mfcourse.toml": '[diagnostics]\nunbound-reference = "error"\nmarker-empty = "off"\n',
-            "a.md": "{{ }} and {{ missing }}\n",
-        },
+    check_document(
+        """
+        //- mfcourse.toml
+        [diagnostics]
+        unbound-reference = "error"
+        marker-empty = "off"
+        //- 01.md
+        {{ }} and {{ missing }}
+        %%        ^^^^^^^^^^^^^ unbound-reference error: No lesson asks “missing”, so the AI may lack the answer. The host does not provide it either. Bind it in an interaction (`?[{{ missing }} ...]`), or tell the AI to ask for the answer or to use a stated default.
+        """  # noqa: E501
     )
-    [found] = document_diagnostics(course.snapshot, course.uri("a.md"))
-    assert (found.code, found.severity) == ("unbound-reference", "error")
 
 
 def test_courses_never_share_memory() -> None:
-    course = make_course(
-        "one/a.md",
-        "?[{{ topic }} A | B]\n",
-        "two/b.md",
-        "Use {{ topic }}.\n",
-        folders=["one", "two"],
-    )
-    snapshot = course.snapshot
-    assert len(snapshot.courses) == 2
-    [found] = document_diagnostics(snapshot, course.uri("two/b.md"))
-    assert found.code == "unbound-reference"
+    text = """
+        //- one/a.md
+        ?[{{ topic }} A | B]
+        //- two/b.md
+        Use {{ topic }}.
+        %%  ^^^^^^^^^^^ unbound-reference warning: No lesson asks “topic”, so the AI may lack the answer. The host does not provide it either. Bind it in an interaction (`?[{{ topic }} ...]`), or tell the AI to ask for the answer or to use a stated default.
+        """  # noqa: E501
+    assert len(course_text(text, folders=["one", "two"]).snapshot.courses) == 2
+    check_document(text, "two/b.md", folders=("one", "two"))
 
 
 def test_malformed_course_file_gets_a_diagnostic() -> None:
-    course = make_course({"mfcourse.toml": 'name = "x"\nhost = [\n', "a.md": "x\n"})
-    [found] = course_file_diagnostics(course.snapshot, course.root)
-    assert (found.code, found.severity) == ("course-file-invalid", "error")
-    assert "default" in found.message
-    assert document_diagnostics(course.snapshot, course.uri("mfcourse.toml")) == [found]
+    made = course({"mfcourse.toml": 'name = "x"\nhost = [\n', "a.md": "x\n"})
+    [found] = course_file_diagnostics(made.snapshot, made.root)
+    assert (found.code, found.severity, found.start, found.end, found.message) == (
+        "course-file-invalid",
+        "error",
+        20,
+        20,  # the end of the file, where the reader stopped
+        "The course file is not valid TOML. Every setting uses its default until it is"
+        " fixed; the TOML reader says: Invalid value.",
+    )
+    assert document_diagnostics(made.snapshot, made.uri("mfcourse.toml")) == [found]
 
 
 def test_unknown_field_in_course_file_is_a_warning() -> None:
-    course = make_course({"mfcourse.toml": 'colour = "red"\n', "a.md": "x\n"})
-    [found] = course_file_diagnostics(course.snapshot, course.root)
-    assert (found.code, found.severity, found.start, found.end) == (
-        "course-file-invalid",
-        "warning",
-        0,
-        6,
+    check_document(
+        """
+        //- mfcourse.toml
+        colour = "red"
+        ^^^^^^ %% course-file-invalid warning: Unknown setting `colour` is ignored. The course file knows `name`, `host`, `target`, `page`, `lessons`, `references`, `system-keys`, `diagnostics`.
+        //- 01.md
+        x
+        """,  # noqa: E501
+        "mfcourse.toml",
     )
 
 
 def test_unknown_document_has_no_diagnostics() -> None:
-    course = make_course({})
-    assert document_diagnostics(course.snapshot, "file:///nowhere.md") == []
+    made = course({})
+    assert document_diagnostics(made.snapshot, "file:///nowhere.md") == []

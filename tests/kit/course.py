@@ -62,6 +62,7 @@ from mfls.workspace.workspace import Workspace
 
 if TYPE_CHECKING:  # the renderers' types; features are imported where they are rendered
     from mfls.features.completion import Completion
+    from mfls.features.finding import Diagnostic
     from mfls.features.hover import HoverInfo
     from mfls.features.semantic_tokens import SemanticToken
     from mfls.features.symbols import DocumentSymbol
@@ -469,6 +470,18 @@ def outline(text: str, symbols: Iterable[DocumentSymbol], depth: int = 0) -> str
         )
         out += outline(text, s.children, depth + 1)
     return out
+
+
+def diagnostic_marks(made: Course, name: str, found: Iterable[Diagnostic]) -> list[Mark]:
+    """Diagnostics of document `name` as marks labelled `code severity` (and `tag` after
+    them, when tagged) with their whole message; each related place a mark `related` of
+    its own document, with its message."""
+    marks: list[Mark] = []
+    for d in found:
+        label = " ".join([d.code, d.severity, *d.tags])
+        marks.append((name, d.start, d.end, label, d.message))
+        marks += [(made.name_of(uri), s, e, "related", why) for uri, s, e, why in d.related]
+    return marks
 
 
 def hover_text(made: Course, found: HoverInfo | None, name: str | None = None) -> str:
