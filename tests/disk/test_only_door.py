@@ -43,7 +43,7 @@ PATH_METHODS = frozenset(
     {"read_text", "read_bytes", "write_text", "write_bytes", "iterdir", "glob", "rglob"}
 )
 
-GATEWAY_NAMES = frozenset({"disk", "mfls.disk", "self._disk"})
+GATEWAY_NAMES = frozenset({"disk", "mfls.disk", "self._disk", "self.disk"})
 """The gateway module, and a `Disk` object held by the reader."""
 
 
