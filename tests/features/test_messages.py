@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from course_kit import course as make_course
 
 from mfls.features import messages
 from mfls.features.binding_spelling import padded
@@ -32,6 +31,8 @@ from mfls.features.messages import (
 from mfls.workspace.config import TARGETS, ConfigProblem
 from mfls.workspace.diagnostic_registry import DEFAULT_SEVERITIES
 from mfls.workspace.hosts import HOST_NAMES, host_profile
+from tests.kit.course import course as make_course
+from tests.kit.course import course_text, diagnostic_marks, expect, hover_text
 
 ARGUMENT = re.compile(r"\$\{(\w+)\}")
 LONG = (
@@ -255,75 +256,99 @@ def test_chinese_and_english_messages_say_the_same_places() -> None:
 
 
 def test_a_chinese_message_reads_naturally() -> None:
-    course = make_course({"a.md": "?[{{ 你的名字 }} ...]\n\n你好，{{ 你的名子 }}。\n"})
-    [found] = document_diagnostics(course.snapshot, course.uri("a.md"), ZH)
-    assert found.code == "near-miss"
-    assert first_sentence(found.message) == "本课程没有绑定这个问题；你是不是想写“你的名字”？"
-    assert "“你的名子”与它只差在 1 个字符" in found.message
+    made = course_text(
+        """
+        ?[{{ 你的名字 }} ...]
+        %%   ^^^^ related: “你的名字”在这里绑定
+
+        你好，{{ 你的名子 }}。
+        %% ^^^^^^^^^^ near-miss warning: 本课程没有绑定这个问题；你是不是想写“你的名字”？“你的名字”已绑定；“你的名子”与它只差在 1 个字符（忽略大小写、空白和标点之后），但文字不同就是不同的问题。
+        """  # noqa: E501
+    )
+    found = document_diagnostics(made.snapshot, made.uri("01.md"), ZH)
+    made.check(diagnostic_marks(made, "01.md", found))
+    assert first_sentence(found[0].message) == "本课程没有绑定这个问题；你是不是想写“你的名字”？"
 
 
 # -- hovers and code action titles ----------------------------------------------------------
 
 
 def test_hover_in_chinese_counts_and_links_places() -> None:
-    course = make_course(
-        "a.md",
-        "?[{{ $0goal }} Learn | Build | ...Other]\n",
-        "b.md",
-        "Use {{ goal }}.\n\nAnd {{ goal }} again.\n",
-        config='name = "Python"\nlessons = ["a.md", "b.md"]\n',
+    made = course_text(
+        """
+        //- mfcourse.toml
+        name = "Python"
+        lessons = ["a.md", "b.md"]
+        //- a.md
+        ?[{{ $0goal }} Learn | Build | ...Other]
+        //- b.md
+        Use {{ goal }}.
+
+        And {{ goal }} again.
+        """
     )
-    info = hover(course.snapshot, course.uri("a.md"), course.offset, ZH)
-    assert info is not None
-    assert "**绑定**：这个交互会把用户对这个问题的回答保存下来。" in info.markdown
-    assert "提问方式：选项 Learn、Build；自由输入。" in info.markdown
-    assert f"绑定位置：[a.md:1]({course.uri('a.md')}#L1)。" in info.markdown
-    assert "在课程“Python”的 1 个文档中读取了 2 次。" in info.markdown
-    english = hover(course.snapshot, course.uri("a.md"), course.offset)
-    assert english is not None and "Read 2 times in 1 document of Python." in english.markdown
+    chinese = hover(made.snapshot, made.cursor_uri, made.offset, ZH)
+    expect(hover_text(made, chinese), "hover/binding_zh.md")
+    english = hover(made.snapshot, made.cursor_uri, made.offset)
+    expect(hover_text(made, english), "hover/binding_en.md")
 
 
-@pytest.mark.parametrize(
-    ("count", "english"), [(1, "Read once in 1 document"), (3, "Read 3 times in 2 documents")]
-)
-def test_hover_counts_read_in_plain_words(count: int, english: str) -> None:
+@pytest.mark.parametrize("count", [1, 3])
+def test_hover_counts_read_in_plain_words(count: int) -> None:
     uses = ["Use {{ goal }}.\n"] * count
     files = {"a.md": "?[{{ goal }} A]\n", "b.md": uses[0]}
     if count > 1:
         files["c.md"] = "".join(uses[1:])
-    course = make_course(files)
-    info = hover(course.snapshot, course.uri("a.md"), 5)
-    assert info is not None and english in info.markdown and "(s)" not in info.markdown
+    made = make_course(files)
+    info = hover(made.snapshot, made.uri("a.md"), 5)
+    expect(hover_text(made, info, "a.md"), f"hover/read_{count}_times.md")
 
 
 def test_hover_of_an_invalid_marker_in_chinese() -> None:
-    text = "Use {{ topic then ?[A|B] and more\n"
-    course = make_course({"a.md": text})
-    info = hover(course.snapshot, course.uri("a.md"), 5, ZH)
-    assert info is not None
-    assert info.markdown.startswith("**不是记忆标记**：本段中没有 `}}` 闭合它")
-    assert "它遮住了后面写的 1 个交互。" in info.markdown
+    made = course_text("Use {{$0 topic then ?[A|B] and more\n")
+    info = hover(made.snapshot, made.cursor_uri, made.offset, ZH)
+    expect(hover_text(made, info), "hover/unclosed_marker_zh.md")
 
 
 def test_hover_escapes_a_place_label_for_markdown() -> None:
-    course = make_course({"l[1]*.md": "?[{{ goal }} A]\n"})
-    info = hover(course.snapshot, course.uri("l[1]*.md"), 5)
-    assert info is not None and "[l\\[1\\]\\*.md:1](" in info.markdown
+    made = make_course({"l[1]*.md": "?[{{ goal }} A]\n"})
+    info = hover(made.snapshot, made.uri("l[1]*.md"), 5)
+    expect(hover_text(made, info, "l[1]*.md"), "hover/place_label_escaped.md")
 
 
 def test_code_action_titles_in_chinese() -> None:
     text = "?[%{{goal}} A | B]\n\nUse {{ goel }} and {{ topic }}.\n"
-    course = make_course({"a.md": text})
-    uri = course.uri("a.md")
-    titles = {a.title for a in code_actions(course.snapshot, uri, 0, len(text), language=ZH)}
-    assert {
+    made = make_course({"a.md": text})
+    uri = made.uri("a.md")
+    titles = [a.title for a in code_actions(made.snapshot, uri, 0, len(text), language=ZH)]
+    assert titles == [
         "把旧写法绑定转换为 {{ goal }}",
+        "把标记补齐空格为 %{{ goal }}",
         "替换为 {{ goal }}",
+        "在首次使用前用交互提问“goel”",
         "把键“goel”合并到“goal”",
         "在首次使用前用交互提问“topic”",
+        "在这里忽略这个问题（legacy-binding）",
+        "在这里忽略这个问题（near-miss）",
+        "在这里忽略这个问题（unbound-reference）",
         "把本文档中所有旧写法绑定转换为 {{ key }}",
-        "把本课程中所有旧写法绑定转换为 {{ key }}",
         "把本文档中所有标记补齐空格为 {{ key }}",
-    } <= titles
-    english = {a.title for a in code_actions(course.snapshot, uri, 0, len(text))}
-    assert "Replace with {{ goal }}" in english and len(english) == len(titles)
+        "把本课程中所有旧写法绑定转换为 {{ key }}",
+        "把本课程中所有标记补齐空格为 {{ key }}",
+    ]
+    english = [a.title for a in code_actions(made.snapshot, uri, 0, len(text))]
+    assert english == [
+        "Convert legacy binding to {{ goal }}",
+        "Pad marker to %{{ goal }}",
+        "Replace with {{ goal }}",
+        "Ask for 'goel' in an interaction before its first use",
+        "Merge key 'goel' into 'goal'",
+        "Ask for 'topic' in an interaction before its first use",
+        "Ignore this problem here (legacy-binding)",
+        "Ignore this problem here (near-miss)",
+        "Ignore this problem here (unbound-reference)",
+        "Convert every legacy binding in this document to {{ key }}",
+        "Pad every marker in this document to {{ key }}",
+        "Convert every legacy binding in this course to {{ key }}",
+        "Pad every marker in this course to {{ key }}",
+    ]
