@@ -6,7 +6,6 @@ verdict in every view."""
 from __future__ import annotations
 
 import pytest
-from course_kit import course as make_course
 
 from mfls.features.code_actions import code_actions
 from mfls.features.course_map import course_map, key_table, key_table_markdown
@@ -16,6 +15,8 @@ from mfls.features.facts import KINDS, LEGEND, PLACE_LEGACY_PROFILE, PROBLEM_COD
 from mfls.features.hover import hover
 from mfls.features.messages import EN, MESSAGES, ZH
 from mfls.workspace.diagnostic_registry import BY_CODE, COURSE_FILE_INVALID, REGISTRY
+from tests.kit.course import course as make_course
+from tests.kit.course import course_text, diagnostic_marks, expect, hover_text
 
 
 def test_every_code_has_its_messages_in_both_languages_and_a_short_summary() -> None:
@@ -96,48 +97,67 @@ def test_the_fixes_offered_for_a_code_are_the_ones_the_registry_lists(fixture: s
     assert seen == expected[fixture]
 
 
-AI_SHIFU = 'host = "ai-shifu"\ntarget = "current"\n'
-
-
 def test_a_literal_reference_gets_the_fixes_of_its_diagnostic_and_a_dropped_one_none() -> None:
-    text = "?[%{{colour}} Red]\n\nSee `{{ colur }}`.\n\n<!-- {{ colur }} -->\n"
-    found = make_course({"mfcourse.toml": AI_SHIFU + 'lessons = ["*.md"]\n', "a.md": text})
-    uri = found.uri("a.md")
+    found = course_text(
+        """
+        //- mfcourse.toml
+        host = "ai-shifu"
+        target = "current"
+        lessons = ["*.md"]
+        //- a.md
+        ?[%{{colour}} Red]
+        %%   ^^^^^^ related: “colour” is bound here
+
+        See `{{ colur }}`.
+        %%   ^^^^^^^^^^^ near-miss warning: Not bound in this course; did you mean “colour”? “colour” is bound; “colur” differs from it only in 1 letter (after ignoring case, spacing and punctuation), but a different text is a different question.
+
+        <!-- {{ colur }} -->
+        """  # noqa: E501
+    )
+    uri, text = found.uri("a.md"), found.text("a.md")
+    found.check(diagnostic_marks(found, "a.md", document_diagnostics(found.snapshot, uri)))
     literal = text.index("{{ colur }}")
     dropped = text.index("{{ colur }}", literal + 1)
-    codes = {d.start: d.code for d in document_diagnostics(found.snapshot, uri)}
-    assert codes == {literal: "near-miss"}
     at_literal = code_actions(found.snapshot, uri, literal, literal, course_wide=False)
-    fixes = {
-        (a.fixes, _title_id(a.title, BY_CODE["near-miss"].fixes)) for a in at_literal if a.fixes
-    }
-    assert fixes == {("near-miss", "action.replace-with"), ("near-miss", "action.ask-for")}
-    assert not any(a.kind.startswith("refactor") for a in at_literal)  # no merge on a literal
-    at_dropped = code_actions(found.snapshot, uri, dropped, dropped, course_wide=False)
-    assert [a for a in at_dropped if a.fixes] == []
-
-
-PROFILE = (
-    "Hello.\n\n?[%{{sys_user_nickname}}...your name]\n\n?[{{ sys_colour }} Red]\n",
-    "Hi {{ sys_user_nickname }}.\n",
-)
+    # No merge (a refactor) on a literal.
+    assert [(a.title, a.kind, a.fixes) for a in at_literal] == [
+        ("Replace with {{ colour }}", "quickfix", "near-miss"),
+        ("Ask for 'colur' in an interaction before its first use", "quickfix", "near-miss"),
+        ("Ignore this problem here (near-miss)", "quickfix", None),
+    ]
+    fixes = [_title_id(a.title, BY_CODE["near-miss"].fixes) for a in at_literal if a.fixes]
+    assert fixes == ["action.replace-with", "action.ask-for"]
+    assert code_actions(found.snapshot, uri, dropped, dropped, course_wide=False) == []
 
 
 def test_a_legacy_profile_binding_is_legacy_profile_key_in_every_view() -> None:
-    found = make_course(
-        {
-            "mfcourse.toml": AI_SHIFU + 'lessons = ["l*.md"]\n',
-            "l1.md": PROFILE[0],
-            "l2.md": PROFILE[1],
-        }
+    found = course_text(
+        """
+        //- mfcourse.toml
+        host = "ai-shifu"
+        target = "current"
+        lessons = ["l*.md"]
+        //- l1.md
+        Hello.
+
+        ?[%{{sys_user_nickname}}...your name]
+        %%^^^^^^^^^^^^^^^^^^^^^^ legacy-profile-key warning: “sys_user_nickname” is a legacy learner-profile key: keep `%{{...}}` here. AI-Shifu still accepts `%{{...}}` bindings of its legacy learner-profile keys (`sys_user_background`, `sys_user_nickname`, `sys_user_style`) but rejects other bindings of questions starting with `sys_`. Do not convert it to `{{ sys_user_nickname }}`: that form is such a binding, an error.
+
+        ?[{{ sys_colour }} Red]
+        %%^^^^^^^^^^^^^^^^ reserved-key-binding error: Questions starting with `sys_` are reserved by AI-Shifu. The platform rejects binding “sys_colour”: choose another question text.
+        //- l2.md
+        Hi {{ sys_user_nickname }}.
+        """  # noqa: E501
     )
     course = found.snapshot.courses["/course"]
     uri = found.uri("l1.md")
-    at = PROFILE[0].index("%{{")
-    diagnostics = {d.start: d.code for d in document_diagnostics(found.snapshot, uri)}
-    assert diagnostics[at] == "legacy-profile-key"
-    assert diagnostics[PROFILE[0].index("{{ sys_colour")] == "reserved-key-binding"
-    assert list(diagnostics.values()).count("reserved-key-binding") == 1
+    found.check(
+        mark
+        for name in ("l1.md", "l2.md")
+        for mark in diagnostic_marks(
+            found, name, document_diagnostics(found.snapshot, found.uri(name))
+        )
+    )
     the_map = course_map(course)
     lane = next(k for k in the_map.keys if k.key == "sys_user_nickname")
     assert [p.kind for p in lane.asked] == [PLACE_LEGACY_PROFILE]
@@ -146,11 +166,12 @@ def test_a_legacy_profile_binding_is_legacy_profile_key_in_every_view() -> None:
     assert PROBLEM_CODES[PLACE_LEGACY_PROFILE] == "legacy-profile-key"
     row = next(r for r in key_table(the_map) if r["key"] == "sys_user_nickname")
     assert row["problems"] == [{"code": "legacy-profile-key", "count": 1}]
-    markdown = key_table_markdown(the_map)
-    line = next(x for x in markdown.splitlines() if x.startswith("| sys\\_user\\_nickname"))
-    assert "legacy-profile-key" in line and "reserved-key-binding" not in line
-    shown = hover(found.snapshot, uri, at + 5)
-    assert shown is not None and "legacy learner-profile" in shown.markdown.lower()
+    assert key_table_markdown(the_map).splitlines()[6:] == [
+        "| sys\\_user\\_nickname (host) | l1.md (line 3) | 1 in 1 lesson | legacy-profile-key |",
+        "| sys\\_colour (host) | l1.md (line 5) | 0 in 0 lessons | reserved-key-binding |",
+    ]
+    shown = hover(found.snapshot, uri, found.offset_of("l1.md", "%{{", 5))
+    expect(hover_text(found, shown, "l1.md"), "hover/legacy_profile_key_binding.md")
     sys_colour = next(k for k in the_map.keys if k.key == "sys_colour")
     assert [(p.code, p.count) for p in sys_colour.problems] == [("reserved-key-binding", 1)]
     assert facts_of(course) is facts_of(course)  # decided once per snapshot
