@@ -1,52 +1,78 @@
+"""The course map (lanes of keys across lessons, its JSON, key table, HTML and SVG) on
+one course text: every place of the map is written under the marker it is at, as
+`kind: key`; the JSON and the key table are compared whole with snapshots under
+`snapshots/map/`."""
+
 import json
 import re
 from xml.etree import ElementTree
 
 import pytest
-from course_kit import Course
-from course_kit import course as make_course
 
-from mfls.features.course_map import SYSTEM_GROUP, KeyLane, course_map, key_table
+from mfls.features.course_map import SYSTEM_GROUP, KeyLane, Place, course_map, key_table
 from mfls.features.course_map_html import embedded_json, map_html
 from mfls.features.course_map_svg import map_svg
 from mfls.features.diagnostics import document_diagnostics
 from mfls.features.facts import (
     KINDS,
     LEGEND,
-    PLACE_ASKED,
     PLACE_NEAR_MISS,
-    PLACE_PROVIDED,
-    PLACE_READ,
     PLACE_READ_BEFORE_ASKED,
     PLACE_REFERENCE_BINDING,
     PLACE_RESERVED,
     PLACE_UNBOUND,
 )
+from tests.kit.course import Course, Mark, course_text, expect
+from tests.kit.course import course as make_course
 
-CONFIG = (
-    'host = "ai-shifu"\ntarget = "current"\nlessons = ["lessons/*.md"]\n'
-    'references = ["ref/*.md"]\nsystem-keys = ["course_title"]\n'
-)
+COURSE = """
+    //- mfcourse.toml
+    host = "ai-shifu"
+    target = "current"
+    lessons = ["lessons/*.md"]
+    references = ["ref/*.md"]
+    system-keys = ["course_title"]
+    //- lessons/01-start.md
+    # Start here
+
+    Hello {{ sys_user_nickname }} of {{ course_title }}.
+    %%    ^^^^^^^^^^^^^^^^^^^^^^^ provided: sys_user_nickname
+    %%                               ^^^^^^^^^^^^^^^^^^ provided: course_title
+
+    Use {{ project }} early.
+    %%  ^^^^^^^^^^^^^ read-before-asked: project
+
+    ?[{{ goal }} Learn//learn || Build || Ship || ...Other]
+    %%^^^^^^^^^^ asked: goal
+
+    Read {{ goal }} and {{ goel }} and {{ nowhere at all }}.
+    %%   ^^^^^^^^^^ read: goal
+    %%                  ^^^^^^^^^^ near-miss: goel
+    %%                                 ^^^^^^^^^^^^^^^^^^^^ unbound: nowhere at all
+    //- lessons/02-next.md
+    No heading here.
+
+    ?[{{ project }} A | B]
+    %%^^^^^^^^^^^^^ asked: project
+
+    ?[{{ sys_colour }} Red]
+    %%^^^^^^^^^^^^^^^^ reserved: sys_colour
+    Again {{ goal }}, `{{ goal }}`.
+    %%    ^^^^^^^^^^ read: goal
+    %%                 ^^^^^^^^^^ read: goal
+    //- ref/terms.md
+    # Terms
+
+    ?[{{ refkey }} X]
+    %%^^^^^^^^^^^^ reference-binding: refkey
+    {{ goal }}
+    ^^^^^^^^^^ %% read: goal
+    """
 
 
 @pytest.fixture
 def course() -> Course:
-    return make_course(
-        {
-            "lessons/01-start.md": (
-                "# Start here\n\nHello {{ sys_user_nickname }} of {{ course_title }}.\n\n"
-                "Use {{ project }} early.\n\n"
-                "?[{{ goal }} Learn//learn || Build || Ship || ...Other]\n\n"
-                "Read {{ goal }} and {{ goel }} and {{ nowhere at all }}.\n"
-            ),
-            "lessons/02-next.md": (
-                "No heading here.\n\n?[{{ project }} A | B]\n\n?[{{ sys_colour }} Red]\n"
-                "Again {{ goal }}, `{{ goal }}`.\n"
-            ),
-            "ref/terms.md": "# Terms\n\n?[{{ refkey }} X]\n{{ goal }}\n",
-        },
-        config=CONFIG,
-    )
+    return course_text(COURSE)
 
 
 def lane(found: tuple[KeyLane, ...], key: str) -> KeyLane:
@@ -69,29 +95,31 @@ def test_lessons_in_course_order_with_titles_and_groups(course: Course) -> None:
 
 
 def test_each_kind_of_place(course: Course) -> None:
-    keys = course_map(course.snapshot.courses["/course"]).keys
-    goal = lane(keys, "goal")
-    assert [(p.lesson, p.kind) for p in goal.places] == [
-        (0, PLACE_ASKED),
-        (0, PLACE_READ),
-        (1, PLACE_READ),
-        (1, PLACE_READ),
-        (2, PLACE_READ),
+    found = course_map(course.snapshot.courses["/course"])
+    marks: list[Mark] = [
+        (course.name_of(found.lessons[p.lesson].uri), p.start, p.end, p.kind, k.key)
+        for k in found.keys
+        for p in k.places
     ]
-    asked = goal.places[0]
-    assert asked.choices == ("Learn", "Build", "Ship")
-    assert asked.input == "Other"
-    assert asked.multiple
-    assert (asked.line, asked.column) == (7, 3)
-    assert asked.text.startswith("?[{{ goal }}")
-    assert [p.kind for p in lane(keys, "project").places] == [PLACE_READ_BEFORE_ASKED, PLACE_ASKED]
-    assert [p.kind for p in lane(keys, "goel").places] == [PLACE_NEAR_MISS]
-    assert lane(keys, "goel").suggestion == "goal"
-    assert [p.kind for p in lane(keys, "nowhere at all").places] == [PLACE_UNBOUND]
-    assert [p.kind for p in lane(keys, "sys_colour").places] == [PLACE_RESERVED]
-    assert [p.kind for p in lane(keys, "course_title").places] == [PLACE_PROVIDED]
-    assert [p.kind for p in lane(keys, "sys_user_nickname").places] == [PLACE_PROVIDED]
-    assert [p.kind for p in lane(keys, "refkey").places] == [PLACE_REFERENCE_BINDING]
+    course.check(marks)
+    goal = lane(found.keys, "goal")
+    assert [p.lesson for p in goal.places] == [0, 0, 1, 1, 2]  # in course order
+    assert goal.places[0] == Place(
+        lesson=0,
+        kind="asked",
+        start=96,
+        end=106,
+        line=7,
+        column=3,
+        end_line=7,
+        end_column=13,
+        text="?[{{ goal }} Learn//learn || Build || Ship || ...Other]",
+        choices=("Learn", "Build", "Ship"),
+        input="Other",
+        multiple=True,
+        also=(),
+    )
+    assert lane(found.keys, "goel").suggestion == "goal"
 
 
 def test_keys_in_course_order_host_keys_in_their_own_group(course: Course) -> None:
@@ -152,17 +180,10 @@ def test_json_ready_and_key_table(course: Course) -> None:
     found = course_map(course.snapshot.courses["/course"])
     data = json.loads(json.dumps(found.to_json()))
     assert [item["kind"] for item in data["legend"]] == list(KINDS)
-    assert data["course"]["host"] == "ai-shifu"
-    goal = next(k for k in data["keys"] if k["key"] == "goal")
-    assert goal["askedIn"] == [0]
-    assert goal["places"][0]["choices"] == ["Learn", "Build", "Ship"]
+    expect(json.dumps(data, indent=1, ensure_ascii=False), "map/course.json")
     rows = key_table(found)
     assert [row["key"] for row in rows] == [k.key for k in found.keys]
-    project = rows[0]
-    assert project["asked"][0]["lesson"] == "02-next.md"
-    assert project["asked"][0]["line"] == 3
-    assert project["reads"] == 1
-    assert project["problems"] == [{"code": "read-before-asked", "count": 1}]
+    expect(json.dumps(rows, indent=1, ensure_ascii=False), "map/key_table.json")
 
 
 def test_a_lesson_is_named_by_its_file_not_by_a_heading() -> None:
@@ -195,7 +216,11 @@ def test_html_escapes_author_text() -> None:
     assert decoded["keys"][0][0] == HOSTILE
     assert decoded["course"]["name"] == "</title><script>alert(3)</script>"
     assert "innerHTML" not in page and "insertAdjacentHTML" not in page
-    assert "Content-Security-Policy" in page
+    assert re.findall(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', page) == [
+        "default-src &#x27;none&#x27;; style-src &#x27;unsafe-inline&#x27;;"
+        " script-src &#x27;unsafe-inline&#x27;; img-src data:; base-uri &#x27;none&#x27;;"
+        " form-action &#x27;none&#x27;"
+    ]
     assert "http://" not in page.replace("http://www.w3.org", "")
     assert "https://" not in page
 
@@ -203,15 +228,22 @@ def test_html_escapes_author_text() -> None:
 def test_embedded_json_round_trips_every_character() -> None:
     value = {"k": "<>&\u2028\u2029</script>\"'\\"}
     text = embedded_json(value)
-    assert "<" not in text and ">" not in text and "&" not in text
+    assert text == r"""{"k":"\u003c\u003e\u0026\u2028\u2029\u003c/script\u003e\"'\\"}"""
     assert json.loads(text) == value
 
 
 def test_svg_is_well_formed_and_escaped(course: Course) -> None:
     hostile = make_course("a.md", f"?[{{{{ {HOSTILE} }}}} A]\n\n{{{{ x\x01y }}}}\n")
-    for source in (course, hostile):
+    legend = [LEGEND[kind] for kind in KINDS]
+    keys = ["project", "goal", "goel", "nowhere at all", "refkey"]
+    expected = {
+        course: ["course", "01-start.md", "02-next.md", "terms.md", *keys],
+        hostile: ["course", "a.md", HOSTILE[:43] + "…"],  # a long key cut short
+    }
+    expected[course] += ["sys_user_nickname", "course_title", "sys_colour"]
+    for source, texts in expected.items():
         svg = map_svg(course_map(source.snapshot.courses["/course"]))
         tree = ElementTree.fromstring(svg)
-        texts = [t.text or "" for t in tree.iter("{http://www.w3.org/2000/svg}text")]
-        assert any(text == LEGEND[PLACE_ASKED] for text in texts)
+        shown = [t.text or "" for t in tree.iter("{http://www.w3.org/2000/svg}text")]
+        assert shown == texts + legend
     assert "<img" not in map_svg(course_map(hostile.snapshot.courses["/course"]))
