@@ -26,17 +26,19 @@ log = logging.getLogger("mfls")
 
 
 class DiskCopies(NamedTuple):
-    """Closed documents read again: `documents` (None: no longer usable) to index in
-    place of the text they held (`before`, None: not indexed), and the problems of the
-    reads of `paths`."""
+    """Closed documents read again: `paths`, the file read for each URI; `before`, the
+    text the index held for each (None: not indexed) when it was read; `documents`, those
+    whose text changed (None: no longer usable), to index in its place; `problems`, the
+    problems of those reads. A URI's copy and its read's problem are applied together,
+    only while the index still holds its `before` text."""
 
     documents: Mapping[str, ScannedDocument | None]
     before: Mapping[str, str | None]
     problems: ReadProblems
-    paths: tuple[str, ...]
+    paths: Mapping[str, str]
 
 
-NO_COPIES = DiskCopies({}, {}, {}, ())
+NO_COPIES = DiskCopies({}, {}, {}, {})
 
 
 class EditBasis(NamedTuple):
@@ -87,7 +89,7 @@ def edit_basis(sources: Sources, course_id: str, uris: Iterable[str]) -> EditBas
     wanted = list(dict.fromkeys(uris))
     members = plan.members if plan is not None else {}
     reads: ReadProblems = {}
-    paths: list[str] = []
+    paths: dict[str, str] = {}
     documents: dict[str, ScannedDocument | None] = {}
     before: dict[str, str | None] = {}
     for uri in wanted + [u for u in sources.unsettled if u in members and u not in wanted]:
@@ -98,10 +100,9 @@ def edit_basis(sources: Sources, course_id: str, uris: Iterable[str]) -> EditBas
         if path is None:
             continue
         text = sources.record.read(path, course.root, reads)
-        paths.append(path)
-        old = entry.text if entry is not None else None
+        paths[uri] = path
+        old = before[uri] = entry.text if entry is not None else None
         if text != old:
-            before[uri] = old
             documents[uri] = None if text is None else sources.scanner.one(text)
     for uri, document in documents.items():
         if document is None:
@@ -112,14 +113,14 @@ def edit_basis(sources: Sources, course_id: str, uris: Iterable[str]) -> EditBas
         log.info("read again %d documents changed on disk", len(documents))
     unusable: tuple[DiskProblem, ...] = ()
     if course.root is not None:
-        found = sources.record.problems_with(reads, paths)
+        found = sources.record.problems_with(reads, paths.values())
         in_course = [p for p in found if disk.inside(p.path, course.root)]
         unusable = member_problems(in_course, sources.nested(course.root))
     fresh = snapshot.courses.get(course_id)
     wanted += [u for u in documents if u not in wanted]
     disk_of = sources.record.disk
     aliases = _aliases(fresh, wanted, disk_of) if fresh is not None else frozenset()
-    copies = DiskCopies(documents, before, reads, tuple(paths))
+    copies = DiskCopies(documents, before, reads, paths)
     return EditBasis(snapshot, unusable, aliases, copies)
 
 

@@ -112,17 +112,19 @@ class Workspace:
         return edit_basis(sources, course_id, uris)
 
     def take_disk_copies(self, copies: DiskCopies) -> None:
-        """Index the documents an edit basis read again, each unless the editor opened it
-        or the index changed it meanwhile (a newer read wins)."""
+        """Index the documents an edit basis read again, and keep its reads' problems,
+        each unless the editor opened the document or the index changed it meanwhile (a
+        newer read wins, with its problem)."""
         with self.lock:
-            self.record.apply_reads(copies.problems, copies.paths)
-            for uri, document in copies.documents.items():
+            for uri, path in copies.paths.items():
                 found = self._snapshot.entry(uri)
-                now = None if found is None else found[1]
-                if uri in self.open_buffers or (None if now is None else now.text) != (
-                    copies.before.get(uri)
-                ):
+                now = None if found is None else found[1].text
+                if uri in self.open_buffers or now != copies.before.get(uri):
                     continue
+                self.record.apply_reads(copies.problems, (path,))
+                if uri not in copies.documents:
+                    continue
+                document = copies.documents[uri]
                 if document is None:
                     self.drop(uri)
                 else:

@@ -88,3 +88,35 @@ def test_a_copy_of_a_document_opened_meanwhile_is_not_applied() -> None:
     workspace.take_disk_copies(basis.copies)
     entry = workspace.snapshot.courses[ROOT].docs[_uri("a.md")]
     assert entry.is_open and entry.text == "in the editor {{ k }}\n"
+
+
+def test_a_read_problem_the_watcher_cleared_meanwhile_is_not_put_back() -> None:
+    """The basis read `a.md` undecodable; the author fixed it and the watcher read it
+    again: the basis's problem is older and must not make the course unusable."""
+    workspace, memory = _workspace(
+        {"mfcourse.toml": "", "a.md": b"\xff {{ k }}\n", "b.md": "x {{ k }}\n"}
+    )
+    basis = workspace.edit_basis(ROOT, [_uri("a.md"), _uri("b.md")])
+    assert [p.path for p in basis.unusable] == [f"{ROOT}/a.md"]
+    memory.put(f"{ROOT}/a.md", "fixed {{ k }}\n")
+    workspace.files_changed([(f"{ROOT}/a.md", "changed")])
+    assert workspace.disk_problems == ()
+    workspace.take_disk_copies(basis.copies)
+    assert workspace.disk_problems == ()
+    assert workspace.snapshot.courses[ROOT].docs[_uri("a.md")].text == "fixed {{ k }}\n"
+    assert workspace.edit_basis(ROOT, [_uri("b.md")]).unusable == ()
+
+
+def test_a_read_problem_the_watcher_found_meanwhile_is_not_erased() -> None:
+    """The basis read `a.md` fine; then it broke and the watcher dropped it with its
+    problem: the basis's older clean read must not erase that problem."""
+    workspace, memory = _workspace({"mfcourse.toml": "", "a.md": "{{ k }}\n", "b.md": "{{ k }}\n"})
+    basis = workspace.edit_basis(ROOT, [_uri("a.md"), _uri("b.md")])
+    assert basis.unusable == ()
+    memory.put(f"{ROOT}/a.md", b"\xff {{ k }}\n")
+    workspace.files_changed([(f"{ROOT}/a.md", "changed")])
+    workspace.take_disk_copies(basis.copies)
+    assert [p.path for p in workspace.disk_problems] == [f"{ROOT}/a.md"]
+    assert _uri("a.md") not in workspace.snapshot.course_of
+    later = workspace.edit_basis(ROOT, [_uri("b.md")])
+    assert [p.path for p in later.unusable] == [f"{ROOT}/a.md"]
