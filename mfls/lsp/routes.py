@@ -55,6 +55,7 @@ from lsprotocol import types as t
 from mfls.features.refusal import Refusal
 from mfls.lsp import course_gate
 from mfls.lsp.capabilities import Capabilities
+from mfls.lsp.effects import Outcome
 from mfls.lsp.faults import failed, is_notification
 from mfls.lsp.handlers import (
     assistance,
@@ -318,7 +319,8 @@ def bound(server: MflsServer, route: Route) -> Callable[[Any], Any]:
         snap = state.snapshot(shared_indexes=False)
         result = await server.on_worker(functools.partial(handler, snap, files, params))
         changed = [u for u, buffer in snap.buffers.items() if state.buffers.get(u) is not buffer]
-        if changed and result is not None and not isinstance(result, Refusal):
+        bare = result.answer if isinstance(result, Outcome) else result
+        if changed and bare is not None and not isinstance(bare, Refusal):
             return Refusal(f"{changed[0]} changed while the answer was computed", stale=True)
         answer, later = server.applied(result)
         task = asyncio.current_task()

@@ -105,6 +105,31 @@ async def test_a_buffer_edited_while_the_worker_renames_makes_the_answer_stale()
     assert server.state.pending_renames.waiting == ()
 
 
+async def test_a_rename_refused_while_a_buffer_is_edited_is_still_the_refusal() -> None:
+    """A refusal (here: a member of the course cannot be read) is the answer even when a
+    buffer changed meanwhile: an editor drops a stale error silently."""
+    server, files, uri = served(inline=False)
+    loop = server.worker.loop = asyncio.get_running_loop()
+    files.kit.disk.put(files.kit.path("02.md"), b"\xff {{ topic }}\n")
+    edited = threading.Event()
+
+    def edit_the_buffer() -> None:
+        server.state.workspace.change(uri, [(len(LESSON_1), len(LESSON_1), "x")], 2)
+        edited.set()
+
+    def meanwhile() -> None:
+        loop.call_soon_threadsafe(edit_the_buffer)
+        assert edited.wait(5)
+
+    files.during = meanwhile
+    try:
+        answer = await routes.bound(server, RENAME)(rename_params(uri))
+    finally:
+        server.stop_worker()
+    assert isinstance(answer, Refusal) and not answer.stale
+    assert "02.md" in answer.message and "UTF-8" in answer.message
+
+
 def test_in_the_synchronous_mode_a_rename_runs_inline() -> None:
     server, files, uri = served(inline=True)
     answer = routes.bound(server, RENAME)(rename_params(uri))
