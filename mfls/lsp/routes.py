@@ -52,6 +52,7 @@ from typing import Any
 
 from lsprotocol import types as t
 
+from mfls.disk import Disk
 from mfls.features.refusal import Refusal
 from mfls.lsp import course_gate
 from mfls.lsp.capabilities import Capabilities
@@ -229,9 +230,12 @@ ROUTES: tuple[Route, ...] = (
 )
 
 
-def create_server(routes: Sequence[Route] = ROUTES, inline: bool = False) -> MflsServer:
-    """The server; `inline`: indexing on the loop, no thread or process (`mfls.lsp.sync`)."""
-    server = MflsServer(inline)
+def create_server(
+    routes: Sequence[Route] = ROUTES, inline: bool = False, disk: Disk | None = None
+) -> MflsServer:
+    """The server; `inline`: indexing on the loop, no thread or process (`mfls.lsp.sync`);
+    `disk`: the file tree its workspace reads (the real file system when None)."""
+    server = MflsServer(inline, disk)
     server.offer = functools.partial(install, server, routes)
     install(server, routes)
     return server

@@ -34,6 +34,7 @@ from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 
 from mfls import __version__
+from mfls.disk import REAL_DISK, Disk
 from mfls.lsp import course_gate, rename_journals, to_proto
 from mfls.lsp.capabilities import Capabilities
 from mfls.lsp.course_gate import CourseGate
@@ -61,7 +62,9 @@ log = logging.getLogger(LOGGER_NAME)
 class MflsServer(LanguageServer):
     protocol: MflsProtocol
 
-    def __init__(self, inline: bool = False) -> None:
+    def __init__(self, inline: bool = False, disk: Disk | None = None) -> None:
+        """`inline`: no thread nor process (`mfls.lsp.sync`); `disk`: the file tree the
+        workspace reads, the real file system unless another is given."""
         wire = to_proto.wire_converter()
         super().__init__(
             name="mfls",
@@ -69,7 +72,9 @@ class MflsServer(LanguageServer):
             protocol_cls=MflsProtocol,
             converter_factory=lambda: wire,
         )
-        workspace = Workspace(jobs=1 if inline else default_jobs())
+        workspace = Workspace(
+            jobs=1 if inline else default_jobs(), disk=REAL_DISK if disk is None else disk
+        )
         self.files = DiskFiles(workspace)
         """What DISK handlers read of the file system (`mfls.lsp.files`)."""
         self.state = ServerState(

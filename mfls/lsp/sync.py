@@ -27,6 +27,7 @@ import json
 import logging
 from typing import Any
 
+from mfls.disk import Disk
 from mfls.lsp.logs import LOGGER_NAME
 from mfls.lsp.routes import create_server
 from mfls.lsp.server import MflsServer
@@ -50,8 +51,12 @@ class _Outbox:
 class SyncServer:
     """The front end driven one message at a time; see the module docstring."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
-        self.server: MflsServer = create_server(inline=True)
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop | None = None, disk: Disk | None = None
+    ) -> None:
+        """`loop`: the loop run inside `handle` and `advance` (a new one when None);
+        `disk`: the file tree the workspace reads (the real file system when None)."""
+        self.server: MflsServer = create_server(inline=True, disk=disk)
         self._outbox = _Outbox()
         self.server.protocol.set_writer(self._outbox, include_headers=False)
         self._loop = loop or asyncio.new_event_loop()

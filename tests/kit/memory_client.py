@@ -17,27 +17,21 @@ into text that reads as the editor shows it, for `tests.kit.course.expect`.
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import json
 import os
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 from lsprotocol.converters import get_converter
 from lsprotocol.types import CompletionItemKind
 from pytest_lsp import client_capabilities
 
-from mfls.disk import Disk
 from mfls.disk.memory import MemoryDisk
-from mfls.lsp import server as server_module
 from mfls.lsp.stepped_loop import SteppedLoop
 from mfls.lsp.sync import SyncServer
 from mfls.workspace.uris import path_to_uri
-from mfls.workspace.workspace import Workspace
 from tests.kit.course import Annotation, Cursor, Fixture, compare, lines_of, parse
 
 # Long enough for any debounce or refresh the server sets; how far `settle` lets time run.
@@ -60,14 +54,6 @@ def vscode_capabilities(pull: bool | None = None, client: str = "visual-studio-c
     elif pull is False:
         document.pop("diagnostic", None)
     return caps
-
-
-def serve_from(disk: Disk, loop: asyncio.AbstractEventLoop | None = None) -> SyncServer:
-    """A `SyncServer` reading `disk` instead of the real file system: its workspace is
-    made on `disk` (the server has no parameter for it; `MflsServer` makes its workspace
-    with the module's `Workspace`, and its handlers are bound to that one)."""
-    with mock.patch.object(server_module, "Workspace", functools.partial(Workspace, disk=disk)):
-        return SyncServer(loop=loop)
 
 
 class CourseClient:
@@ -110,7 +96,7 @@ class CourseClient:
         else:
             files = {str(self.root / path): text for path, text in self.fixture.files.items()}
             self.disk: MemoryDisk | None = MemoryDisk(files)
-            self.server = serve_from(self.disk, loop)
+            self.server = SyncServer(loop=loop, disk=self.disk)
         params: dict[str, Any] = {
             "capabilities": vscode_capabilities() if capabilities is None else capabilities,
             "workspaceFolders": [self.folder(name) for name in folders],
