@@ -6,7 +6,9 @@ non-empty target is replaced only when asked (the old one is removed only after 
 one is in place). `write_file` writes a temporary file beside the target and renames it
 over. Both hold the target to the output rule (`mfls.disk.outputs.check_output`, given
 the command's inputs and the folders it reads) and return None, or the `DiskProblem`
-that stopped them, having written nothing.
+that stopped them, having written nothing; `write_file` given `within` also refuses a
+target that lies, by `..` or through a link, outside that folder. `scratch_folder` is a
+new temporary folder, removed with what it holds when the block ends.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ import posixpath
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from mfls.disk.outputs import check_output
 from mfls.disk.problems import DiskProblem
+from mfls.disk.reading import inside, real_path
 
 _TEMP_PREFIX = ".mfls-new-"
 
@@ -119,13 +122,22 @@ def _mode(path: str) -> int:
 
 
 def write_file(
-    target: str, data: bytes, *, inputs: Iterable[str] = (), roots: Iterable[str] = ()
+    target: str,
+    data: bytes,
+    *,
+    inputs: Iterable[str] = (),
+    roots: Iterable[str] = (),
+    within: str | None = None,
 ) -> DiskProblem | None:
     """Make `target` a regular file holding `data`: written beside it, then renamed over
-    (through a link, its target file)."""
+    (through a link, its target file); with `within`, only inside that folder."""
+    if within is not None and not inside(os.path.abspath(target), os.path.abspath(within)):
+        return DiskProblem(target, f"refusing a path outside {within}")
     checked = check_output(target, inputs, roots)
     if isinstance(checked, DiskProblem):
         return checked
+    if within is not None and not inside(checked.path, real_path(within)):
+        return DiskProblem(target, f"refusing a path that a link leads outside {within}")
     directory = os.path.dirname(checked.path)
     try:
         descriptor, temp = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=directory)
@@ -143,3 +155,13 @@ def write_file(
         with contextlib.suppress(OSError):
             os.unlink(temp)
         return DiskProblem(target, f"cannot write it ({_error(error)}); nothing was written")
+
+
+@contextlib.contextmanager
+def scratch_folder(prefix: str) -> Iterator[str]:
+    """A new, empty temporary folder, removed with everything in it when the block ends."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -14,13 +14,12 @@ from __future__ import annotations
 import gc
 import json
 import sys
-import tempfile
 from collections.abc import Mapping
 from typing import Any, Final, Protocol
 
 import mfls
 from mfls.disk import REAL_DISK, Disk, DiskProblem
-from mfls.disk.trees import write_file, write_tree
+from mfls.disk.trees import scratch_folder, write_file, write_tree
 from mfls.exports.ai_shifu import ExportProblem, read_export
 from mfls.exports.layout import decode_text, encode_text, unpack
 from mfls.exports.packing import pack
@@ -34,18 +33,46 @@ LESSONS: Final = "lessons"
 """The folder a lesson named without one goes in."""
 
 
+MAX_PART_BYTES: Final = 255
+"""The longest file or folder name common file systems hold, in UTF-8 bytes."""
+
+_WINDOWS_SEPARATORS: Final = frozenset("\\:")
+
+
+def path_problem(path: str) -> str | None:
+    """Why `path` is not a relative POSIX path of the course, or None when it is. Refused:
+    an empty, `.` or `..` part (it could name something outside the course); a backslash
+    or a colon (a folder separator or a drive on Windows, where the zip download may be
+    unpacked); NUL and other control characters; a part over `MAX_PART_BYTES`."""
+    for part in path.split("/"):
+        if part in ("", ".", ".."):
+            return f"an empty, . or .. part in {path!r}"
+        if any(c in _WINDOWS_SEPARATORS for c in part):
+            return f"a backslash or colon in {path!r} (a folder or drive on Windows)"
+        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in part):
+            return f"a control character in {path!r}"
+        if len(part.encode("utf-8", "surrogatepass")) > MAX_PART_BYTES:
+            return f"a name over {MAX_PART_BYTES} bytes in {path!r}"
+    return None
+
+
 def safe_path(path: str) -> bool:
-    """Whether `path` is a relative POSIX path of the course: no empty, `.` or `..` part
-    (so nothing it names lies outside the course)."""
-    return all(part not in ("", ".", "..") for part in path.split("/"))
+    """Whether `path` is a relative POSIX path of the course (`path_problem`)."""
+    return path_problem(path) is None
+
+
+def page_path(path: str) -> bool:
+    """Whether the page may write `path`: a safe path outside `.mfls/`, mfls's own
+    records (a share link or an edit never writes them; an export or folder may)."""
+    return safe_path(path) and path.split("/", 1)[0] != ".mfls"
 
 
 def lesson_path(name: str) -> str | None:
     """The course path of a lesson the author named (adding or renaming a file, or the
     lesson an older share link carries): leading slashes dropped, a bare name put in
-    `lessons/`; None when the name is empty or leaves the course."""
+    `lessons/`; None when the name is empty, not a path the page may write (`page_path`)."""
     trimmed = name.strip().lstrip("/")
-    if not trimmed or not safe_path(trimmed):
+    if not trimmed or not page_path(trimmed):
         return None
     return trimmed if "/" in trimmed else f"{LESSONS}/{trimmed}"
 
@@ -63,7 +90,7 @@ class TreeWriter(Protocol):
 
     def write_tree(self, root: str, files: Mapping[str, bytes]) -> DiskProblem | None: ...
 
-    def write_file(self, path: str, data: bytes) -> DiskProblem | None: ...
+    def write_file(self, path: str, data: bytes, root: str) -> DiskProblem | None: ...
 
 
 class RealWriter:
@@ -74,8 +101,8 @@ class RealWriter:
     def write_tree(self, root: str, files: Mapping[str, bytes]) -> DiskProblem | None:
         return write_tree(root, files, replace=True)
 
-    def write_file(self, path: str, data: bytes) -> DiskProblem | None:
-        return write_file(path, data)
+    def write_file(self, path: str, data: bytes, root: str) -> DiskProblem | None:
+        return write_file(path, data, within=root)
 
 
 def as_bytes(data: Any) -> bytes:
@@ -142,11 +169,12 @@ class CourseFolder:
 
     def pack(self, edited: Mapping[str, str]) -> dict[str, Any]:
         """The course packed back into its export, as `mfls pack` does, the `edited`
-        texts written first: `bytes`, or `refused` with the reason."""
+        texts written first (never outside the course, nor into `.mfls/`): `bytes`, or
+        `refused` with the reason."""
         for path, text in edited.items():
-            if not safe_path(path):
+            if not page_path(path):
                 continue
-            problem = self.writer.write_file(self._full(path), encode_text(text))
+            problem = self.writer.write_file(self._full(path), encode_text(text), self.root)
             if problem is not None:
                 return {"refused": f"{path}: {problem.reason}"}
         packed = pack(self._read)
@@ -236,11 +264,17 @@ def _published(sent: list[str]) -> dict[str, list[Any]]:
 
 
 def warm_up(writer: TreeWriter | None = None) -> None:
-    """A server run once over a small course of its own (in a fresh temporary folder),
-    asked what the page asks on its way to the first problems, then dropped: the modules
-    and converters a server's first answers need are made, and nothing of any author's
-    course exists yet. The worker snapshots Python right after this."""
-    root = tempfile.mkdtemp(prefix="mfls-warm-up-")
+    """A server run once over a small course of its own (in a fresh temporary folder,
+    removed after), asked what the page asks on its way to the first problems, then
+    dropped: the modules and converters a server's first answers need are made, and
+    nothing of any author's course exists yet. The worker snapshots Python right after
+    this."""
+    with scratch_folder("mfls-warm-up-") as root:
+        _warm_up_in(root, writer)
+    gc.collect()
+
+
+def _warm_up_in(root: str, writer: TreeWriter | None) -> None:
     files = {"mfcourse.toml": _WARM_UP_TOML.encode(), "lessons/a.md": _WARM_UP_LESSON.encode()}
     problem = (writer or RealWriter()).write_tree(root, files)
     if problem is not None:
@@ -293,4 +327,3 @@ def warm_up(writer: TreeWriter | None = None) -> None:
     # The first server after this one still made eleven of the capabilities' converters
     # anew (measured: none for any later one); a second `initialize` makes them here.
     serve().handle(_message(id=1, method="initialize", params=params))
-    gc.collect()

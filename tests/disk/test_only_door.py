@@ -35,6 +35,7 @@ FILE_SYSTEM_CALLS = frozenset(
         "os.path.realpath",
         "os.path.getsize",
         "tempfile.mkstemp",
+        "tempfile.mkdtemp",
         "shutil.copy",
         "shutil.move",
     }
@@ -62,7 +63,7 @@ def file_system_calls(source: str) -> list[tuple[int, str]]:
         if not isinstance(node, ast.Call):
             continue
         name = _dotted(node.func)
-        if name in FILE_SYSTEM_CALLS:
+        if name in FILE_SYSTEM_CALLS or (name or "").startswith("tempfile."):  # every tempfile.*
             found.append((node.lineno, name))
         elif (
             isinstance(node.func, ast.Attribute)
@@ -86,6 +87,12 @@ def test_no_module_outside_the_gateway_touches_the_file_system() -> None:
 def test_the_check_sees_a_planted_read() -> None:
     planted = (
         "import os\nwith open(p, 'rb') as f:\n    pass\nos.path.isfile(p)\nq.read_text()\n"
-        "disk.read_text(p)\n"
+        "disk.read_text(p)\ntempfile.mkdtemp(prefix='x')\ntempfile.gettempdir()\n"
     )
-    assert file_system_calls(planted) == [(2, "open"), (4, "os.path.isfile"), (5, "….read_text")]
+    assert file_system_calls(planted) == [
+        (2, "open"),
+        (4, "os.path.isfile"),
+        (5, "….read_text"),
+        (7, "tempfile.mkdtemp"),
+        (8, "tempfile.gettempdir"),
+    ]

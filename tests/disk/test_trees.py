@@ -72,3 +72,16 @@ def test_write_file_replaces_whole(tmp_path: Path) -> None:
     problem = write_file(str(tmp_path), b"x")
     assert problem is not None
     assert write_file(str(tmp_path / "missing" / "e.json"), b"x") is not None
+
+
+def test_write_file_within_a_folder_refuses_dot_dot_and_links_out(tmp_path: Path) -> None:
+    root, outside = tmp_path / "course", tmp_path / "outside"
+    (root / "lessons").mkdir(parents=True)
+    outside.mkdir()
+    (root / "out").symlink_to(outside)
+    assert write_file(str(root / "lessons/a.md"), b"in", within=str(root)) is None
+    problem = write_file(str(root / "lessons/../../x.md"), b"x", within=str(root))
+    assert problem is not None and problem.reason == f"refusing a path outside {root}"
+    problem = write_file(str(root / "out/x.md"), b"x", within=str(root))
+    assert problem is not None and problem.reason.startswith("refusing a path that a link")
+    assert list(outside.iterdir()) == [] and not (tmp_path / "x.md").exists()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import builtins
 import gc
 import json
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,9 @@ class MemoryWriter:
             self.disk.put(f"{root}/{path}", data)
         return None
 
-    def write_file(self, path: str, data: bytes) -> DiskProblem | None:
+    def write_file(self, path: str, data: bytes, root: str) -> DiskProblem | None:
+        if not path.startswith(f"{root}/"):
+            return DiskProblem(path, f"refusing a path outside {root}")
         if not self.disk.is_directory(path.rsplit("/", 1)[0]):
             return DiskProblem(path, "No such file or directory")
         self.disk.put(path, data)
@@ -72,6 +75,19 @@ def everything(disk: MemoryDisk) -> list[str]:
         ("lessons//a.md", None),
         ("./a.md", None),
         ("lessons/a.md/", None),
+        ("a\\..\\..\\x.md", None),
+        ("lessons\\a.md", None),
+        ("C:x.md", None),
+        ("lessons/C:x.md", None),
+        ("a\0.md", None),
+        ("a\nb.md", None),
+        ("lessons/a\x7f.md", None),
+        ("x" * 253 + ".md", None),
+        ("x" * 252 + ".md", "lessons/" + "x" * 252 + ".md"),
+        ("é" * 126 + ".md", "lessons/" + "é" * 126 + ".md"),
+        ("é" * 127 + ".md", None),
+        (".mfls/ai-shifu-export.json", None),
+        ("lessons/.mfls/a.md", "lessons/.mfls/a.md"),
     ],
 )
 def test_lesson_path_is_the_one_rule_for_a_named_lesson(name: str, path: str | None) -> None:
@@ -81,6 +97,44 @@ def test_lesson_path_is_the_one_rule_for_a_named_lesson(name: str, path: str | N
 def test_safe_path_refuses_every_part_that_leaves_the_course() -> None:
     assert safe_path("lessons/a.md") and safe_path(".mfls/ai-shifu-export.json")
     assert not any(safe_path(p) for p in ("", "/a.md", "a/../../b", "a/./b", "a//b", "a/"))
+
+
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [
+        ("a/../b", "an empty, . or .. part in 'a/../b'"),
+        ("a\\b.md", "a backslash or colon in 'a\\\\b.md' (a folder or drive on Windows)"),
+        ("C:x.md", "a backslash or colon in 'C:x.md' (a folder or drive on Windows)"),
+        ("a\0b", "a control character in 'a\\x00b'"),
+        ("y" * 256, f"a name over 255 bytes in {'y' * 256!r}"),
+    ],
+)
+def test_path_problem_says_why_a_path_is_refused(path: str, reason: str) -> None:
+    assert playground.path_problem(path) == reason
+
+
+def test_the_page_never_writes_mfls_own_records() -> None:
+    assert playground.page_path("lessons/a.md")
+    assert not playground.page_path(".mfls/ai-shifu-export.json")
+    folder, disk = course({"lessons/a.md": "A\n", ".mfls/rename-records.jsonl": "kept\n"})
+    refused = folder.pack({".mfls/rename-records.jsonl": "planted\n", "lessons/a.md": "B\n"})
+    assert refused.keys() == {"refused"}  # no manifest: nothing to pack, the edits written
+    assert disk.read_bytes(f"{ROOT}/.mfls/rename-records.jsonl")[0] == b"kept\n"
+    assert disk.read_bytes(f"{ROOT}/lessons/a.md")[0] == b"B\n"
+
+
+def test_an_edit_is_not_written_through_a_link_out_of_the_course(tmp_path: Path) -> None:
+    """On a real disk: `lessons -> ../outside` must not carry the page's edit out."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "course"
+    root.mkdir()
+    (root / "lessons").symlink_to(outside)
+    folder = CourseFolder(str(root))
+    assert folder.pack({"lessons/a.md": "escaped\n"}) == {
+        "refused": f"lessons/a.md: refusing a path that a link leads outside {root}"
+    }
+    assert list(outside.iterdir()) == []
 
 
 def test_a_folder_replaces_the_course_and_nothing_lands_outside_it() -> None:
@@ -182,9 +236,12 @@ def servers() -> int:
 
 
 def test_the_warm_up_leaves_no_server_and_no_course_behind() -> None:
+    made = Path(tempfile.gettempdir())
+    folders = set(made.glob("mfls-warm-up-*"))
     before = servers()
     playground.warm_up()
     assert servers() == before
+    assert set(made.glob("mfls-warm-up-*")) == folders
 
 
 def test_serve_answers_initialize() -> None:
