@@ -52,6 +52,10 @@ class DiskFiles:
         return self._workspace.edit_basis(course_id, uris)
 
     def pending_journal(self, root: str) -> str | None:
+        """Rename journals are files of the real file system (`mfls.disk.journal`, which
+        `mfls rename` writes): a workspace on another disk has none."""
+        if self._disk is not disk.REAL_DISK:
+            return None
         pending = journal.pending_journal(root)
         return None if pending is None else pending.message()
 

@@ -18,10 +18,14 @@ import pytest
 from lsprotocol.converters import get_converter
 from pytest_lsp import client_capabilities
 
+from mfls.disk import REAL_DISK
+from mfls.disk.memory import MemoryDisk
 from mfls.lsp.stepped_loop import SteppedLoop
 from mfls.lsp.sync import SyncServer
 from mfls.workspace import parallel
 from mfls.workspace.uris import path_to_uri
+from tests.kit.course import no_disk
+from tests.kit.memory_client import stepped_loop
 
 # The learner page's checks off (`page = []`): these tests are about the transport.
 COURSE = (
@@ -173,6 +177,28 @@ def test_hover_completion_definition_references(pull_session: tuple[Client, str]
     )
     places = sorted((r["uri"].rsplit("/", 1)[-1], r["range"]["start"]["line"]) for r in references)
     assert places == [("01.md", 2), ("01.md", 4), ("02.md", 2)]
+
+
+def test_a_server_given_a_disk_reads_the_course_from_it() -> None:
+    """`SyncServer(disk=...)`: the workspace reads that disk, not the file system (out of
+    reach here): the closed lesson's reference and the course file's name come from it."""
+    root = "/memory/course"
+    disk = MemoryDisk({f"{root}/mfcourse.toml": COURSE, f"{root}/02.md": LESSON_2})
+    client = Client(SyncServer(loop=SteppedLoop() if stepped_loop() else None, disk=disk))
+    assert client.server.server.courses.disk is disk
+    uri, caps = path_to_uri(f"{root}/01.md"), vscode(pull=True)
+    with no_disk():
+        folders = [{"uri": path_to_uri(root), "name": "course"}]
+        client.call("initialize", {"capabilities": caps, "workspaceFolders": folders})
+        client.notify("initialized", {})
+        opened(client, uri)
+        at = {"textDocument": {"uri": uri}, "position": ON_TOPIC}
+        hover = client.call("textDocument/hover", at)
+    assert "Read 2 times in 2 documents of Demo." in hover["contents"]["value"]
+
+
+def test_the_server_reads_the_file_system_unless_given_a_disk() -> None:
+    assert new_server().server.courses.disk is REAL_DISK
 
 
 def test_rename_and_code_action(pull_session: tuple[Client, str]) -> None:
