@@ -65,15 +65,6 @@ def _kept(previous: _Worded | None, changed: object) -> _Worded:
     return previous
 
 
-_SEEN: Final = {language: Memo(f"worded findings seen {language}") for language in LANGUAGES}
-
-
-def _fresh(previous: object, changed: object) -> dict[int, tuple[object, object]]:
-    """By identity, what this snapshot's findings said and its words (each value holds
-    what it was worded from, so that no other object takes its identity meanwhile)."""
-    return {}
-
-
 def worded(
     findings: Iterable[Finding | Repeated],
     language: str = EN,
@@ -87,9 +78,11 @@ def worded(
         else course.cache.get(_WORDED.get(language, _WORDED[EN]), _kept)
     )
     messages, related_memo = memo
-    seen: dict[int, tuple[object, Any]] = (
-        {} if course is None else course.cache.get(_SEEN.get(language, _SEEN[EN]), _fresh)
-    )
+    # By identity, what this call's findings said and its words (each value holds what it
+    # was worded from, so that no other object takes its identity meanwhile). Kept for
+    # the call only: a course's findings are fresh objects per request, so a memo kept
+    # with the snapshot would grow with every request.
+    seen: dict[int, tuple[object, Any]] = {}
     severities = DEFAULT_SEVERITIES
     found: list[Diagnostic] = []
     # One marker's findings often say what the previous one said: checked by identity.

@@ -2,6 +2,7 @@
 the range it covers as `code severity [tag]: message`, each related place as `related:
 message` (`diagnostic_marks`)."""
 
+from mfls.features.code_actions import code_actions
 from mfls.features.diagnostics import (
     course_file_diagnostics,
     document_diagnostics,
@@ -245,16 +246,21 @@ def test_courses_never_share_memory() -> None:
 
 
 def test_malformed_course_file_gets_a_diagnostic() -> None:
-    made = course({"mfcourse.toml": 'name = "x"\nhost = [\n', "a.md": "x\n"})
+    # The reader runs to the end of the file to close the `[`: the problem is the line
+    # that opens it, not the end of the file.
+    text = """
+        //- mfcourse.toml
+        name = "x"
+        host = [
+        %%^^^^^^^^ course-file-invalid error: The course file is not valid TOML. Every setting uses its default until it is fixed; the TOML reader says: Invalid value.
+
+        # the end
+        //- a.md
+        x
+        """  # noqa: E501
+    check_document(text, "mfcourse.toml")
+    made = course_text(text)
     [found] = course_file_diagnostics(made.snapshot, made.root)
-    assert (found.code, found.severity, found.start, found.end, found.message) == (
-        "course-file-invalid",
-        "error",
-        20,
-        20,  # the end of the file, where the reader stopped
-        "The course file is not valid TOML. Every setting uses its default until it is"
-        " fixed; the TOML reader says: Invalid value.",
-    )
     assert document_diagnostics(made.snapshot, made.uri("mfcourse.toml")) == [found]
 
 
@@ -274,3 +280,34 @@ def test_unknown_field_in_course_file_is_a_warning() -> None:
 def test_unknown_document_has_no_diagnostics() -> None:
     made = course({})
     assert document_diagnostics(made.snapshot, "file:///nowhere.md") == []
+
+
+def _cached_entries(made_course: object) -> int:
+    """How many entries the course's derived cache holds, counting each kept dict, list or
+    set (and those a kept tuple holds) by its length."""
+
+    def size(value: object) -> int:
+        if isinstance(value, dict | list | set | frozenset):
+            return len(value)
+        if isinstance(value, tuple):
+            return sum(size(part) for part in value)
+        return 0
+
+    values = made_course.cache._values  # type: ignore[attr-defined]
+    return sum(size(value) for value in values.values())
+
+
+def test_code_actions_on_one_snapshot_keep_the_course_cache_bounded() -> None:
+    # Each request words the document's findings again: what it keeps for the snapshot
+    # must not grow with the number of requests (it grew by every finding each time).
+    lines = [f"?[%{{{{ old{n} }}}} A | B]\n\nUse {{{{ key{n} }}}}.\n\n" for n in range(60)]
+    made = course_text("//- 01.md\n" + "".join(lines))
+    uri = made.uri("01.md")
+    snapshot = made.snapshot
+    (course,) = snapshot.courses.values()
+    end = len(made.text("01.md"))
+    code_actions(snapshot, uri, 0, end)
+    after_one = _cached_entries(course)
+    for _ in range(20):
+        code_actions(snapshot, uri, 0, end)
+    assert _cached_entries(course) == after_one
