@@ -170,9 +170,12 @@ def run(command: list[str], pythonpath: str | None, pure: bool = False) -> float
     return time.perf_counter() - started
 
 
-def bench(root: Path, runs: int, before: str | None, pure: bool = False) -> list[float]:
+def bench(
+    root: Path, runs: int, before: str | None, pure: bool = False
+) -> tuple[list[float], list[float]]:
     """Medians: mfls, mfls --jobs 1, markdown-it-py, the two ratios, mfls / mfls --jobs 1
-    [, before, its ratio][, pure, its ratio]."""
+    [, before, its ratio][, pure, its ratio]; and the median CPU time (user and system, the
+    workers' included) of mfls, mfls --jobs 1 and markdown-it-py."""
     check = [sys.executable, "-m", "mfls", "check", str(root)]
     serial = [*check, "--jobs", "1"]
     parse = [sys.executable, "-c", MARKDOWN_IT, str(root)]
@@ -188,10 +191,13 @@ def bench(root: Path, runs: int, before: str | None, pure: bool = False) -> list
     for command, path, plain in commands:  # the untimed warm-up round
         run(command, path, plain)
     times: list[list[float]] = [[] for _ in commands]
+    cpus: list[list[float]] = [[] for _ in commands]
     ratios: list[list[float]] = [[] for _ in commands]
     for _ in range(runs):
         for k, (command, path, plain) in enumerate(commands):
+            used = cpu_seconds()
             times[k].append(run(command, path, plain))
+            cpus[k].append(cpu_seconds() - used)
         for k in range(len(commands)):
             ratios[k].append(times[2][-1] / times[k][-1])
     cells = [statistics.median(times[0]), statistics.median(times[1]), statistics.median(times[2])]
@@ -199,7 +205,7 @@ def bench(root: Path, runs: int, before: str | None, pure: bool = False) -> list
     cells.append(statistics.median(a / b for a, b in zip(times[0], times[1], strict=True)))
     for k in range(3, len(commands)):
         cells += [statistics.median(times[k]), statistics.median(ratios[k])]
-    return cells
+    return cells, [statistics.median(cpus[k]) for k in range(3)]
 
 
 def make_corpus(name: str, root: Path, lessons: int) -> int:
@@ -280,6 +286,7 @@ def main() -> int:
         "ratio",
         "ratio --jobs 1",
         "mfls check / --jobs 1",
+        "CPU s: mfls check, --jobs 1, markdown-it-py",
     ]
     if options.before:
         header += ["before (s)", "ratio before"]
@@ -300,8 +307,9 @@ def main() -> int:
             with tempfile.TemporaryDirectory() as folder:
                 root = Path(folder)
                 size = make_corpus(name, root, lessons)
-                cells = bench(root, options.runs, options.before, options.pure)
+                cells, cpus = bench(root, options.runs, options.before, options.pure)
             shown = [f"{c:.2f}" for c in cells[:3]] + [f"{c:.2f}x" for c in cells[3:6]]
+            shown.append(", ".join(f"{c:.2f}" for c in cpus))
             if options.before:
                 shown += [f"{cells[6]:.2f}", f"{cells[7]:.2f}x"]
             if options.pure:
