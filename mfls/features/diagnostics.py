@@ -26,7 +26,7 @@ from mfls.features.document_rules import document_findings as construct_findings
 from mfls.features.facts import facts_of
 from mfls.features.finding import DEPRECATED, UNNECESSARY, Diagnostic, Finding, Related, said
 from mfls.features.key_rules import key_findings
-from mfls.features.scan_rules import _RUNTIME_NAMES, runtime_findings, runtime_name, scan_findings
+from mfls.features.scan_rules import _RUNTIME_NAMES, runtime_name, scan_findings
 from mfls.features.suppressions import Unused, directives_of, may_hold_directives, partition
 from mfls.syntax.model import ScanResult
 from mfls.workspace import diagnostic_registry as codes
@@ -57,7 +57,6 @@ __all__ = [
     "entry_findings",
     "hidden_text",
     "runs_on_text",
-    "runtime_diagnostics",
     "runtime_name",
     "scan_diagnostics",
     "structure_file_diagnostics",
@@ -78,18 +77,6 @@ def scan_diagnostics(
 ) -> list[Diagnostic]:
     """The findings of `scan_rules.scan_findings`, worded in `language`."""
     return worded(scan_findings(result, text, quiet_legacy, target, reserved, spelling), language)
-
-
-def runtime_diagnostics(
-    result: ScanResult,
-    text: str | None,
-    target: str,
-    reserved: Callable[[str], bool] | None = None,
-    language: str = EN,
-    spelling: BindingSpelling = NO_PAGE,
-) -> list[Diagnostic]:
-    """The findings of `scan_rules.runtime_findings`, worded in `language`."""
-    return worded(runtime_findings(result, text, target, reserved, spelling), language)
 
 
 def document_diagnostics(

@@ -311,11 +311,6 @@ class CourseFacts:
         found.sort(key=lambda pair: pair[0].start)
         return found
 
-    def kinds(self, entry: DocEntry) -> list[tuple[Marker, str]]:
-        """Each marker of `entry` that asks or reads a key, with its place kind, in text
-        order."""
-        return [(marker, kinds[0]) for marker, kinds in self.verdicts(entry)]
-
     def questions(self) -> Iterator[str]:
         """Every key the course asks or reads (the map's lanes, the key table's rows)."""
         seen: set[str] = set()
