@@ -26,7 +26,7 @@ from mfls.features.document_rules import document_findings as construct_findings
 from mfls.features.facts import facts_of
 from mfls.features.finding import DEPRECATED, UNNECESSARY, Diagnostic, Finding, Related, said
 from mfls.features.key_rules import key_findings
-from mfls.features.scan_rules import _RUNTIME_NAMES, runtime_name, scan_findings
+from mfls.features.scan_rules import runtime_name, scan_findings
 from mfls.features.suppressions import Unused, directives_of, may_hold_directives, partition
 from mfls.syntax.model import ScanResult
 from mfls.workspace import diagnostic_registry as codes
@@ -43,7 +43,6 @@ from mfls.workspace.index import CourseSnapshot, DocEntry, WorkspaceSnapshot
 __all__ = [
     "DEPRECATED",
     "FIXED_OUTPUT_UNCLOSED",
-    "_RUNTIME_NAMES",
     "Diagnostic",
     "Findings",
     "Related",

@@ -12,7 +12,6 @@ from mfls.features import messages
 from mfls.features.binding_spelling import padded
 from mfls.features.code_actions import code_actions
 from mfls.features.diagnostics import (
-    _RUNTIME_NAMES,
     Diagnostic,
     course_file_diagnostics,
     document_diagnostics,
@@ -28,6 +27,7 @@ from mfls.features.messages import (
     quoted,
     say,
 )
+from mfls.features.scan_rules import _RUNTIME_NAMES
 from mfls.workspace.config import TARGETS, ConfigProblem
 from mfls.workspace.diagnostic_registry import DEFAULT_SEVERITIES
 from mfls.workspace.hosts import HOST_NAMES, host_profile
