@@ -132,12 +132,18 @@ class CourseFolder:
     def _full(self, path: str) -> str:
         return f"{self.root.rstrip('/')}/{path}"
 
-    def replace(self, files: Mapping[str, Any], title: str | None) -> dict[str, Any]:
+    def replace(
+        self, files: Mapping[str, Any], title: str | None, shared: bool = False
+    ) -> dict[str, Any]:
         """The course replaced by `files` (path -> bytes; a path that leaves the course is
-        dropped): the files before and after, the texts the page edits and the bytes it
-        keeps, or `refused` when the tree could not be written (the course unchanged)."""
+        left out, and, from a `shared` link, one the page does not write: `page_path`):
+        the files before and after, the texts the page edits and the bytes it keeps, the
+        paths left out, or `refused` when the tree could not be written (the course
+        unchanged)."""
         old = self.files()
-        written = {path: as_bytes(data) for path, data in files.items() if safe_path(path)}
+        rule = page_path if shared else safe_path
+        written = {path: as_bytes(data) for path, data in files.items() if rule(path)}
+        left_out = sorted(path for path in files if path not in written)
         problem = self.writer.write_tree(self.root, written)
         if problem is not None:
             return {"refused": f"{problem.path}: {problem.reason}"}
@@ -149,7 +155,14 @@ class CourseFolder:
                 texts[path] = text
             else:
                 kept[path] = data
-        return {"old": old, "new": self.files(), "texts": texts, "kept": kept, "title": title}
+        return {
+            "old": old,
+            "new": self.files(),
+            "texts": texts,
+            "kept": kept,
+            "title": title,
+            "left_out": left_out,
+        }
 
     def open_export(self, data: Any, name: str) -> dict[str, Any]:
         """The AI-Shifu export `data` (a file called `name`) unpacked as the course, as

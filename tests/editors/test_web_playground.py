@@ -656,6 +656,19 @@ def test_the_course_shared_by_link(session: Session) -> None:
         "text": text,
     }
 
+    # A course link with paths mfls's one rule refuses: left out and named, pasted or
+    # opened in a new tab.
+    left_out = (
+        "Left out of the course (outside it, in mfls's own .mfls folder, or not a portable "
+        "file name): .mfls/rename-records.jsonl, a\\..\\..\\x.md."
+    )
+    assert share["leftOut"] == {
+        "pasted": left_out,
+        "pastedList": ["mfcourse.toml", "lessons/shared-01.md"],
+        "opened": left_out,
+        "openedList": ["mfcourse.toml", "lessons/shared-01.md"],
+    }
+
     # A damaged fragment: a message, and the example course with its problems.
     damaged = share["damaged"]
     bad_link = (

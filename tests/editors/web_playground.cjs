@@ -420,6 +420,27 @@ async function share(context, page) {
   await other.waitForFunction(() => document.querySelectorAll("#file-list li").length === 2, null, { timeout: WAIT });
   steps.oldLink.list = await listed(other);
   steps.oldLink.text = await text(other, lesson);
+  // A course link whose paths mfls's one rule refuses (mfls's own .mfls records, a path a
+  // Windows unzipper reads as folders): pasted, and opened in a new tab (the rule applied
+  // when the course reaches the worker, before Python was up), they are left out and named.
+  const refusedFiles = {
+    "mfcourse.toml": 'host = "generic"\n',
+    "lessons/shared-01.md": "# Shared\n",
+    ".mfls/rename-records.jsonl": "planted\n",
+    "a\\..\\..\\x.md": "# Out\n",
+  };
+  const refusedLink = `#course=${require("zlib").deflateRawSync(JSON.stringify({ files: refusedFiles })).toString("base64url")}`;
+  await other.evaluate((hash) => { location.hash = hash; }, refusedLink);
+  steps.leftOut = { pasted: await message(other, "error") };
+  await other.waitForFunction(() => document.querySelectorAll("#file-list li").length === 2 && document.querySelector("#file-list li[data-path='lessons/shared-01.md']"), null, { timeout: WAIT });
+  steps.leftOut.pastedList = await listed(other);
+  const third = await context.newPage();
+  record(third);
+  await third.goto(`${new URL(link).origin}${new URL(link).pathname}${refusedLink}`);
+  steps.leftOut.opened = await message(third, "error");
+  await waitReady(third);
+  steps.leftOut.openedList = await listed(third);
+  await third.close();
   await other.evaluate(() => { location.hash = `#course=${"A".repeat(40000)}`; });
   steps.tooLongOpened = { message: await message(other, "error") };
   await other.waitForFunction(() => document.querySelectorAll("#file-list li").length === 4, null, { timeout: WAIT });

@@ -162,6 +162,7 @@ def test_a_folder_replaces_the_course_and_nothing_lands_outside_it() -> None:
             ".mfls/ai-shifu-export.json": b"{}",
         },
         "title": "My course",
+        "left_out": ["../outside.md", "/absolute.md", "lessons/../../etc/passwd"],
     }
     assert everything(disk) == [
         f"{ROOT}/lessons/01.md",
@@ -170,6 +171,26 @@ def test_a_folder_replaces_the_course_and_nothing_lands_outside_it() -> None:
         f"{ROOT}/notes.txt",
     ]
     assert disk.read_bytes(f"{ROOT}/.mfls/ai-shifu-export.json")[0] == b"{}"
+
+
+def test_a_shared_course_never_writes_mfls_own_records_nor_windows_paths() -> None:
+    """A share link is anyone's text: its `.mfls/` files and the paths a Windows unzipper
+    would read as folders or drives are left out, and said so."""
+    folder, disk = course({"lessons/old.md": "Old\n"})
+    result = folder.replace(
+        {
+            "lessons/01.md": b"Hi\n",
+            ".mfls/ai-shifu-export.json": b"{}",
+            "a\\..\\..\\x.md": b"x",
+            "C:x.md": b"x",
+        },
+        None,
+        shared=True,
+    )
+    assert result["left_out"] == [".mfls/ai-shifu-export.json", "C:x.md", "a\\..\\..\\x.md"]
+    assert result["texts"] == {"lessons/01.md": "Hi\n"} and result["kept"] == {}
+    assert everything(disk) == [f"{ROOT}/lessons/01.md"]
+    assert disk.read_bytes(f"{ROOT}/.mfls/ai-shifu-export.json")[0] is None
 
 
 def test_a_tree_that_cannot_be_written_is_refused() -> None:

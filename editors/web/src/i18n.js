@@ -62,6 +62,7 @@ const STRINGS = {
     hostDefault: "host's default",
     unknownSetting: (value) => `${value} (not known)`,
     badLink: "The link's course could not be read (too long or damaged): here is the example course.",
+    leftOut: (paths) => `Left out of the course (outside it, in mfls's own .mfls folder, or not a portable file name): ${paths.join(", ")}.`,
     socketClosed: (where, reason) =>
       `mfls at ${where} closed the connection${reason ? ` (${reason})` : ""}: reload the page once it runs again.`,
     socketUnreachable: (where) =>
@@ -125,6 +126,7 @@ const STRINGS = {
     hostDefault: "宿主默认",
     unknownSetting: (value) => `${value}（未知）`,
     badLink: "无法读取链接中的课程（过长或已损坏）：以下是示例课程。",
+    leftOut: (paths) => `以下文件未放入课程（位于课程之外、位于 mfls 自己的 .mfls 文件夹中，或不是可移植的文件名）：${paths.join("、")}。`,
     socketClosed: (where, reason) =>
       `${where} 上的 mfls 关闭了连接${reason ? `（${reason}）` : ""}：待它重新运行后请刷新页面。`,
     socketUnreachable: (where) =>

@@ -50,7 +50,11 @@ const state = new PageState({
 if (socketUrl) for (const id of SOCKET_HIDDEN) document.getElementById(id).hidden = true;
 
 const pickersFromFile = coursePickers(state);
-const worker = socketUrl ? null : new MflsWorker(state, (files) => editors.openCourse(files));
+const worker = socketUrl ? null : new MflsWorker(
+  state,
+  (files) => editors.openCourse(files),
+  (paths) => paths.forEach((path) => editors.close(path)),
+);
 const socket = socketUrl ? new SocketMode(state) : null;
 const editors = new CourseEditors(state, worker, () => pickersFromFile());
 fileList(state, editors, worker);

@@ -8,10 +8,12 @@ import { showStatus } from "./status_line.js";
 import { workerTransport } from "./transport.js";
 
 export class MflsWorker {
-  // `openCourse(files)`: a course the worker made (an export, a folder) shown on the page.
-  constructor(state, openCourse) {
+  // `openCourse(files)`: a course the worker made (an export, a folder) shown on the page;
+  // `closeFiles(paths)`: files the worker left out (mfls's path rule refused them) closed.
+  constructor(state, openCourse, closeFiles) {
     this.state = state;
     this.openCourse = openCourse;
+    this.closeFiles = closeFiles;
     this.waiting = new Map(); // request id -> resolve
     this.nextId = 0;
     this.restartButton = document.getElementById("restart");
@@ -60,6 +62,10 @@ export class MflsWorker {
       state.epoch += 1;
       this.openCourse(course.files);
       if (course.title != null) say(t("opened", course.title, Object.keys(course.files).length), "info");
+      if (course.leftOut?.length) say(t("leftOut", course.leftOut), "error");
+    } else if (data.leftOut) {
+      this.closeFiles(data.leftOut);
+      say(t("leftOut", data.leftOut), "error");
     } else if (refused !== undefined) {
       say(t("exportRefused", refused), "error");
     } else if (packed) {
@@ -103,7 +109,7 @@ export class MflsWorker {
       const files = { ...state.kept, ...state.texts() };
       state.worker = new Worker("worker.js", { type: "module" });
       this.listen(state.worker);
-      this.post({ course: files });
+      this.post({ course: files, restarted: true });
       state.dead = false;
       state.epoch = 0;
       showStatus(t("restarting"), "loading");

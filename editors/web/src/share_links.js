@@ -58,6 +58,6 @@ export function shareLinks(state, worker) {
   window.addEventListener("hashchange", async () => {
     if (!worker || !isShareLink(location.hash)) return;
     const course = await firstCourse(worker);
-    worker.post({ replace: { files: encoded(course), title: null } });
+    worker.post({ replace: { files: encoded(course), title: null, shared: true } });
   });
 }

@@ -4,13 +4,15 @@
 // are mfls's Python too (mfls/lsp/playground.py). Python starts loading as soon as the
 // worker does. Messages from the page:
 //   {lessonPath: {id, name}}      the course path of a lesson the author named (or null)
-//   {course: {path: text, ...}}   the course's files, once, before any LSP message
+//   {course: {path: text, ...}, restarted}  the course's files, once, before any LSP
+//                                message (paths mfls's rule refuses left out: {leftOut})
 //   {lsp: "<JSON-RPC text>"}      a message for the server (`initialize: true` on initialize)
 //   {write: path, text, epoch} / {remove: path, epoch}   a file of the course written or
 //                                removed; ignored when `epoch` (how many courses the page
 //                                had seen replace the first) is older than the worker's
 //   {openExport: {name, bytes}}  an AI-Shifu export, unpacked by mfls as the new course
-//   {replace: {files: {path: bytes}, title, saveAs}}  a folder from disk as the new course
+//   {replace: {files: {path: bytes}, title, saveAs, shared}}  a folder from disk (or a
+//                                pasted share link's course: `shared`) as the new course
 //   {pack: {id, edited: {path: text}}}  the course packed back by mfls into its export
 //   {breakPython: true}          Python made to fail fatally, as a too deep recursion in C
 //                                does (for the browser test of a restart; it harms only
@@ -18,9 +20,10 @@
 //                                restart)
 // and to the page: {lessonPath: {id, path}}, {lsp: text} for each message the server sends, {ready: {...}} once
 // Python is up (`cached`: the runtime's files this start read from the cache; `snapshot`:
-// whether Python started from the cached snapshot), {failed: message} if it cannot start, {course: {files, kept, title, saveAs}}
+// whether Python started from the cached snapshot), {failed: message} if it cannot start, {course: {files, kept, title, saveAs, leftOut}}
 // after an export or folder replaced the course (`kept`: the bytes of its other files, for
-// a restart), {refused: message} when mfls refuses one, {packed: {id, bytes}} or {packed:
+// a restart; `leftOut`: the paths mfls's rule refused), {leftOut: [path]} for a file of the
+// course the page sent that the rule refuses (not written), {refused: message} when mfls refuses one, {packed: {id, bytes}} or {packed:
 // {id, refused}}, and {dead: message} once Pyodide has failed fatally (it cannot run
 // again: every later request is answered with an error, and the page may start a new
 // worker with the course it has).
@@ -34,6 +37,7 @@ const base = new URL(".", self.location.href);
 
 let server = null; // the Python SyncServer
 let folder = null; // the course's folder (mfls.lsp.playground.CourseFolder)
+let pagePath = null; // the one rule for a path the page writes (mfls.lsp.playground.page_path)
 let timer = null;
 let dead = null; // why Pyodide failed fatally, once it has
 const waiting = []; // page messages that came before Python was ready
@@ -159,7 +163,7 @@ function replaced(result, saveAs) {
   ];
   const notice = JSON.stringify({ jsonrpc: "2.0", method: "workspace/didChangeWatchedFiles", params: { changes } });
   drain(() => server.handle(notice));
-  self.postMessage({ course: { files: result.texts, kept: result.kept, title: result.title, saveAs } });
+  self.postMessage({ course: { files: result.texts, kept: result.kept, title: result.title, saveAs, leftOut: result.left_out } });
 }
 
 // An export or folder that mfls's code fails on (a bug, not a refusal) is refused with the
@@ -191,7 +195,7 @@ function handleCourse(pyodide, data) {
     else replaced(result, data.openExport.name);
   } else if (data.replace !== undefined) {
     const files = pyodide.toPy(new Map(Object.entries(data.replace.files)));
-    const result = fromPython(folder.replace(files, data.replace.title));
+    const result = fromPython(folder.replace(files, data.replace.title, Boolean(data.replace.shared)));
     files.destroy();
     if (result.refused !== undefined) self.postMessage({ refused: result.refused });
     else replaced(result, data.replace.saveAs);
@@ -206,6 +210,8 @@ function handleCourse(pyodide, data) {
     drain(() => server.handle(data.initialize ? rooted(data.lsp) : data.lsp));
   } else if ((data.write !== undefined || data.remove !== undefined) && data.epoch !== epoch) {
     // Sent for a course replaced since: not this course's file.
+  } else if (!pagePath(data.write ?? data.remove ?? "")) {
+    if (data.write !== undefined) self.postMessage({ leftOut: [data.write] });
   } else if (data.write !== undefined) {
     let existed = true;
     try { pyodide.FS.stat(`${ROOT}/${data.write}`); } catch { existed = false; }
@@ -438,9 +444,16 @@ if (MAKER) {
   });
 }
 
-async function start(course) {
+async function start(course, restarted) {
   const { pyodide, playground, snapshot, started, loaded, unpacked } = await runtime;
-  for (const [path, text] of Object.entries(course)) writeFile(pyodide, path, text);
+  pagePath = playground.page_path;
+  // The course the page opened (a share link's, before Python was up): what the rule
+  // refuses is left out, and the page told. A restart's course is the one mfls had (with
+  // the `.mfls/` records an export brought).
+  const rule = restarted ? playground.safe_path : pagePath;
+  const leftOut = Object.keys(course).filter((path) => !rule(path)).sort();
+  for (const [path, text] of Object.entries(course)) if (rule(path)) writeFile(pyodide, path, text);
+  if (leftOut.length) self.postMessage({ leftOut });
   clock = performance.now();
   server = playground.serve();
   folder = playground.CourseFolder();
@@ -484,7 +497,7 @@ self.onmessage = (event) => {
   if (data.lessonPath !== undefined) {
     answerLessonPath(data.lessonPath);
   } else if (data.course !== undefined) {
-    start(data.course).then((pyodide) => { python = pyodide; }, (error) => {
+    start(data.course, Boolean(data.restarted)).then((pyodide) => { python = pyodide; }, (error) => {
       self.postMessage({ failed: String(error && error.message || error) });
     });
   } else if (python === null) {
