@@ -39,11 +39,7 @@ class Reads:
 
 
 def reads_of(course: CourseSnapshot, key: str) -> Reads:
-    substituted = facts_of(course).substituted
-    reads = sorted(
-        (o for o in course.references.get(key, ()) if substituted(o.marker)),
-        key=course.position,
-    )
+    reads = sorted(facts_of(course).reading(key), key=course.position)
     documents = {o.uri for o in reads}
     return Reads(
         tuple(Location(o.uri, o.marker.key_start, o.marker.key_end) for o in reads),

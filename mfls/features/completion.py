@@ -371,8 +371,7 @@ def describe(course: CourseSnapshot, key: str) -> tuple[str, str]:
 def _describe(course: CourseSnapshot, key: str) -> tuple[str, str, str]:
     """(detail, kind, doubt) of a key: its standing in the facts, worded."""
     facts = facts_of(course)
-    substituted = facts.substituted
-    uses = sum(1 for o in course.references.get(key, ()) if substituted(o.marker))
+    uses = len(facts.reading(key))
     used = f"read {uses}×" if uses != 1 else "read once"
     standing = facts.standing(key)
     if standing == PLACE_PROVIDED:

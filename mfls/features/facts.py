@@ -175,6 +175,12 @@ class CourseFacts:
         """The marker reads its key: a reference the host substitutes."""
         return marker.role is not Role.BINDING and self.host.substitutes(marker)
 
+    def reading(self, key: str) -> list[Occurrence]:
+        """The key's occurrences that read it (`read`), every document's: the reads that
+        hovers, lenses and completion count."""
+        read = self.read
+        return [o for o in self.course.references.get(key, ()) if read(o.marker)]
+
     @property
     def host_name(self) -> str:
         return self.host.title or self.host.name

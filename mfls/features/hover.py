@@ -180,7 +180,7 @@ def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker, language:
         parts.append(say(language, message_id, places=shown, more=beyond))
     else:
         parts.append(say(language, "hover.not-bound"))
-    references = [o for o in course.references.get(key, ()) if facts.substituted(o.marker)]
+    references = facts.reading(key)
     if references:
         times = counted(language, "hover.times", len(references))
         documents = counted(language, "hover.documents", len({o.uri for o in references}))

@@ -40,6 +40,7 @@ from mfls.features.hover import hover
 from mfls.features.inlay_hints import inlay_hints
 from mfls.features.messages import EN, say
 from mfls.features.variable_table import global_variable_table
+from mfls.workspace import catalog
 from mfls.workspace.index import CourseSnapshot
 from tests.ai_shifu_exports import shared_exports
 from tests.kit.course import Course, course, expect, hover_text
@@ -85,11 +86,18 @@ COURSE_CREATOR = {
     "lessons/lesson-02.md": "Aim for {{ goal }}, {{ level }}.\n?[{{ sys_custom }} A | B]\n",
 }
 
+ONE_IGNORED_THEN_READ = "?[{{ x }} A | B]\n\nUse {{ x }}.\n"
+"""A binding the runtime of ai-shifu's default target ignores, then a read."""
+
 # Read at collection: the feature tests run where the file system is out of reach.
 COURSES: dict[str, dict[str, str]] = {
     "example": _texts(ROOT / "examples" / "course"),
     "course-creator": COURSE_CREATOR,
     "conformance": _conformance(),
+    "ignored binding then read": {
+        "mfcourse.toml": 'host = "ai-shifu"\n',
+        "one.md": ONE_IGNORED_THEN_READ,
+    },
 }
 _EXPORTS = shared_exports()
 for _export in sorted(_EXPORTS.glob("*.json")) if _EXPORTS is not None else ():
@@ -121,6 +129,17 @@ def verdict_sentence(kind: str, lane: KeyLane, host: str) -> str:
     if lane.bound_in_references:
         return _start("hover.bound-in-references", places=1)
     return say(EN, "hover.not-bound")
+
+
+def read_sentence(lane: KeyLane, drawn: CourseMap, course_name: str) -> str:
+    """The sentence of a hover that says how often the key is read: the map's reads."""
+    reads = lane.reads
+    if not reads:
+        return say(EN, "hover.not-read", course=course_name)
+    documents = len({drawn.lessons[p.lesson].uri for p in reads})
+    times = catalog.counted(EN, "hover.times", len(reads))
+    in_documents = catalog.counted(EN, "hover.documents", documents)
+    return say(EN, "hover.read", times=times, documents=in_documents, course=course_name)
 
 
 def disagreements(made: Course) -> Iterator[str]:
@@ -162,6 +181,12 @@ def disagreements(made: Course) -> Iterator[str]:
         counts = Counter({problem.code: problem.count for problem in lane.problems})
         if counts != counted:
             yield f"{lane.key}: the map counts {dict(counts)}, its places {dict(counted)}"
+        # Every marker of the key (a place or not) hovers with the map's count of reads.
+        said_reads = read_sentence(lane, drawn, the_course.name)
+        for occurrence in the_course.occurrences(lane.key):
+            shown = hover(snapshot, occurrence.uri, occurrence.marker.start, EN)
+            if shown is not None and said_reads not in shown.markdown:
+                yield f"{lane.key} at {occurrence.uri}: hover lacks {said_reads!r}"
     for uri, codes in given.items():
         kept = Counter({k: n for k, n in placed[uri].items() if k[2] not in severities_off})
         if codes != kept:
@@ -253,4 +278,14 @@ def test_a_legacy_profile_binding_in_a_reference_counts_both_problems() -> None:
     # Nothing collects the answer: no variable table row, no "asked here" inlay hint.
     assert global_variable_table(course_map(_the_course(made))) == []
     assert inlay_hints(made.snapshot, made.uri("ref.md")) == []
+    assert list(disagreements(made)) == []
+
+
+def test_a_binding_the_runtime_ignores_is_not_a_read_in_the_hover() -> None:
+    # Under the default target of ai-shifu, `?[{{ x }} ...]` saves nothing and reads
+    # nothing: the one read is `{{ x }}`, as the map and the diagnostics say.
+    made = course({"mfcourse.toml": 'host = "ai-shifu"\n', "one.md": ONE_IGNORED_THEN_READ})
+    assert _lane(made, "x")["reads"] == 1
+    shown = hover(made.snapshot, made.uri("one.md"), 3, EN)
+    expect(hover_text(made, shown, "one.md"), "hover/ignored_binding_then_read.md")
     assert list(disagreements(made)) == []

@@ -306,8 +306,8 @@ EN_MESSAGES: Final[Mapping[str, str]] = {
         "**Binding**${legacy}: this interaction saves the user's answer to this question."
     ),
     "hover.binding.ignored": (
-        "**Not a binding on ${runtime}**: this interaction saves no answer there (see its "
-        "diagnostic); the marker reads the answer instead."
+        "**Not a binding on ${runtime}**: this interaction saves no answer there and shows the "
+        "marker as part of its first button's text (see its diagnostic)."
     ),
     "hover.binding.in-reference": (
         "**Binding**${legacy} in a reference document: it grants no permission to save the answer."

@@ -264,8 +264,8 @@ ZH_MESSAGES: Final[Mapping[str, str]] = {
     ),
     "hover.binding": "**绑定**${legacy}：这个交互会把用户对这个问题的回答保存下来。",
     "hover.binding.ignored": (
-        "**在 ${runtime} 上不是绑定**：这个交互在那里不会保存回答（见其诊断）；这个标记改为读取"
-        "回答。"
+        "**在 ${runtime} 上不是绑定**：这个交互在那里不会保存回答，而是把这个标记当作第一个按钮"
+        "文字的一部分显示出来（见其诊断）。"
     ),
     "hover.binding.in-reference": "参考文档中的**绑定**${legacy}：它没有保存回答的权限。",
     "hover.legacy-form": "（旧的 `%{{...}}` 写法）",
