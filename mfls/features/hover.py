@@ -173,10 +173,9 @@ def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker, language:
     if bindings or in_references:
         shown = separator.join(_place(course, o) for o in (bindings or in_references)[:5])
         beyond = len(bindings or in_references) - 5
-        if in_references:
-            message_id = "hover.bound-in-references"
-        else:
-            message_id = "hover.bound-in.more" if beyond > 0 else "hover.bound-in"
+        message_id = "hover.bound-in-references" if in_references else "hover.bound-in"
+        if beyond > 0:
+            message_id += ".more"
         parts.append(say(language, message_id, places=shown, more=beyond))
     else:
         parts.append(say(language, "hover.not-bound"))

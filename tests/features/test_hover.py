@@ -25,6 +25,21 @@ def test_binding_hover_shows_exact_key_role_places_and_counts() -> None:
     expect(hover_text(made, found), "hover/binding_places_and_counts.md")
 
 
+def test_a_key_bound_in_a_reference_seven_times_lists_five_and_says_how_many_more() -> None:
+    bindings = "".join(f"?[%{{{{ level }}}} A{n} | B]\n\n" for n in range(7))
+    made = course(
+        {
+            "mfcourse.toml": 'lessons = ["lessons/*.md"]\nreferences = ["ref.md"]\n',
+            "ref.md": bindings,
+            "lessons/one.md": "At {{ level }}.\n",
+        }
+    )
+    uri = made.uri("lessons/one.md")
+    for language, name in (("en", "bound_in_references_and_more"), ("zh-CN", "zh_bound_in_refs")):
+        found = hover(made.snapshot, uri, 5, language)
+        expect(hover_text(made, found, "lessons/one.md"), f"hover/{name}.md")
+
+
 def test_reference_hover_on_unbound_key() -> None:
     made = course_text("Use {{ goal }}$0.\n")
     expect(hover_text(made, hover(made.snapshot, made.cursor_uri, made.offset)), "hover/unbound.md")

@@ -328,6 +328,10 @@ EN_MESSAGES: Final[Mapping[str, str]] = {
         "Not bound in any lesson: bound only in reference documents (${places}), which save no "
         "answer."
     ),
+    "hover.bound-in-references.more": (
+        "Not bound in any lesson: bound only in reference documents (${places} and ${more} "
+        "more), which save no answer."
+    ),
     "hover.not-bound": "Not bound anywhere in this course.",
     # -- lens
     "lens.unread": "asked here · not read yet",

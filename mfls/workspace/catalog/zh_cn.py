@@ -283,6 +283,10 @@ ZH_MESSAGES: Final[Mapping[str, str]] = {
     "hover.bound-in-references": (
         "没有任何课时绑定它：只在参考文档中绑定（${places}），参考文档不会保存回答。"
     ),
+    "hover.bound-in-references.more": (
+        "没有任何课时绑定它：只在参考文档中绑定（${places}，另有 ${more} 处），参考文档不会保存"
+        "回答。"
+    ),
     "hover.not-bound": "本课程中没有任何地方绑定它。",
     # -- lens
     "lens.unread": "在此提问 · 尚未被读取",
