@@ -31,9 +31,7 @@ from mfls.features.facts import (
     ASKING,
     KINDS,
     LEGEND,
-    PLACE_ASKED,
     PLACE_NEAR_MISS,
-    PLACE_READ,
     PROBLEM_CODES,
     RANK,
     facts_of,
@@ -103,6 +101,10 @@ class Place:
     also: tuple[str, ...] = ()
     """The marker's further problem kinds, beyond `kind` (a legacy profile key bound in a
     reference document is a reference binding too): counted in the key's problems."""
+    silenced: tuple[str, ...] = ()
+    """The problem kinds of the marker (`kind`, `also`) whose diagnostics its document's
+    suppression comments silence: the place keeps them (what the key is there), the key's
+    problems do not count them."""
 
     def to_json(self) -> dict[str, Any]:
         found: dict[str, Any] = {
@@ -116,6 +118,8 @@ class Place:
         }
         if self.also:
             found["also"] = list(self.also)
+        if self.silenced:
+            found["silenced"] = list(self.silenced)
         if self.kind in ASKING:
             found["choices"] = list(self.choices)
             found["input"] = self.input
@@ -172,10 +176,9 @@ class KeyLane:
     def problems(self) -> tuple[KeyProblem, ...]:
         counts: dict[str, int] = {}
         for place in self.places:
-            if place.kind in _PROBLEMS:
-                counts[place.kind] = counts.get(place.kind, 0) + 1
-            for kind in place.also:
-                counts[kind] = counts.get(kind, 0) + 1
+            for kind in (place.kind, *place.also):
+                if kind in _PROBLEMS and kind not in place.silenced:
+                    counts[kind] = counts.get(kind, 0) + 1
         return tuple(
             KeyProblem(
                 PROBLEM_CODES[kind],
@@ -257,10 +260,11 @@ def course_map(
         for marker, kinds in marks:
             start, end = marker.start, marker.end
             kind, also = kinds[0], kinds[1:]
-            if silenced:
-                also = tuple(k for k in also if (PROBLEM_CODES[k], start, end) not in silenced)
-                if (PROBLEM_CODES.get(kind), start, end) in silenced:
-                    kind = PLACE_ASKED if kind in ASKING else PLACE_READ
+            quiet = (
+                tuple(k for k in kinds if (PROBLEM_CODES.get(k), start, end) in silenced)
+                if silenced
+                else ()
+            )
             line += line_breaks(text, at, start)
             at = start
             begins = line_start(text, start)
@@ -282,6 +286,7 @@ def course_map(
                 None if interaction is None else interaction.input,
                 interaction is not None and interaction.multiple,
                 also,
+                quiet,
             )
             found = places.get(marker.key)
             if found is None:
@@ -348,7 +353,8 @@ _PROMPTS: Final = UNPACKED_COURSE_PROMPT.split("/")[0] + "/"
 
 def _silenced(course: CourseSnapshot, entry: DocEntry) -> frozenset[tuple[str, int, int]]:
     """The problems of `entry` its suppression comments silence (code and span): their
-    places are drawn as plain asks and reads, as the course's figures count them."""
+    places keep their kinds, marked silenced (`Place.silenced`), and are not counted as
+    problems, as the course's figures count them."""
     if not may_hold_directives(entry.text):
         return frozenset()
     return frozenset((d.code, d.start, d.end) for d in entry_findings(course, entry).suppressed)

@@ -89,11 +89,29 @@ COURSE_CREATOR = {
 ONE_IGNORED_THEN_READ = "?[{{ x }} A | B]\n\nUse {{ x }}.\n"
 """A binding the runtime of ai-shifu's default target ignores, then a read."""
 
+SILENCED_IN_A_REFERENCE = {
+    "mfcourse.toml": 'lessons = ["lessons/*.md"]\nreferences = ["ref.md"]\n',
+    "ref.md": "<!-- mfls-disable-next-line binding-in-reference -->\n?[{{ level }} A | B]\n",
+    "lessons/one.md": "At {{ level }}.\n",
+}
+"""A binding in a reference document whose binding-in-reference is suppressed."""
+
+SILENCED_PROFILE_KEY_IN_A_REFERENCE = {
+    "mfcourse.toml": 'host = "ai-shifu"\nlessons = ["one.md"]\nreferences = ["ref.md"]\n',
+    "ref.md": (
+        "<!-- mfls-disable-next-line legacy-profile-key -->\n?[%{{ sys_user_style }} A | B]\n"
+    ),
+    "one.md": "Hello.\n",
+}
+"""A legacy profile key bound in a reference document, its legacy-profile-key suppressed."""
+
 # Read at collection: the feature tests run where the file system is out of reach.
 COURSES: dict[str, dict[str, str]] = {
     "example": _texts(ROOT / "examples" / "course"),
     "course-creator": COURSE_CREATOR,
     "conformance": _conformance(),
+    "silenced binding in a reference": SILENCED_IN_A_REFERENCE,
+    "silenced profile key in a reference": SILENCED_PROFILE_KEY_IN_A_REFERENCE,
     "ignored binding then read": {
         "mfcourse.toml": 'host = "ai-shifu"\n',
         "one.md": ONE_IGNORED_THEN_READ,
@@ -161,7 +179,9 @@ def disagreements(made: Course) -> Iterator[str]:
         for place in lane.places:
             uri = lessons[place.lesson].uri
             kinds = (place.kind, *place.also)
-            problems = [PROBLEM_CODES[k] for k in kinds if k in PROBLEM_CODES]
+            problems = [
+                PROBLEM_CODES[k] for k in kinds if k in PROBLEM_CODES and k not in place.silenced
+            ]
             placed[uri].update((place.start, place.end, code) for code in problems)
             counted.update(problems)
             # The hover at the marker says the place's verdict.
@@ -193,6 +213,9 @@ def disagreements(made: Course) -> Iterator[str]:
             only_given = dict(codes - kept)
             only_placed = dict(kept - codes)
             yield f"{uri}: diagnostics only {only_given}, map only {only_placed}"
+    for row in global_variable_table(drawn):
+        if not next(lane for lane in drawn.keys if lane.key == row["name"]).asked_in:
+            yield f"{row['name']}: the variable table collects it, though no lesson asks it"
     rows = key_table(drawn)
     if [row["key"] for row in rows] != [lane.key for lane in drawn.keys]:
         yield "the key table's rows are not the map's lanes"
@@ -278,6 +301,27 @@ def test_a_legacy_profile_binding_in_a_reference_counts_both_problems() -> None:
     # Nothing collects the answer: no variable table row, no "asked here" inlay hint.
     assert global_variable_table(course_map(_the_course(made))) == []
     assert inlay_hints(made.snapshot, made.uri("ref.md")) == []
+    assert list(disagreements(made)) == []
+
+
+def test_a_suppression_silences_a_problem_and_leaves_what_the_key_is() -> None:
+    made = course(SILENCED_IN_A_REFERENCE)
+    assert _places(made, "level") == [
+        ("one.md", (PLACE_UNBOUND,)),
+        ("ref.md", (PLACE_REFERENCE_BINDING,)),
+    ]
+    lane = _lane(made, "level")
+    assert (lane["askedIn"], lane["problems"]) == ([], [{"code": "unbound-reference", "count": 1}])
+    assert lane["places"][1]["silenced"] == [PLACE_REFERENCE_BINDING]
+    assert global_variable_table(course_map(_the_course(made))) == []
+    assert list(disagreements(made)) == []
+    made = course(SILENCED_PROFILE_KEY_IN_A_REFERENCE)
+    assert _places(made, "sys_user_style") == [
+        ("ref.md", (PLACE_LEGACY_PROFILE, PLACE_REFERENCE_BINDING))
+    ]
+    problems = _lane(made, "sys_user_style")["problems"]
+    assert problems == [{"code": "binding-in-reference", "count": 1}]
+    assert global_variable_table(course_map(_the_course(made))) == []
     assert list(disagreements(made)) == []
 
 
