@@ -38,6 +38,7 @@ from mfls.features.binding_spelling import spelling_of
 from mfls.features.facts import PLACE_PROVIDED, PLACE_REFERENCE_BINDING, PLACE_RESERVED, facts_of
 from mfls.syntax.keys import OPENING_SEQUENCE, WHITESPACE_CHARS
 from mfls.syntax.model import BlockKind, ScanResult
+from mfls.workspace.catalog import EN, LANGUAGES, counted, say
 from mfls.workspace.index import CourseSnapshot, DocEntry, Memo, WorkspaceSnapshot
 from mfls.workspace.overlay_mapping import GONE, Layered
 
@@ -112,9 +113,14 @@ class _Table:
 
 
 def complete(
-    snapshot: WorkspaceSnapshot, uri: str, offset: int, limit: int | None = None
+    snapshot: WorkspaceSnapshot,
+    uri: str,
+    offset: int,
+    limit: int | None = None,
+    language: str = EN,
 ) -> Completion | None:
-    """Keys to insert at `offset` if it lies in a marker's body, else None.
+    """Keys to insert at `offset` if it lies in a marker's body, else None; their details
+    and doubts in `language`.
 
     With `limit` (the editors' requests), the items are filtered by what was typed of
     the key (a subsequence, case folded: Neovim 0.11 filters no item that has an edit
@@ -128,13 +134,13 @@ def complete(
     text = entry.text
     span = edit_range(text, entry.result_near(offset), offset)
     if span is None:
-        return _gate_values(course, entry, offset)
+        return _gate_values(course, entry, offset, language)
     spelling = spelling_of(course.config)
     binding = page_binding(text, span[0])
     edit = key_edit(text, span, offset, tight=binding and not spelling.pads_bindings)
     # Where the learner page reads a binding, a key it cannot read is not offered.
     offered = spelling.writable if binding and spelling.for_page else None
-    table = _table(course)
+    table = _table(course, language)
     local: dict[int, str] = {}
     if entry.kind == "lesson":
         for key, ordinal in entry.keys.first_binding.items():
@@ -145,7 +151,7 @@ def complete(
     own = _own_key(course, uri, edit, text[edit.start : edit.end])
     if limit is None or (len(table.values) <= limit and not typed):
         items = [
-            _ranked(course, item, local.get(i))
+            _ranked(course, item, local.get(i), language)
             for i, item in enumerate(table.values)
             if item.key != own and (offered is None or offered(item.key))
         ]
@@ -158,7 +164,7 @@ def complete(
     ]
     if len(picked) <= limit:
         picked.sort()
-    items = [_ranked(course, table.values[i], local.get(i)) for i in picked[:limit]]
+    items = [_ranked(course, table.values[i], local.get(i), language) for i in picked[:limit]]
     return _completion(edit, items, True)
 
 
@@ -174,14 +180,17 @@ def _own_key(course: CourseSnapshot, uri: str, edit: _Edit, typed: str) -> str |
     return key if only.uri == uri and inside else None
 
 
-def _gate_values(course: CourseSnapshot, entry: DocEntry, offset: int) -> Completion | None:
+def _gate_values(
+    course: CourseSnapshot, entry: DocEntry, offset: int, language: str
+) -> Completion | None:
     """AI-Shifu's gate values (`features/gate_values.py`), after `//` in an option."""
     span = gate_values.completion_span(entry, offset) if gate_values.gated(course) else None
     if span is None:
         return None
+    gate = say(language, "completion.gate")
     items = [
         CompletionItem(
-            value, f"{HOST}{value}", "AI-Shifu gate", gate_values.describe(value) or "", "host"
+            value, f"{HOST}{value}", gate, gate_values.describe(value, language) or "", "host"
         )
         for value in gate_values.GATES
     ]
@@ -264,15 +273,17 @@ def _matcher(typed: str) -> Callable[[str], object] | None:
     return re.compile(".*?".join(map(re.escape, typed)), re.DOTALL).search
 
 
-def _ranked(course: CourseSnapshot, item: CompletionItem, local: str | None) -> CompletionItem:
+def _ranked(
+    course: CourseSnapshot, item: CompletionItem, local: str | None, language: str
+) -> CompletionItem:
     """`item` with its sort text in this lesson, and a read-only key's near miss named
     (it depends on the other keys of the course, so it is found when asked)."""
     if local is not None:
         item = dataclasses.replace(item, sort_text=local)
-    if item.doubt == NEVER_ASKED:
+    if item.doubt and item.doubt == say(language, "completion.doubt.never-asked"):
         near = facts_of(course).near(item.key)
         if near is not None:
-            doubt = f"typo of '{near.key}'?"
+            doubt = say(language, "completion.doubt.typo-of", key=near.key)
             item = dataclasses.replace(item, doubt=doubt, detail=f"{doubt} · {item.detail}")
     return item
 
@@ -358,42 +369,40 @@ def _in_code_block(result: ScanResult, offset: int) -> bool:
     return False
 
 
-NEVER_ASKED = "never asked"
-REFERENCE_ONLY = "reference only"
-
-
-def describe(course: CourseSnapshot, key: str) -> tuple[str, str]:
+def describe(course: CourseSnapshot, key: str, language: str = EN) -> tuple[str, str]:
     """(detail, kind) of a key: where it is bound and how often it is read."""
-    detail, kind, _ = _describe(course, key)
+    detail, kind, _ = _describe(course, key, language)
     return detail, kind
 
 
-def _describe(course: CourseSnapshot, key: str) -> tuple[str, str, str]:
-    """(detail, kind, doubt) of a key: its standing in the facts, worded."""
+def _describe(course: CourseSnapshot, key: str, language: str) -> tuple[str, str, str]:
+    """(detail, kind, doubt) of a key: its standing in the facts, worded in `language`."""
     facts = facts_of(course)
-    uses = len(facts.reading(key))
-    used = f"read {uses}×" if uses != 1 else "read once"
+    used = counted(language, "completion.read", len(facts.reading(key)))
     standing = facts.standing(key)
     if standing == PLACE_PROVIDED:
-        return f"provided by {facts.host_name} · {used}", "host", ""
+        return say(language, "completion.provided", host=facts.host_name, read=used), "host", ""
     bindings = facts.bindings_in_lessons(key) or facts.bindings_in_references(key)
     if not bindings:
-        return f"not bound in this course · {used}", "doubtful", NEVER_ASKED
+        detail = say(language, "completion.not-bound", read=used)
+        return detail, "doubtful", say(language, "completion.doubt.never-asked")
     first = min(bindings, key=course.position)
     where = course.docs[first.uri].label
-    documents = {o.uri for o in bindings}
-    more = f" and {len(documents) - 1} more" if len(documents) > 1 else ""
+    more = len({o.uri for o in bindings}) - 1
     if standing == PLACE_REFERENCE_BINDING:
-        return f"bound only in reference {where}{more} · {used}", "doubtful", REFERENCE_ONLY
+        message_id = "completion.bound-in-reference" + (".more" if more else "")
+        detail = say(language, message_id, where=where, more=more, read=used)
+        return detail, "doubtful", say(language, "completion.doubt.reference-only")
+    bound = say(language, "completion.bound-in" + (".more" if more else ""), where=where, more=more)
     if standing == PLACE_RESERVED:
         prefix = facts.reserved_prefix(key)
-        doubt = f"reserved prefix {prefix}"
-        reserved = f"{prefix} is reserved by {facts.host_name}"
-        return f"{reserved} · bound in {where}{more} · {used}", "doubtful", doubt
-    return f"bound in {where}{more} · {used}", "bound", ""
+        doubt = say(language, "completion.doubt.reserved-prefix", prefix=prefix)
+        reserved = say(language, "completion.reserved", prefix=prefix, host=facts.host_name)
+        return f"{reserved} · {bound} · {used}", "doubtful", doubt
+    return f"{bound} · {used}", "bound", ""
 
 
-def _item(course: CourseSnapshot, key: str) -> CompletionItem | None:
+def _item(course: CourseSnapshot, language: str, key: str) -> CompletionItem | None:
     bindings = course.bindings.get(key, ())
     facts = facts_of(course)
     offered = (
@@ -403,34 +412,34 @@ def _item(course: CourseSnapshot, key: str) -> CompletionItem | None:
     )
     if not offered:
         return None
-    detail, kind, doubt = _describe(course, key)
+    detail, kind, doubt = _describe(course, key, language)
     first = facts.first_asking(key) if kind == "bound" else None
     if first is not None:
         entry = course.docs[first.uri]
         sort_text = f"{LESSON}{entry.order:07d}{entry.keys.first_binding[key]:07d}"
     else:
         sort_text = (HOST if kind == "host" else DOUBTFUL) + key
-    notes = key_display.notes(key)
+    notes = key_display.notes(key, language)
     documentation = key_display.fenced(key) + (
         "\n\n" + "\n".join(f"- {n}" for n in notes) if notes else ""
     )
     return CompletionItem(key, sort_text, detail, documentation, kind, doubt)
 
 
-def _table(course: CourseSnapshot) -> _Table:
+def _table(course: CourseSnapshot, language: str = EN) -> _Table:
     def build(previous: _Table | None, changed: frozenset[str] | None) -> _Table:
         if previous is None or changed is None:
             keys = set(course.bindings) | set(course.references) | set(course.host.provided_keys)
-            values = [item for item in map(partial(_item, course), sorted(keys)) if item]
+            values = [item for item in map(partial(_item, course, language), sorted(keys)) if item]
             return _Table(values, Layered({item.key: i for i, item in enumerate(values)}))
         if not changed:
             return previous
-        return _updated(previous, {key: _item(course, key) for key in changed})
+        return _updated(previous, {key: _item(course, language, key) for key in changed})
 
-    return course.cache.get(_COMPLETION_TABLE, build)
+    return course.cache.get(_COMPLETION_TABLES.get(language, _COMPLETION_TABLES[EN]), build)
 
 
-_COMPLETION_TABLE = Memo("completion table")
+_COMPLETION_TABLES = {language: Memo(f"completion table {language}") for language in LANGUAGES}
 
 
 def _updated(previous: _Table, fresh: dict[str, CompletionItem | None]) -> _Table:

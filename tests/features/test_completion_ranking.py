@@ -52,8 +52,8 @@ def test_doubtful_keys_say_why() -> None:
     assert [(items[k].kind, items[k].doubt, items[k].detail) for k in doubtful] == [
         (
             "doubtful",
-            "typo of 'favourite language'?",
-            "typo of 'favourite language'? · not bound in this course · read once",
+            "typo of “favourite language”?",
+            "typo of “favourite language”? · not bound in this course · read once",
         ),
         ("doubtful", "never asked", "not bound in this course · read once"),
         (
@@ -107,3 +107,22 @@ def test_a_typo_label_follows_the_key_it_resembles() -> None:
         "sys_user_style",
     ]
     assert items["favorite language"].doubt == "never asked"
+
+
+def test_details_and_doubts_in_the_client_language() -> None:
+    kit = course(FILES)
+    result = complete(kit.snapshot, kit.cursor_uri, kit.offset, language="zh-CN")
+    assert result is not None
+    items = {item.key: item for item in result.items}
+    keys = ("pace", "sys_user_nickname", "favorite language", "mood", "sys_my_level")
+    assert [(items[k].doubt, items[k].detail) for k in (*keys, "glossary term")] == [
+        ("", "绑定于 l2.md · 读取 0 次"),
+        ("", "由 AI-Shifu 提供 · 读取 1 次"),
+        (
+            "可能是“favourite language”的笔误？",
+            "可能是“favourite language”的笔误？ · 本课程中没有绑定 · 读取 1 次",
+        ),
+        ("从未提问", "本课程中没有绑定 · 读取 1 次"),
+        ("保留前缀 sys_", "sys_ 是 AI-Shifu 保留的前缀 · 绑定于 l1.md · 读取 0 次"),
+        ("仅在参考文档中", "只在参考文档 glossary.md 中绑定 · 读取 0 次"),
+    ]

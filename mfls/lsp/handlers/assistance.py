@@ -43,7 +43,9 @@ def complete(snap: Snapshot, params: t.CompletionParams) -> t.CompletionList | N
     interaction_snippets = authoring.snippet_completion(snap, at)
     if interaction_snippets is not None:
         return interaction_snippets
-    result = completion.complete(snap.workspace, at.uri, at.offset, limit=COMPLETION_LIMIT)
+    result = completion.complete(
+        snap.workspace, at.uri, at.offset, limit=COMPLETION_LIMIT, language=snap.language
+    )
     if result is None:
         return None
     caps = snap.caps
@@ -66,7 +68,7 @@ def resolve_completion(snap: Snapshot, item: t.CompletionItem) -> t.CompletionIt
     uri, offset, key = data.get("uri"), data.get("offset"), data.get("key")
     if not (isinstance(uri, str) and isinstance(offset, int) and isinstance(key, str)):
         return item
-    result = completion.complete(snap.workspace, uri, offset)
+    result = completion.complete(snap.workspace, uri, offset, language=snap.language)
     if result is None:
         return item
     documentation = next((i.documentation for i in result.items if i.key == key), None)

@@ -433,4 +433,21 @@ EN_MESSAGES: Final[Mapping[str, str]] = {
     "inlay.provided": "provided by ${host}",
     "inlay.read": "read in ${where}",
     "inlay.unread": "not read yet",
+    # -- completion: an item's detail and doubt
+    "completion.read.one": "read once",
+    "completion.read.other": "read ${count}×",
+    "completion.provided": "provided by ${host} · ${read}",
+    "completion.not-bound": "not bound in this course · ${read}",
+    "completion.bound-in": "bound in ${where}",
+    "completion.bound-in.more": "bound in ${where} and ${more} more",
+    "completion.bound-in-reference": "bound only in reference ${where} · ${read}",
+    "completion.bound-in-reference.more": (
+        "bound only in reference ${where} and ${more} more · ${read}"
+    ),
+    "completion.reserved": "${prefix} is reserved by ${host}",
+    "completion.doubt.never-asked": "never asked",
+    "completion.doubt.reference-only": "reference only",
+    "completion.doubt.reserved-prefix": "reserved prefix ${prefix}",
+    "completion.doubt.typo-of": "typo of “${key}”?",
+    "completion.gate": "AI-Shifu gate",
 }

@@ -368,4 +368,21 @@ ZH_MESSAGES: Final[Mapping[str, str]] = {
     "inlay.provided": "由 ${host} 提供",
     "inlay.read": "在${where}中读取",
     "inlay.unread": "尚未被读取",
+    # -- completion: an item's detail and doubt
+    "completion.read.one": "读取 1 次",
+    "completion.read.other": "读取 ${count} 次",
+    "completion.provided": "由 ${host} 提供 · ${read}",
+    "completion.not-bound": "本课程中没有绑定 · ${read}",
+    "completion.bound-in": "绑定于 ${where}",
+    "completion.bound-in.more": "绑定于 ${where}，另有 ${more} 处",
+    "completion.bound-in-reference": "只在参考文档 ${where} 中绑定 · ${read}",
+    "completion.bound-in-reference.more": (
+        "只在参考文档 ${where} 中绑定，另有 ${more} 处 · ${read}"
+    ),
+    "completion.reserved": "${prefix} 是 ${host} 保留的前缀",
+    "completion.doubt.never-asked": "从未提问",
+    "completion.doubt.reference-only": "仅在参考文档中",
+    "completion.doubt.reserved-prefix": "保留前缀 ${prefix}",
+    "completion.doubt.typo-of": "可能是“${key}”的笔误？",
+    "completion.gate": "AI-Shifu 门控值",
 }
