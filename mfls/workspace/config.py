@@ -130,26 +130,52 @@ def parse_course_config(text: str) -> tuple[CourseConfig, list[ConfigProblem]]:
     try:
         data = tomllib.loads(body)
     except tomllib.TOMLDecodeError as error:
-        return CourseConfig(), [_syntax_problem(text, shift, str(error))]
+        return CourseConfig(), [_syntax_problem(text, shift, str(error), body)]
     except RecursionError:  # tomllib recurses once per level of nesting
         return CourseConfig(), [_syntax_problem(text, shift, "nested too deep to read")]
     return _read_fields(text, data)
 
 
-def _syntax_problem(text: str, shift: int, message: str) -> ConfigProblem:
+def _syntax_problem(text: str, shift: int, message: str, body: str = "") -> ConfigProblem:
     at = _ERROR_AT.search(message)
+    end = None
     if at:
         line, column = int(at.group(1)) - 1, int(at.group(2)) - 1
         offset = nth_line_start(text, line) + column + (shift if line == 0 else 0)
     elif _ERROR_AT_END.search(message):
-        offset = len(text)
+        offset, end = _unfinished_statement(body)
+        offset, end = offset + shift, end + shift
     else:
         offset = 0
     offset = min(offset, len(text))
     reason = _ERROR_AT.sub("", _ERROR_AT_END.sub("", message)).strip()
     line, column = line_column(text, offset)
-    span = (offset, min(offset + 1, len(text)), line, column)
-    return ConfigProblem.of("config.invalid-toml", {"reason": reason}, span, fatal=True)
+    end = min(offset + 1, len(text)) if end is None or end <= offset else end
+    return ConfigProblem.of(
+        "config.invalid-toml", {"reason": reason}, (offset, end, line, column), fatal=True
+    )
+
+
+_UNFINISHED_TRIES: Final = 16
+"""How many statement beginnings `_unfinished_statement` tries, from the last one."""
+_STATEMENT: Final = re.compile(r"^[ \t]*(?:\[|[^\s=#\[][^=\n]*=)[^\n]*", re.MULTILINE)
+"""A line that may begin a statement: a table header or `key =`."""
+
+
+def _unfinished_statement(body: str) -> tuple[int, int]:
+    """Where the statement begins that the TOML reader ran to the end of `body` to finish
+    (an unclosed `[`, `{` or string): the last line that begins a statement and after
+    whose whole lines before it read as TOML, as (start, end of its text). The end of
+    `body` when none is found."""
+    lines = list(_STATEMENT.finditer(body))
+    for found in reversed(lines[-_UNFINISHED_TRIES:]):
+        try:
+            tomllib.loads(body[: found.start()])
+        except tomllib.TOMLDecodeError:
+            continue
+        line = found.group()
+        return found.start() + len(line) - len(line.lstrip()), found.start() + len(line.rstrip())
+    return len(body), len(body)
 
 
 def _read_fields(text: str, data: dict[str, Any]) -> tuple[CourseConfig, list[ConfigProblem]]:

@@ -96,6 +96,20 @@ def test_a_malformed_course_file_is_reported_and_defaults_apply(tmp_path: Path) 
     )
 
 
+def test_an_unclosed_array_in_the_course_file_is_reported_on_its_line(tmp_path: Path) -> None:
+    (tmp_path / "mfcourse.toml").write_text('name = "x"\nhost = [\n\n# the end\n')
+    (tmp_path / "a.md").write_text("x\n")
+    done = check(".", cwd=tmp_path)
+    assert done.returncode == 1
+    (row,) = parsed(done.stdout)
+    assert (row["path"], row["line"], row["col"], row["code"]) == (
+        "mfcourse.toml",
+        "2",
+        "1",
+        "course-file-invalid",
+    )
+
+
 def test_unreadable_paths_exit_2_and_the_rest_is_still_checked(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("{{}}\n")
     done = check("missing.md", "a.md", cwd=tmp_path)

@@ -252,7 +252,7 @@ def test_malformed_course_file_gets_a_diagnostic() -> None:
         //- mfcourse.toml
         name = "x"
         host = [
-        %%^^^^^^^^ course-file-invalid error: The course file is not valid TOML. Every setting uses its default until it is fixed; the TOML reader says: Invalid value.
+        ^^^^^^^^ %% course-file-invalid error: The course file is not valid TOML. Every setting uses its default until it is fixed; the TOML reader says: Invalid value.
 
         # the end
         //- a.md
