@@ -16,6 +16,7 @@ from typing import Final
 
 from mfls.features.near_miss import Near, NearMissIndex
 from mfls.syntax.model import Marker, Role
+from mfls.workspace.catalog import EN, say
 from mfls.workspace.config import CURRENT
 from mfls.workspace.diagnostic_registry import (
     BINDING_IN_REFERENCE,
@@ -69,17 +70,14 @@ ASKING: Final = frozenset(
 SAVES_ANSWER: Final = frozenset({PLACE_ASKED, PLACE_LEGACY_PROFILE})
 """The kinds of a binding whose interaction saves the learner's answer under its key."""
 
-LEGEND: Final[Mapping[str, str]] = {
-    PLACE_ASKED: "asked here: an interaction saves the answer",
-    PLACE_READ: "read here, after it is asked",
-    PLACE_READ_BEFORE_ASKED: "read here before any lesson asks it",
-    PLACE_UNBOUND: "read, but no lesson asks it",
-    PLACE_NEAR_MISS: "read, but only a similar question is asked (did you mean ...?)",
-    PLACE_RESERVED: "asked, but the host reserves this key",
-    PLACE_LEGACY_PROFILE: "asked in the legacy %{{...}} form the host accepts for this profile key",
-    PLACE_PROVIDED: "read; the host provides the value",
-    PLACE_REFERENCE_BINDING: "asked in a reference document: no answer is saved",
-}
+
+def legend(language: str = EN) -> dict[str, str]:
+    """What each kind of place means, worded in `language` (catalog ids `legend.<kind>`)."""
+    return {kind: say(language, f"legend.{kind}") for kind in KINDS}
+
+
+LEGEND: Final[Mapping[str, str]] = legend()
+"""The legend in English (the map's page and SVG)."""
 
 PROBLEM_CODES: Final[Mapping[str, str]] = {
     PLACE_RESERVED: RESERVED_KEY_BINDING,

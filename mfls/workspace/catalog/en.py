@@ -450,4 +450,16 @@ EN_MESSAGES: Final[Mapping[str, str]] = {
     "completion.doubt.reserved-prefix": "reserved prefix ${prefix}",
     "completion.doubt.typo-of": "typo of “${key}”?",
     "completion.gate": "AI-Shifu gate",
+    # -- the map's legend: what each kind of place means
+    "legend.asked": "asked here: an interaction saves the answer",
+    "legend.read": "read here, after it is asked",
+    "legend.read-before-asked": "read here before any lesson asks it",
+    "legend.unbound": "read, but no lesson asks it",
+    "legend.near-miss": "read, but only a similar question is asked (did you mean ...?)",
+    "legend.reserved": "asked, but the host reserves this key",
+    "legend.legacy-profile": (
+        "asked in the legacy %{{...}} form the host accepts for this profile key"
+    ),
+    "legend.provided": "read; the host provides the value",
+    "legend.reference-binding": "asked in a reference document: no answer is saved",
 }

@@ -385,4 +385,14 @@ ZH_MESSAGES: Final[Mapping[str, str]] = {
     "completion.doubt.reserved-prefix": "保留前缀 ${prefix}",
     "completion.doubt.typo-of": "可能是“${key}”的笔误？",
     "completion.gate": "AI-Shifu 门控值",
+    # -- the map's legend: what each kind of place means
+    "legend.asked": "在这里提问：交互会保存回答",
+    "legend.read": "在这里读取，已在之前提问",
+    "legend.read-before-asked": "在这里读取，但还没有任何课时提问过它",
+    "legend.unbound": "读取了，但没有任何课时提问它",
+    "legend.near-miss": "读取了，但只提问过一个相似的问题（是不是想写……？）",
+    "legend.reserved": "提问了，但平台保留了这个键",
+    "legend.legacy-profile": "以平台对这个用户画像键仍接受的旧 %{{...}} 写法提问",
+    "legend.provided": "读取；值由平台提供",
+    "legend.reference-binding": "在参考文档中提问：不会保存回答",
 }
