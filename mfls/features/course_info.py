@@ -10,6 +10,7 @@ from mfls.features.diagnostics import course_config_diagnostics, entry_diagnosti
 from mfls.features.facts import facts_of
 from mfls.features.refusal import Refusal
 from mfls.features.sync_status import SyncStatus, sync_status
+from mfls.workspace.catalog import EN, say
 from mfls.workspace.index import CourseSnapshot, Memo, WorkspaceSnapshot
 from mfls.workspace.uris import uri_to_path
 
@@ -124,14 +125,15 @@ class CourseInfo:
         return self.figures.problems
 
 
-def course_info(snapshot: WorkspaceSnapshot, uri: str) -> CourseInfo | Refusal:
-    """The course `uri` belongs to (a lesson, a reference or its course file)."""
+def course_info(snapshot: WorkspaceSnapshot, uri: str, language: str = EN) -> CourseInfo | Refusal:
+    """The course `uri` belongs to (a lesson, a reference or its course file); a refusal
+    worded in `language`."""
     course = snapshot.course_for(uri)
     if course is None:
         path = uri_to_path(uri)
         course = next((c for c in snapshot.courses.values() if c.config_path == path), None)
     if course is None:
-        return Refusal("This file belongs to no MarkdownFlow course.")
+        return Refusal(say(language, "course-info.no-course"))
     return CourseInfo(
         course.name, course.root, course.config_path, course_figures(course), sync_status(course)
     )

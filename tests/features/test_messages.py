@@ -11,11 +11,13 @@ import pytest
 from mfls.features import messages
 from mfls.features.binding_spelling import padded
 from mfls.features.code_actions import code_actions
+from mfls.features.course_info import course_info
 from mfls.features.diagnostics import (
     Diagnostic,
     course_file_diagnostics,
     document_diagnostics,
 )
+from mfls.features.facts import KINDS, LEGEND, PLACE_REFERENCE_BINDING, legend
 from mfls.features.hover import hover
 from mfls.features.messages import (
     EN,
@@ -27,6 +29,7 @@ from mfls.features.messages import (
     quoted,
     say,
 )
+from mfls.features.refusal import Refusal
 from mfls.features.scan_rules import _RUNTIME_NAMES
 from mfls.workspace.config import TARGETS, ConfigProblem
 from mfls.workspace.diagnostic_registry import DEFAULT_SEVERITIES
@@ -314,6 +317,23 @@ def test_hover_escapes_a_place_label_for_markdown() -> None:
     made = make_course({"l[1]*.md": "?[{{ goal }} A]\n"})
     info = hover(made.snapshot, made.uri("l[1]*.md"), 5)
     expect(hover_text(made, info, "l[1]*.md"), "hover/place_label_escaped.md")
+
+
+def test_course_info_refuses_in_the_client_language() -> None:
+    made = course_text("Hello.\n")
+    elsewhere = "file:///elsewhere/a.md"
+    assert course_info(made.snapshot, elsewhere, ZH) == Refusal(
+        "这个文件不属于任何 MarkdownFlow 课程。"
+    )
+    assert course_info(made.snapshot, elsewhere) == Refusal(
+        "This file belongs to no MarkdownFlow course."
+    )
+
+
+def test_the_legend_in_both_languages() -> None:
+    assert legend(EN) == dict(LEGEND)
+    assert legend(ZH)[PLACE_REFERENCE_BINDING] == "在参考文档中提问：不会保存回答"
+    assert set(legend(ZH)) == set(KINDS)
 
 
 def test_code_action_titles_in_chinese() -> None:

@@ -22,7 +22,7 @@ def course_info_command(snap: Snapshot, arguments: list[Any]) -> dict[str, Any] 
     that bundle it."""
     if not arguments or not isinstance(arguments[0], str):
         return Refusal(f"{COURSE_INFO} takes the URI of a document.", malformed=True)
-    found = course_info(snap.workspace, canonical_uri(arguments[0]))
+    found = course_info(snap.workspace, canonical_uri(arguments[0]), snap.language)
     if isinstance(found, Refusal):
         return found
     return {

@@ -462,4 +462,6 @@ EN_MESSAGES: Final[Mapping[str, str]] = {
     ),
     "legend.provided": "read; the host provides the value",
     "legend.reference-binding": "asked in a reference document: no answer is saved",
+    # -- mfls.courseInfo
+    "course-info.no-course": "This file belongs to no MarkdownFlow course.",
 }

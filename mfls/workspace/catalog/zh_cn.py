@@ -395,4 +395,6 @@ ZH_MESSAGES: Final[Mapping[str, str]] = {
     "legend.legacy-profile": "以平台对这个用户画像键仍接受的旧 %{{...}} 写法提问",
     "legend.provided": "读取；值由平台提供",
     "legend.reference-binding": "在参考文档中提问：不会保存回答",
+    # -- mfls.courseInfo
+    "course-info.no-course": "这个文件不属于任何 MarkdownFlow 课程。",
 }
