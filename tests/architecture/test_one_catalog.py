@@ -139,3 +139,82 @@ def test_the_rules_find_and_do_not_word() -> None:
         "    return say(language, 'near-miss')\n"
     )
     assert [line.split(":")[1] for line in wording_in_rules(planted, "planted.py")] == ["1", "2"]
+
+
+VIEW_MODULES = ("completion", "course_info", "facts", "hover", "inlay_hints", "code_lens")
+"""Views whose every user-facing text comes from the catalog: no English sentence is
+written in them (`english_literals`). Not yet among them: `rename` (its refusals and
+change annotations) and `course_map` (the key table's markdown)."""
+
+NOT_SHOWN = frozenset({"Memo", "getLogger", "debug", "info", "warning", "error", "exception"})
+"""Calls whose string arguments no user reads: cache names and log lines."""
+
+
+def _prose(text: str) -> bool:
+    """Three or more words of Latin letters separated by spaces: an English phrase."""
+    return len([w for w in text.split() if sum(c.isascii() and c.isalpha() for c in w) >= 2]) >= 3
+
+
+def english_literals(source: str, name: str) -> list[str]:
+    """Where `source` holds a string constant or an f-string of three or more English
+    words, not a docstring (of a module, class, function or attribute) and
+    not an argument of a call in `NOT_SHOWN`."""
+    tree = ast.parse(source, name)
+    quiet: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            for before, statement in zip([None, *body], body, strict=False):
+                documents = before is None or isinstance(before, ast.Assign | ast.AnnAssign)
+                if (
+                    documents
+                    and isinstance(statement, ast.Expr)
+                    and isinstance(statement.value, ast.Constant)
+                ):
+                    quiet.add(id(statement.value))
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if called in NOT_SHOWN:
+                quiet.update(id(part) for arg in node.args for part in ast.walk(arg))
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr) and id(node) not in quiet:
+            # An f-string as a whole, each value standing in as `{}`.
+            parts = [v.value if isinstance(v, ast.Constant) else "{}" for v in node.values]
+            quiet.update(id(v) for v in node.values)
+            text = "".join(str(part) for part in parts)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        else:
+            continue
+        if id(node) not in quiet and _prose(text):
+            found.append(f"{name}:{node.lineno}: {text!r}")
+    return found
+
+
+def test_the_views_write_no_english_sentence() -> None:
+    found: list[str] = []
+    for module in VIEW_MODULES:
+        path = PACKAGE / "features" / f"{module}.py"
+        found.extend(english_literals(path.read_text(encoding="utf-8"), path.name))
+    assert found == []
+
+
+def test_the_check_finds_an_english_phrase_in_a_view() -> None:
+    planted = (
+        '"""A module docstring of many words."""\n'
+        "CACHE = Memo('worded findings seen')\n"
+        "LIMIT = 5\n"
+        '"""An attribute docstring of many words."""\n'
+        "def describe(key, uses):\n"
+        '    """A function docstring of many words."""\n'
+        "    log.debug('asked for %s now', key)\n"
+        "    if uses:\n"
+        "        return f'bound in {key} · read {uses}×'\n"
+        "    return 'not bound in this course'\n"
+        "LABEL = 'read-before-asked'\n"
+        "CHINESE = '本课程中没有绑定'\n"
+    )
+    lines = sorted(int(line.split(":")[1]) for line in english_literals(planted, "planted.py"))
+    assert lines == [9, 10], english_literals(planted, "planted.py")
