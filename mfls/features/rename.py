@@ -355,10 +355,10 @@ def rename_key(
         return WorkspaceChange(documents=(), annotation=None)
     if not merge and course.occurrences(new_key):
         return Refusal(
-            f"'{new_key}' is already a key of this course, used at "
+            f"“{new_key}” is already a key of this course, used at "
             f"{describe_uses(course, key_uses(course, new_key))}. Renaming would merge two "
             f"questions' memory; to do that on purpose, use the code action \"Merge key "
-            f"'{old_key}' into '{new_key}'\".",
+            f'“{old_key}” into “{new_key}”".',
             old_key=old_key,
             new_key=new_key,
             conflict=True,

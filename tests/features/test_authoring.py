@@ -59,8 +59,8 @@ def test_lens_titles_and_the_rename_warning_in_chinese() -> None:
         "之前回答过的学员会被重新询问“新”，否则课时会退回到其中写明的默认内容。"
     )
     assert stored_answers_warning("a", "b") == (
-        "Stored answers stay under the old key 'a'. Hosts store answers by key and do not"
-        " migrate them: learners who answered before are asked again for 'b', or the lessons"
+        "Stored answers stay under the old key “a”. Hosts store answers by key and do not"
+        " migrate them: learners who answered before are asked again for “b”, or the lessons"
         " fall back to their stated default."
     )
 

@@ -361,9 +361,9 @@ def test_code_action_titles_in_chinese() -> None:
         "Convert legacy binding to {{ goal }}",
         "Pad marker to %{{ goal }}",
         "Replace with {{ goal }}",
-        "Ask for 'goel' in an interaction before its first use",
-        "Merge key 'goel' into 'goal'",
-        "Ask for 'topic' in an interaction before its first use",
+        "Ask for “goel” in an interaction before its first use",
+        "Merge key “goel” into “goal”",
+        "Ask for “topic” in an interaction before its first use",
         "Ignore this problem here (legacy-binding)",
         "Ignore this problem here (near-miss)",
         "Ignore this problem here (unbound-reference)",
@@ -372,3 +372,9 @@ def test_code_action_titles_in_chinese() -> None:
         "Convert every legacy binding in this course to {{ key }}",
         "Pad every marker in this course to {{ key }}",
     ]
+
+
+def test_english_quotes_a_key_as_its_diagnostics_do() -> None:
+    # One quoting in English: “key”, as the diagnostics and the Chinese titles write it.
+    ascii_quoted = re.compile(r"'\$\{\w+\}'")
+    assert [m for m, words in MESSAGES.items() if ascii_quoted.search(words[EN])] == []

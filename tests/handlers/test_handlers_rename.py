@@ -217,7 +217,7 @@ def test_the_other_course_renames_alone() -> None:
         ("bell\x07", "control character"),
         ("a}}b", "'}}'"),
         ("sys_topic", "reserves"),
-        ("goal", "'goal' is already a key of this course, used at l1.md:5 (binding)"),
+        ("goal", "“goal” is already a key of this course, used at l1.md:5 (binding)"),
     ],
 )
 def test_rename_refusals(name: str, message: str) -> None:
@@ -246,7 +246,7 @@ def test_quick_fixes() -> None:
     )
     assert course.applied(near["edit"]) == {"course/l2.md": L2.replace("topic? }}", "topic }}")}
 
-    unbound = one(actions(course, "course/l2.md", "{{ pace }}"), "Ask for 'pace'")
+    unbound = one(actions(course, "course/l2.md", "{{ pace }}"), "Ask for “pace”")
     assert course.applied(unbound["edit"]) == {
         "course/l2.md": L2.replace("Then", "?[{{ pace }} Option A | Option B | ...Other]\n\nThen")
     }
@@ -265,7 +265,7 @@ def test_unbound_fix_is_a_snippet_when_the_client_takes_snippets() -> None:
         "code": "unbound-reference",
     }
     found = actions(course, "course/l2.md", "{{ pace }}", diagnostics=[diagnostic])
-    unbound = one(found, "Ask for 'pace'")
+    unbound = one(found, "Ask for “pace”")
     assert unbound["diagnostics"] == [diagnostic]
     (edit,) = unbound["edit"]["documentChanges"][0]["edits"]
     assert edit["snippet"] == {
@@ -278,9 +278,9 @@ def test_conflict_then_merge_action() -> None:
     course = start()
     course.open("course/l1.md")
     params = {**at(course, "course/l1.md", "{{topic}}"), "newName": "goal"}
-    assert "Merge key 'topic' into 'goal'" in refusal(course, "textDocument/rename", params)
+    assert "Merge key “topic” into “goal”" in refusal(course, "textDocument/rename", params)
     found = actions(course, "course/l1.md", "{{topic}}", only=["refactor"])
-    merge = one(found, "Merge key 'topic' into 'goal'")
+    merge = one(found, "Merge key “topic” into “goal”")
     assert merge["kind"] == MERGE
     assert not merge["edit"]["changeAnnotations"]["mfls.storedAnswers"]["needsConfirmation"]
     texts = course.applied(merge["edit"])
@@ -298,8 +298,8 @@ def test_rename_warns_about_stored_answers_after_its_answer() -> None:
     (message,) = [m["params"] for m in sent if m.get("method") == "window/showMessage"]
     assert message["type"] == 2  # warning
     first = message["message"].split(". ")[0]
-    assert first == "Stored answers stay under the old key 'topic'" and len(first) <= 80
-    assert "'subject'" in message["message"]
+    assert first == "Stored answers stay under the old key “topic”" and len(first) <= 80
+    assert "“subject”" in message["message"]
     assert order.index("answer") < order.index("window/showMessage")
 
 
@@ -311,7 +311,7 @@ def test_refused_rename_sends_no_warning() -> None:
     rename(course, "course/l2.md", "{{ pace }}", "speed")
     course.settle()
     shown = [m["params"] for m in course.received if m.get("method") == "window/showMessage"]
-    assert [m["message"].split("'")[1] for m in shown] == ["pace"]
+    assert [m["message"].split("“")[1].split("”")[0] for m in shown] == ["pace"]
 
 
 @pytest.mark.parametrize("client", ["neovim", "emacs"])

@@ -72,7 +72,7 @@ def test_near_miss_quick_fix_replaces_the_key(course: Path) -> None:
 
 def test_unbound_reference_inserts_a_binding_snippet_before_the_first_use(course: Path) -> None:
     actions = _actions(course, "l2.md", L2, "{{ pace }}")
-    action = _titled(actions, "Ask for 'pace'")
+    action = _titled(actions, "Ask for “pace”")
     assert action.fixes == "unbound-reference"
     # The first use in course order is in the block quote of l1.md: inserted inside it.
     expected = L1.replace(
@@ -90,11 +90,11 @@ def test_unbound_reference_in_a_list_item_and_at_a_heading(
 ) -> None:
     text = "# Use {{ x }} here\n\n- Item with {{ y }}\n"
     root = make_course({"l.md": text})
-    x = _titled(_actions(root, "l.md", text, "{{ x }}"), "Ask for 'x'")
+    x = _titled(_actions(root, "l.md", text, "{{ x }}"), "Ask for “x”")
     assert applied(x.change)[uri(root / "l.md")].startswith(
         "?[{{ x }} Option A | Option B | ...Other]\n\n# Use {{ x }}"
     )
-    y = _titled(_actions(root, "l.md", text, "{{ y }}"), "Ask for 'y'")
+    y = _titled(_actions(root, "l.md", text, "{{ y }}"), "Ask for “y”")
     assert applied(y.change)[uri(root / "l.md")] == (
         "# Use {{ x }} here\n\n- ?[{{ y }} Option A | Option B | ...Other]\n\n  Item with {{ y }}\n"
     )
@@ -102,13 +102,13 @@ def test_unbound_reference_in_a_list_item_and_at_a_heading(
 
 def test_merge_is_offered_for_near_misses_and_requested_keys(course: Path) -> None:
     actions = _actions(course, "l2.md", L2, "{{ What would you like to lern? }}")
-    merge = _titled(actions, "Merge key 'What would you like to lern?' into")
+    merge = _titled(actions, "Merge key “What would you like to lern?” into")
     assert merge.kind == ca.MERGE
     assert merge.change.annotation is not None
     assert "will not follow" in merge.change.annotation.description
     assert applied(merge.change) == {uri(course / "l2.md"): L2.replace("lern? }}", "learn? }}")}
     requested = _actions(course, "l2.md", L2, "{{goal}}", merge_targets={"goal": ["pace"]})
-    into_pace = _titled(requested, "Merge key 'goal' into 'pace'")
+    into_pace = _titled(requested, "Merge key “goal” into “pace”")
     texts = applied(into_pace.change)
     assert "?[%{{ pace }} Job | Fun]" in texts[uri(course / "l1.md")]
     assert "and {{ pace }}." in texts[uri(course / "l2.md")]

@@ -156,10 +156,10 @@ def test_conflict_names_where_the_new_key_is_used(course: Path) -> None:
     )
     assert isinstance(refusal, Refusal) and refusal.conflict
     message = refusal.message
-    assert "'topic' is already a key of this course" in message
+    assert "“topic” is already a key of this course" in message
     assert "l1.md:5 (binding)" in message
     assert "l2.md:1 (reference)" in message
-    assert "Merge key 'goal' into 'topic'" in message
+    assert "Merge key “goal” into “topic”" in message
     assert (refusal.old_key, refusal.new_key) == ("goal", "topic")
 
 

@@ -5,7 +5,7 @@ that declines returns a `Refusal`, which the handler returns as it is (the proto
 answers it with an error).
 
 Merging two keys: a rename onto a key the course already uses is refused, and the
-refusal points to the code action "Merge key 'old' into 'new'". Nothing is remembered
+refusal points to the code action "Merge key “old” into “new”". Nothing is remembered
 between the two requests: when the client asks for refactorings explicitly (`only`
 names `refactor`, `refactor.rewrite` or the merge kind), every other key of the course
 is offered as a merge target; otherwise only the near miss of the key is.
