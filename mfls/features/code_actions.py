@@ -134,13 +134,14 @@ def _marker_actions(
             _single(entry, percent_changes(text, marker, spelling)),
             span,
         )
-    # Converting a legacy learner-profile binding would make it a reserved-key error;
-    # an old runtime and the learner page bind only the legacy form.
+    # Converting a binding of a key the host reserves (a legacy learner-profile key, a
+    # provided key, one with a reserved prefix) would write a reserved-key error; an old
+    # runtime and the learner page bind only the legacy form.
     if (
         marker.legacy
         and not old_runtime
         and spelling.converts_legacy
-        and not facts.legacy_profile(marker)
+        and not facts.reserved(marker.key)
     ):
         changes = rn.marker_changes(text, marker, marker.key, legacy=False)
         yield from _rewrite(
@@ -381,10 +382,11 @@ def percent_changes(text: str, marker: Marker, spelling: BindingSpelling) -> lis
 
 
 def legacy_changes(
-    entry: DocEntry, keep: frozenset[str] = frozenset(), *, spelling: BindingSpelling
+    entry: DocEntry, keep: Callable[[str], bool], *, spelling: BindingSpelling
 ) -> list[TextChange]:
     """Every legacy binding of the document converted to `{{ key }}`, but those of the
-    keys in `keep` (a host's legacy learner-profile keys); none under an old target,
+    keys `keep` holds (the keys the host reserves: their `{{ key }}` binding is an
+    error); none under an old target,
     whose runtime binds only the legacy form, nor for the learner page, which reads
     only that form too."""
     text = rn.doc_text(entry)
@@ -392,7 +394,7 @@ def legacy_changes(
         return []
     changes: list[TextChange] = []
     for marker in rn.doc_marker_scan(entry).markers:
-        if marker.legacy and marker.key not in keep:
+        if marker.legacy and not keep(marker.key):
             changes.extend(rn.marker_changes(text, marker, marker.key, legacy=False))
     return changes
 
@@ -418,7 +420,7 @@ def _document_source_actions(
     course: CourseSnapshot, entry: DocEntry, language: str
 ) -> Iterator[CodeAction]:
     spelling = spelling_of(course.config)
-    legacy = legacy_changes(entry, facts_of(course).profile_keys, spelling=spelling)
+    legacy = legacy_changes(entry, facts_of(course).reserved, spelling=spelling)
     if legacy:
         yield CodeAction(
             say(language, "action.convert-legacy-document"),
@@ -442,7 +444,7 @@ def _course_change(
 
 
 def _course_source_actions(course: CourseSnapshot, language: str) -> Iterator[CodeAction]:
-    keep = facts_of(course).profile_keys
+    keep = facts_of(course).reserved
     spelling = spelling_of(course.config)
     legacy = _course_change(course, lambda entry: legacy_changes(entry, keep, spelling=spelling))
     if legacy.documents:

@@ -12,9 +12,12 @@ and the course's figures are `course_figures`.
 In the JSON, a place's `kind` is its first verdict and `also` (only when there are some)
 lists its further problem kinds (a legacy profile key bound in a reference document is
 `legacy-profile`, also `reference-binding`); a key's `problems` count them all. A key's
-`askedIn` lists the lessons whose bindings ask it (the facts' lesson bindings), never a
-reference document: those holding a binding of it are `boundInReferences` (only when
-there are some), and a key bound only there is unbound, as its reads' diagnostics say.
+`askedIn` lists the lessons whose bindings ask it and save the answer (the facts' saving
+bindings: not a reserved-key error), never a reference document: those holding a binding
+of it are `boundInReferences` (only when there are some), and a key bound only there is
+unbound, as its reads' diagnostics say.
+Likewise `readLessons` counts lessons only; reference documents reading the key are
+`readInReferences` (only when there are some).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from mfls.features.facts import (
     PLACE_NEAR_MISS,
     PROBLEM_CODES,
     RANK,
+    SAVES_ANSWER,
     facts_of,
 )
 from mfls.features.refusal import Refusal
@@ -154,10 +158,15 @@ class KeyLane:
     suggestion: str | None = None  # a near miss: the key it probably means
     asked_in: tuple[int, ...] = ()
     """The lessons (indices) whose bindings ask the key and save the answer: the facts'
-    lesson bindings (`CourseFacts.bindings_in_lessons`). A reference document's binding saves
-    nothing (a key bound only there is unbound): it is in `bound_in_references`."""
+    saving bindings (`CourseFacts.saving_bindings`; a reserved-key error saves nothing). A
+    reference document's binding saves nothing (a key bound only there is unbound): it is
+    in `bound_in_references`."""
     bound_in_references: tuple[int, ...] = ()
     """The reference documents (indices) holding a binding of the key."""
+    read_lessons: int = 0
+    """How many lessons read the key (reference documents are `read_in_references`)."""
+    read_in_references: tuple[int, ...] = ()
+    """The reference documents (indices) reading the key."""
 
     @property
     def asked(self) -> tuple[Place, ...]:
@@ -167,10 +176,6 @@ class KeyLane:
     @property
     def reads(self) -> tuple[Place, ...]:
         return tuple(p for p in self.places if p.kind not in ASKING)
-
-    @property
-    def read_lessons(self) -> int:
-        return len({p.lesson for p in self.reads})
 
     @property
     def problems(self) -> tuple[KeyProblem, ...]:
@@ -200,6 +205,8 @@ class KeyLane:
         }
         if self.bound_in_references:
             found["boundInReferences"] = list(self.bound_in_references)
+        if self.read_in_references:
+            found["readInReferences"] = list(self.read_in_references)
         return found
 
 
@@ -300,8 +307,9 @@ def course_map(
             SYSTEM_GROUP if facts.reserved(key) else COURSE_GROUP,
             tuple(found),  # documents in course order, markers in text order
             facts.suggestion(key) if any(p.kind == PLACE_NEAR_MISS for p in found) else None,
-            _indices(column, facts.bindings_in_lessons(key)),
+            _indices(column, facts.saving_bindings(key)),
             _indices(column, facts.bindings_in_references(key)),
+            *_reading(lessons, found),
         )
         for key, found in places.items()
     ]
@@ -317,6 +325,13 @@ def course_map(
         figures,
         lesson_ids=ids,
     )
+
+
+def _reading(lessons: list[Lesson], places: Iterable[Place]) -> tuple[int, tuple[int, ...]]:
+    """How many lessons read a key at `places`, and the reference documents reading it."""
+    reading = {p.lesson for p in places if p.kind not in ASKING}
+    references = tuple(sorted(i for i in reading if lessons[i].kind != "lesson"))
+    return len(reading) - len(references), references
 
 
 def _indices(column: Mapping[str, int], occurrences: Iterable[Occurrence]) -> tuple[int, ...]:
@@ -420,6 +435,11 @@ def _group(course: CourseSnapshot, entry: DocEntry) -> str:
 # -- the course key table ---------------------------------------------------------------
 
 
+def _saving(lane: KeyLane) -> list[Place]:
+    """The places of the lane's bindings that save the answer (in its `asked_in`)."""
+    return [p for p in lane.asked if p.kind in SAVES_ANSWER and p.lesson in lane.asked_in]
+
+
 def key_table(course_map_: CourseMap) -> list[dict[str, Any]]:
     """One row per key, in course order: where it is asked (lesson titles and lines), how
     often and in how many lessons it is read, and its problems. Plain data: the answer of
@@ -427,7 +447,7 @@ def key_table(course_map_: CourseMap) -> list[dict[str, Any]]:
     lessons = course_map_.lessons
     rows: list[dict[str, Any]] = []
     for lane in course_map_.keys:
-        asked = [p for p in lane.asked if p.lesson in lane.asked_in]
+        asked = _saving(lane)
         rows.append(
             {
                 "key": lane.key,
@@ -448,6 +468,8 @@ def key_table(course_map_: CourseMap) -> list[dict[str, Any]]:
                 "problems": [p.to_json() for p in lane.problems],
             }
         )
+        if lane.read_in_references:
+            rows[-1]["readInReferences"] = [lessons[i].title for i in lane.read_in_references]
     return rows
 
 
@@ -486,9 +508,7 @@ def key_table_markdown(course_map_: CourseMap) -> str:
     ]
     for lane in course_map_.keys:
         asked = ", ".join(
-            f"{_cell(lessons[p.lesson].title)} (line {p.line})"
-            for p in lane.asked
-            if p.lesson in lane.asked_in
+            f"{_cell(lessons[p.lesson].title)} (line {p.line})" for p in _saving(lane)
         )
         problems = ", ".join(
             p.code
@@ -499,6 +519,9 @@ def key_table_markdown(course_map_: CourseMap) -> str:
         reads = f"{len(lane.reads)} in {lane.read_lessons} lesson" + (
             "" if lane.read_lessons == 1 else "s"
         )
+        if lane.read_in_references:
+            count = len(lane.read_in_references)
+            reads += f" and {count} reference" + ("" if count == 1 else "s")
         system = " (host)" if lane.group == SYSTEM_GROUP else ""
         lines.append(
             f"| {_cell(lane.key)}{system} | {asked or '—'} | {reads} | {problems or '—'} |"

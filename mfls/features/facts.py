@@ -220,8 +220,18 @@ class CourseFacts:
         return NEAR_MISS if self.near(key) is not None else UNBOUND_REFERENCE
 
     def bindings_in_lessons(self, key: str) -> tuple[Occurrence, ...]:
-        """The key's bindings in lessons (those that save an answer), in course order."""
+        """The key's bindings in lessons, in course order (a reserved key's too: see
+        `saving_bindings`)."""
         return self.course.lesson_bindings(key)
+
+    def saving_bindings(self, key: str) -> tuple[Occurrence, ...]:
+        """The key's bindings in lessons that save the learner's answer (their kind is in
+        SAVES_ANSWER), in course order: none of a key the host reserves (the host rejects
+        them) but its legacy learner-profile bindings."""
+        bindings = self.course.lesson_bindings(key)
+        if not bindings or not self.reserved(key):
+            return bindings
+        return tuple(o for o in bindings if self.legacy_profile(o.marker))
 
     def bindings_in_references(self, key: str) -> tuple[Occurrence, ...]:
         """The key's bindings in reference documents (they save nothing), in course order."""

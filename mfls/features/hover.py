@@ -10,7 +10,12 @@ from mfls.features.at_offset import interaction_among, invalid_at, invalid_span,
 from mfls.features.binding_spelling import spelling_of
 from mfls.features.construct_hover import construct_hover
 from mfls.features.diagnostic_wording import hidden_text, runs_on_text
-from mfls.features.facts import PLACE_REFERENCE_BINDING, facts_of
+from mfls.features.facts import (
+    PLACE_PROVIDED,
+    PLACE_REFERENCE_BINDING,
+    PLACE_RESERVED,
+    facts_of,
+)
 from mfls.features.lesson_structure import structure_of
 from mfls.features.messages import EN, counted, say
 from mfls.features.places import occurrence_link
@@ -136,7 +141,10 @@ def _role(course: CourseSnapshot, entry: DocEntry, marker: Marker, language: str
         # Where the learner page is targeted, `%{{...}}` is the one form it reads: not old.
         old = marker.legacy and spelling_of(course.config).converts_legacy
         legacy = say(language, "hover.legacy-form") if old else ""
-        if PLACE_REFERENCE_BINDING in facts_of(course).binding_kinds(entry, marker):
+        kinds = facts_of(course).binding_kinds(entry, marker)
+        if PLACE_RESERVED in kinds:
+            return say(language, "hover.binding.reserved", legacy=legacy)
+        if PLACE_REFERENCE_BINDING in kinds:
             return say(language, "hover.binding.in-reference", legacy=legacy)
         return say(language, "hover.binding", legacy=legacy)
     if marker.literal:
@@ -177,7 +185,7 @@ def _describe(course: CourseSnapshot, entry: DocEntry, marker: Marker, language:
         if beyond > 0:
             message_id += ".more"
         parts.append(say(language, message_id, places=shown, more=beyond))
-    else:
+    elif facts.standing(key) != PLACE_PROVIDED:  # a host key: "provided" below says so
         parts.append(say(language, "hover.not-bound"))
     references = facts.reading(key)
     if references:

@@ -50,8 +50,10 @@ def scan_findings(
     tells a missing `}}` from a broken line. Under an old `target` (a released
     markdown-flow), what its runtime reads otherwise instead of the legacy hints; a
     binding of a `reserved` key keeps its reserved-key error instead (the `%` form
-    would not help). No legacy hint where the learner page is targeted (`spelling`): it
-    reads no other form. The bindings they advise are as `spelling` writes them."""
+    would not help), and gets no legacy hint under the current syntax either (the
+    `{{ key }}` form it would advise is that error too). No legacy hint where the
+    learner page is targeted (`spelling`): it reads no other form. The bindings they
+    advise are as `spelling` writes them."""
     found = [_invalid(marker, text) for marker in result.invalid]
     for interaction in result.interactions:
         asks = interaction.choices or interaction.input is not None
@@ -61,7 +63,9 @@ def scan_findings(
         found.extend(runtime_findings(result, text, target, reserved, spelling))
     elif spelling.converts_legacy:
         for marker in result.markers:
-            if marker.legacy and marker.key not in quiet_legacy:
+            if not marker.legacy or marker.key in quiet_legacy:
+                continue
+            if reserved is None or not reserved(marker.key):
                 words = said(LEGACY_BINDING, bare=bare(marker.key))
                 found.append(
                     Finding(LEGACY_BINDING, marker.start, marker.end, words, (), (DEPRECATED,))

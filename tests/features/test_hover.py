@@ -1,6 +1,7 @@
 """Hovers over markers, each compared whole (the range it covers, then its markdown) with
 a snapshot under `snapshots/hover/`."""
 
+from mfls.features.diagnostics import document_diagnostics
 from mfls.features.hover import hover
 from tests.kit.course import course, course_text, expect, hover_text
 
@@ -68,9 +69,11 @@ def test_host_key_hover() -> None:
         Hi {{ $0sys_user_nickname }}
         """
     )
+    # The host provides it: no "not bound" in the hover, no problem in the diagnostics.
     expect(
         hover_text(made, hover(made.snapshot, made.cursor_uri, made.offset)), "hover/host_key.md"
     )
+    assert document_diagnostics(made.snapshot, made.cursor_uri) == []
 
 
 def test_literal_and_legacy_roles() -> None:

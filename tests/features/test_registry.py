@@ -14,6 +14,7 @@ from mfls.features.diagnostics import document_diagnostics
 from mfls.features.facts import KINDS, LEGEND, PLACE_LEGACY_PROFILE, PROBLEM_CODES, facts_of
 from mfls.features.hover import hover
 from mfls.features.messages import EN, MESSAGES, ZH
+from mfls.text.edits import apply_changes
 from mfls.workspace.diagnostic_registry import BY_CODE, COURSE_FILE_INVALID, REGISTRY
 from tests.kit.course import course as make_course
 from tests.kit.course import course_text, diagnostic_marks, expect, hover_text
@@ -122,7 +123,7 @@ def test_a_literal_reference_gets_the_fixes_of_its_diagnostic_and_a_dropped_one_
     # No merge (a refactor) on a literal.
     assert [(a.title, a.kind, a.fixes) for a in at_literal] == [
         ("Replace with {{ colour }}", "quickfix", "near-miss"),
-        ("Ask for 'colur' in an interaction before its first use", "quickfix", "near-miss"),
+        ("Ask for “colur” in an interaction before its first use", "quickfix", "near-miss"),
         ("Ignore this problem here (near-miss)", "quickfix", None),
     ]
     fixes = [_title_id(a.title, BY_CODE["near-miss"].fixes) for a in at_literal if a.fixes]
@@ -168,14 +169,67 @@ def test_a_legacy_profile_binding_is_legacy_profile_key_in_every_view() -> None:
     assert row["problems"] == [{"code": "legacy-profile-key", "count": 1}]
     assert key_table_markdown(the_map).splitlines()[6:] == [
         "| sys\\_user\\_nickname (host) | l1.md (line 3) | 1 in 1 lesson | legacy-profile-key |",
-        "| sys\\_colour (host) | l1.md (line 5) | 0 in 0 lessons | reserved-key-binding |",
+        # The host rejects the binding of sys_colour: it saves nothing, so it asks nothing.
+        "| sys\\_colour (host) | — | 0 in 0 lessons | reserved-key-binding |",
     ]
     shown = hover(found.snapshot, uri, found.offset_of("l1.md", "%{{", 5))
     expect(hover_text(found, shown, "l1.md"), "hover/legacy_profile_key_binding.md")
     sys_colour = next(k for k in the_map.keys if k.key == "sys_colour")
     assert [(p.code, p.count) for p in sys_colour.problems] == [("reserved-key-binding", 1)]
+    assert sys_colour.asked_in == ()  # its place is there, its lesson asks nothing
+    shown = hover(found.snapshot, uri, found.offset_of("l1.md", "sys_colour"))
+    expect(hover_text(found, shown, "l1.md"), "hover/reserved_key_binding.md")
     assert facts_of(course) is facts_of(course)  # decided once per snapshot
 
 
 def test_every_kind_of_place_has_its_own_svg_shape() -> None:
     assert len({shape(kind, 10, 10) for kind in KINDS}) == len(KINDS)
+
+
+def test_a_reserved_key_bound_in_the_old_form_gets_no_advice_to_write_the_new_form() -> None:
+    # `{{ sys_user_language }}` would be a reserved-key-binding error too: the old form
+    # gets no legacy-binding hint and no conversion, only the error's own advice.
+    found = course_text(
+        """
+        //- mfcourse.toml
+        host = "ai-shifu"
+        target = "current"
+        page = []
+        //- a.md
+        ?[%{{ sys_user_language }} ...Your language]
+        %%^^^^^^^^^^^^^^^^^^^^^^^^ reserved-key-binding error: “sys_user_language” is read-only: the host provides it. AI-Shifu provides “sys_user_language”, so an interaction cannot save an answer to it: choose another question text, or read the provided value without binding it.
+
+        ?[%{{ sys_colour }} ...Colour]
+        %%^^^^^^^^^^^^^^^^^ reserved-key-binding error: Questions starting with `sys_` are reserved by AI-Shifu. The platform rejects binding “sys_colour”: choose another question text.
+
+        ?[%{{ goal }} ...Goal]
+        %%^^^^^^^^^^^ legacy-binding hint deprecated: `%{{...}}` is the old binding syntax: write `{{ goal }}`. It binds the same question. markdown-flow 0.3.1, 0.3.4 and 0.4.2 bind only `%{{...}}`: a course run by them keeps it (set `target` in mfcourse.toml).
+        """  # noqa: E501
+    )
+    uri, text = found.uri("a.md"), found.text("a.md")
+    found.check(diagnostic_marks(found, "a.md", document_diagnostics(found.snapshot, uri)))
+    titles = {}
+    for key in ("sys_user_language", "sys_colour"):
+        at = text.index(key)
+        titles[key] = [a.title for a in code_actions(found.snapshot, uri, at, at)]
+    assert titles == {
+        "sys_user_language": [
+            "Ignore this problem here (reserved-key-binding)",
+            "Convert every legacy binding in this document to {{ key }}",
+            "Convert every legacy binding in this course to {{ key }}",
+        ],
+        "sys_colour": [
+            "Ignore this problem here (reserved-key-binding)",
+            "Convert every legacy binding in this document to {{ key }}",
+            "Convert every legacy binding in this course to {{ key }}",
+        ],
+    }
+    # Converting every legacy binding converts the one of `goal` only.
+    at = text.index("goal")
+    for action in code_actions(found.snapshot, uri, at, at):
+        if action.title.startswith("Convert every legacy binding"):
+            assert action.change is not None
+            (document,) = action.change.documents
+            assert apply_changes(text, document.changes) == text.replace(
+                "%{{ goal }}", "{{ goal }}"
+            )

@@ -91,16 +91,15 @@ def test_new_form_binding_of_a_legacy_profile_key_stays_an_error() -> None:
     )
 
 
-def test_other_sys_keys_keep_the_error_and_the_hint() -> None:
+def test_other_sys_keys_keep_the_error_without_the_hint() -> None:
+    # No legacy-binding hint: the `{{ key }}` form it would advise is the same error.
     check_document(
         AI_SHIFU
         + """
         ?[%{{ sys_user_language }} ...]
-        %%^^^^^^^^^^^^^^^^^^^^^^^^ legacy-binding hint deprecated: `%{{...}}` is the old binding syntax: write `{{ sys_user_language }}`. It binds the same question. markdown-flow 0.3.1, 0.3.4 and 0.4.2 bind only `%{{...}}`: a course run by them keeps it (set `target` in mfcourse.toml).
         %%^^^^^^^^^^^^^^^^^^^^^^^^ reserved-key-binding error: “sys_user_language” is read-only: the host provides it. AI-Shifu provides “sys_user_language”, so an interaction cannot save an answer to it: choose another question text, or read the provided value without binding it.
 
         ?[%{{ sys_mine }} A]
-        %%^^^^^^^^^^^^^^^ legacy-binding hint deprecated: `%{{...}}` is the old binding syntax: write `{{ sys_mine }}`. It binds the same question. markdown-flow 0.3.1, 0.3.4 and 0.4.2 bind only `%{{...}}`: a course run by them keeps it (set `target` in mfcourse.toml).
         %%^^^^^^^^^^^^^^^ reserved-key-binding error: Questions starting with `sys_` are reserved by AI-Shifu. The platform rejects binding “sys_mine”: choose another question text.
         """  # noqa: E501
     )

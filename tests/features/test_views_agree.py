@@ -136,17 +136,24 @@ def _start(message_id: str, **args: object) -> str:
     return say(EN, message_id, **{name: "\0" for name in args} | {"more": 0}).split("\0")[0]
 
 
+NOT_BOUND = say(EN, "hover.not-bound")
+NOT_A_BINDING = _start("hover.binding.ignored", runtime=1)
+"""A `{{ key }}` binding of a reserved key under an old target: its runtime binds nothing."""
+
+
 def verdict_sentence(kind: str, lane: KeyLane, host: str) -> str:
     """The sentence of a hover that says the verdict of a place of kind `kind`."""
     if kind == PLACE_PROVIDED:
         return say(EN, "hover.provided", host=host)
     if kind == PLACE_LEGACY_PROFILE:
         return say(EN, "hover.legacy-profile", host=host)
+    if kind == PLACE_RESERVED:  # a binding the host rejects: it saves no answer
+        return say(EN, "hover.binding.reserved", legacy="")
     if lane.asked_in:
         return _start("hover.bound-in", places=1)
     if lane.bound_in_references:
         return _start("hover.bound-in-references", places=1)
-    return say(EN, "hover.not-bound")
+    return NOT_BOUND
 
 
 def read_sentence(lane: KeyLane, drawn: CourseMap, course_name: str) -> str:
@@ -187,8 +194,13 @@ def disagreements(made: Course) -> Iterator[str]:
             # The hover at the marker says the place's verdict.
             shown = hover(snapshot, uri, place.start, EN)
             sentence = verdict_sentence(place.kind, lane, facts.host_name)
-            if shown is None or sentence not in shown.markdown:
+            said = "" if shown is None else shown.markdown
+            ignored = place.kind == PLACE_RESERVED and NOT_A_BINDING in said
+            if sentence not in said and not ignored:
                 yield f"{lane.key} at {uri}:{place.line}: hover lacks {sentence!r}"
+            unbound = facts.standing(lane.key) in (PLACE_UNBOUND, PLACE_NEAR_MISS)
+            if shown is not None and (NOT_BOUND in shown.markdown) != unbound:
+                yield f"{lane.key} at {uri}:{place.line}: hover's 'not bound' is not its standing"
             if place.kind in (PLACE_UNBOUND, PLACE_NEAR_MISS) and lane.asked_in:
                 yield f"{lane.key}: {place.kind} read though askedIn {lane.asked_in}"
             if (

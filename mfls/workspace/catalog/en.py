@@ -309,6 +309,10 @@ EN_MESSAGES: Final[Mapping[str, str]] = {
         "**Not a binding on ${runtime}**: this interaction saves no answer there and shows the "
         "marker as part of its first button's text (see its diagnostic)."
     ),
+    "hover.binding.reserved": (
+        "**Binding**${legacy} of a key the host reserves: the host rejects it, so this "
+        "interaction saves no answer (see its diagnostic)."
+    ),
     "hover.binding.in-reference": (
         "**Binding**${legacy} in a reference document: it grants no permission to save the answer."
     ),
@@ -344,8 +348,8 @@ EN_MESSAGES: Final[Mapping[str, str]] = {
     "lens.documents.other": "${count} documents",
     # -- rename
     "rename.stored-answers": (
-        "Stored answers stay under the old key '${old}'. Hosts store answers by key and do not "
-        "migrate them: learners who answered before are asked again for '${new}', or the "
+        "Stored answers stay under the old key “${old}”. Hosts store answers by key and do not "
+        "migrate them: learners who answered before are asked again for “${new}”, or the "
         "lessons fall back to their stated default."
     ),
     # -- hover
@@ -416,8 +420,8 @@ EN_MESSAGES: Final[Mapping[str, str]] = {
     ),
     "action.page-form": "Write ${marker}",
     "action.replace-with": "Replace with ${marker}",
-    "action.ask-for": "Ask for '${key}' in an interaction before its first use",
-    "action.merge": "Merge key '${key}' into '${target}'",
+    "action.ask-for": "Ask for “${key}” in an interaction before its first use",
+    "action.merge": "Merge key “${key}” into “${target}”",
     "action.convert-legacy-document": "Convert every legacy binding in this document to {{ key }}",
     "action.pad-document": "Pad every marker in this document to {{ key }}",
     "action.convert-legacy-course": "Convert every legacy binding in this course to {{ key }}",

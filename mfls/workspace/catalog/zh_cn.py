@@ -267,6 +267,9 @@ ZH_MESSAGES: Final[Mapping[str, str]] = {
         "**在 ${runtime} 上不是绑定**：这个交互在那里不会保存回答，而是把这个标记当作第一个按钮"
         "文字的一部分显示出来（见其诊断）。"
     ),
+    "hover.binding.reserved": (
+        "平台保留的键的**绑定**${legacy}：平台会拒绝它，这个交互不会保存回答（见其诊断）。"
+    ),
     "hover.binding.in-reference": "参考文档中的**绑定**${legacy}：它没有保存回答的权限。",
     "hover.legacy-form": "（旧的 `%{{...}}` 写法）",
     "hover.reference": "**引用**：AI 会读取这个问题已记住的回答。",
