@@ -141,15 +141,16 @@ NOT_A_BINDING = _start("hover.binding.ignored", runtime=1)
 """A `{{ key }}` binding of a reserved key under an old target: its runtime binds nothing."""
 
 
-def verdict_sentence(kind: str, lane: KeyLane, host: str) -> str:
-    """The sentence of a hover that says the verdict of a place of kind `kind`."""
+def verdict_sentence(kind: str, lane: KeyLane, host: str, standing: str) -> str:
+    """The sentence of a hover that says the verdict of a place of kind `kind` (of a key
+    whose standing in the course is `standing`)."""
     if kind == PLACE_PROVIDED:
         return say(EN, "hover.provided", host=host)
     if kind == PLACE_LEGACY_PROFILE:
         return say(EN, "hover.legacy-profile", host=host)
     if kind == PLACE_RESERVED:  # a binding the host rejects: it saves no answer
         return say(EN, "hover.binding.reserved", legacy="")
-    if lane.asked_in:
+    if lane.asked_in or standing == PLACE_RESERVED:  # a reserved key's binding saves nothing
         return _start("hover.bound-in", places=1)
     if lane.bound_in_references:
         return _start("hover.bound-in-references", places=1)
@@ -193,7 +194,8 @@ def disagreements(made: Course) -> Iterator[str]:
             counted.update(problems)
             # The hover at the marker says the place's verdict.
             shown = hover(snapshot, uri, place.start, EN)
-            sentence = verdict_sentence(place.kind, lane, facts.host_name)
+            standing = facts.standing(lane.key)
+            sentence = verdict_sentence(place.kind, lane, facts.host_name, standing)
             said = "" if shown is None else shown.markdown
             ignored = place.kind == PLACE_RESERVED and NOT_A_BINDING in said
             if sentence not in said and not ignored:
@@ -206,6 +208,7 @@ def disagreements(made: Course) -> Iterator[str]:
             if (
                 place.kind in (PLACE_READ, PLACE_READ_BEFORE_ASKED, PLACE_ASKED)
                 and not lane.asked_in
+                and standing != PLACE_RESERVED  # bound in a lesson; the error is there
             ):
                 yield f"{lane.key}: {place.kind} though no lesson asks it"
             if place.kind == PLACE_RESERVED and not facts.reserved(lane.key):
@@ -344,4 +347,22 @@ def test_a_binding_the_runtime_ignores_is_not_a_read_in_the_hover() -> None:
     assert _lane(made, "x")["reads"] == 1
     shown = hover(made.snapshot, made.uri("one.md"), 3, EN)
     expect(hover_text(made, shown, "one.md"), "hover/ignored_binding_then_read.md")
+    assert list(disagreements(made)) == []
+
+
+def test_a_read_after_a_reserved_binding_is_read_and_the_binding_asks_nothing() -> None:
+    # The host rejects the binding (saves nothing: not in askedIn); its reads are read
+    # after it, as the diagnostics say: the one problem is the binding's error.
+    made = course(
+        {
+            "mfcourse.toml": 'host = "ai-shifu"\ntarget = "current"\n',
+            "a.md": "?[%{{ sys_colour }} Red]\n\nUse {{ sys_colour }}.\n",
+        }
+    )
+    assert _places(made, "sys_colour") == [("a.md", (PLACE_RESERVED,)), ("a.md", (PLACE_READ,))]
+    lane = _lane(made, "sys_colour")
+    assert (lane["askedIn"], lane["problems"]) == (
+        [],
+        [{"code": "reserved-key-binding", "count": 1}],
+    )
     assert list(disagreements(made)) == []
