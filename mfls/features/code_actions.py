@@ -169,7 +169,7 @@ def _marker_actions(
         # A merge writes the key's bindings under the target's name.
         targets = [target for target in targets if spelling.writable(target)]
     for target in targets:
-        change = rn.rename_key(course, marker.key, target, merge=True)
+        change = rn.rename_key(course, marker.key, target, merge=True, language=language)
         if isinstance(change, Refusal):
             continue
         yield CodeAction(
@@ -196,7 +196,7 @@ def _page_fixes(
         yield _fix(PAGE_UNREADABLE_BINDING, "action.page-form", title, change, span)
         return
     new_key = page_checks.new_key(course, marker.key)
-    renamed = rn.rename_key(course, marker.key, new_key)
+    renamed = rn.rename_key(course, marker.key, new_key, language=language)
     if isinstance(renamed, Refusal):
         return
     title = say(language, "action.page-rename", key=marker.key, new=new_key)

@@ -40,6 +40,7 @@ from mfls.features.facts import (
     SAVES_ANSWER,
     facts_of,
 )
+from mfls.features.messages import EN, counted, say
 from mfls.features.refusal import Refusal
 from mfls.features.suppressions import may_hold_directives
 from mfls.syntax.model import Interaction
@@ -473,9 +474,11 @@ def key_table(course_map_: CourseMap) -> list[dict[str, Any]]:
     return rows
 
 
-def map_of_document(snapshot: WorkspaceSnapshot, uri: str) -> CourseMap | Refusal:
+def map_of_document(
+    snapshot: WorkspaceSnapshot, uri: str, language: str = EN
+) -> CourseMap | Refusal:
     """The map of the course the document at `uri` belongs to (a lesson, a reference or
-    its `mfcourse.toml`)."""
+    its `mfcourse.toml`), or a `Refusal` in `language`."""
     course = snapshot.course_for(uri)
     if course is None:
         path = uri_to_path(uri)
@@ -484,7 +487,7 @@ def map_of_document(snapshot: WorkspaceSnapshot, uri: str) -> CourseMap | Refusa
                 course = candidate
                 break
     if course is None:
-        return Refusal("This document is not part of any indexed course yet.")
+        return Refusal(say(language, "map.not-in-course"))
     return course_map(course)
 
 
@@ -495,34 +498,42 @@ def _cell(text: str) -> str:
     return escaped or " "
 
 
-def key_table_markdown(course_map_: CourseMap) -> str:
-    """The course key table as Markdown: one row per key in course order."""
+def key_table_markdown(course_map_: CourseMap, language: str = EN) -> str:
+    """The course key table as Markdown: one row per key in course order, its headings
+    and cells worded in `language`."""
     lessons = course_map_.lessons
     lines = [
-        f"# Course keys: {_cell(course_map_.name)}",
+        say(language, "map.table.title", course=_cell(course_map_.name)),
         "",
         f"{course_map_.figures.sentence()}.",
         "",
-        "| question | asked in | reads | problems |",
+        say(language, "map.table.header"),
         "|---|---|---|---|",
     ]
     for lane in course_map_.keys:
         asked = ", ".join(
-            f"{_cell(lessons[p.lesson].title)} (line {p.line})" for p in _saving(lane)
+            say(language, "map.table.line", lesson=_cell(lessons[p.lesson].title), line=p.line)
+            for p in _saving(lane)
         )
         problems = ", ".join(
             p.code
             + (f" ×{p.count}" if p.count > 1 else "")
-            + (f" (did you mean “{_cell(p.suggestion)}”)" if p.suggestion else "")
+            + (
+                say(language, "map.table.did-you-mean", key=_cell(p.suggestion))
+                if p.suggestion
+                else ""
+            )
             for p in lane.problems
         )
-        reads = f"{len(lane.reads)} in {lane.read_lessons} lesson" + (
-            "" if lane.read_lessons == 1 else "s"
+        reads = say(
+            language,
+            "map.table.reads",
+            reads=len(lane.reads),
+            lessons=counted(language, "map.table.lessons", lane.read_lessons),
         )
         if lane.read_in_references:
-            count = len(lane.read_in_references)
-            reads += f" and {count} reference" + ("" if count == 1 else "s")
-        system = " (host)" if lane.group == SYSTEM_GROUP else ""
+            reads += counted(language, "map.table.references", len(lane.read_in_references))
+        system = say(language, "map.table.host") if lane.group == SYSTEM_GROUP else ""
         lines.append(
             f"| {_cell(lane.key)}{system} | {asked or '—'} | {reads} | {problems or '—'} |"
         )

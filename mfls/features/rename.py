@@ -130,7 +130,7 @@ def key_uses(course: CourseSnapshot, key: str) -> list[KeyUse]:
     return uses
 
 
-def describe_uses(course: CourseSnapshot, uses: Iterable[KeyUse]) -> str:
+def describe_uses(course: CourseSnapshot, uses: Iterable[KeyUse], language: str = EN) -> str:
     """`lessons/01.md:7 (binding), ...` for a message, at most a few places."""
     listed: list[str] = []
     total = 0
@@ -141,7 +141,7 @@ def describe_uses(course: CourseSnapshot, uses: Iterable[KeyUse]) -> str:
             where = _display_name(course, use.entry)
             listed.append(f"{where}:{line_number(doc_text(use.entry), use.marker.start)} ({role})")
     if total > len(listed):
-        listed.append(f"and {total - len(listed)} more")
+        listed.append(say(language, "rename.uses.more", count=total - len(listed)))
     return ", ".join(listed)
 
 
@@ -157,83 +157,62 @@ def _display_name(course: CourseSnapshot, entry: DocEntry) -> str:
 # prepareRename.
 
 
-def prepare_rename(snapshot: WorkspaceSnapshot, uri: str, offset: int) -> RenameTarget | Refusal:
-    """The key under `offset`, or a `Refusal` saying why nothing can be renamed."""
+def prepare_rename(
+    snapshot: WorkspaceSnapshot, uri: str, offset: int, language: str = EN
+) -> RenameTarget | Refusal:
+    """The key under `offset`, or a `Refusal` saying (in `language`) why nothing can be
+    renamed."""
     found = entry_for(snapshot, uri)
     if found is None:
-        return Refusal("This document is not part of any indexed course yet.")
+        return Refusal(say(language, "rename.not-in-course"))
     course, entry = found
     markers = doc_marker_scan(entry)
     marker = marker_at(markers, offset)
     if marker is None:
-        return Refusal(_why_not_here(markers, entry, offset))
+        return Refusal(_why_not_here(markers, entry, offset, language))
     if marker.key in host_keys(course):
-        return Refusal(_host_key_message(course, marker.key), old_key=marker.key)
+        return Refusal(_host_key_message(course, marker.key, language), old_key=marker.key)
     return RenameTarget(uri, marker.key_start, marker.key_end, marker.key, course.id)
 
 
-def _why_not_here(markers: ScanResult, entry: DocEntry, offset: int) -> str:
+def _why_not_here(markers: ScanResult, entry: DocEntry, offset: int, language: str) -> str:
     for invalid in markers.invalid:
         if invalid.start <= offset < invalid.end or offset == invalid.end:
-            return (
-                f"This marker is invalid ({invalid.reason.value}): it is literal text, not a "
-                "memory key, so there is nothing to rename. Fix the marker first."
-            )
+            return say(language, "rename.invalid-marker", reason=invalid.reason.value)
     for block in doc_scan(entry).blocks:
         if block.start <= offset <= block.end and block.is_code:
-            return "Markers inside code blocks are examples, not memory: they are never renamed."
-    return "There is no memory marker here: put the cursor on a {{ key }} to rename that key."
+            return say(language, "rename.in-code")
+    return say(language, "rename.no-marker")
 
 
-def _host_key_message(course: CourseSnapshot, key: str) -> str:
+def _host_key_message(course: CourseSnapshot, key: str, language: str) -> str:
     if key in course.config.system_keys:
-        return (
-            f"'{key}' is a system key listed in the course file (system-keys); rename it "
-            "there and in the host, not in the lessons."
-        )
-    return (
-        f"'{key}' is provided by the host ({course.host.name}); its name is not the "
-        "course's to change."
-    )
+        return say(language, "rename.system-key", key=key)
+    return say(language, "rename.host-key", key=key, host=course.host.name)
 
 
 # The new name.
 
-_NAME_PROBLEMS = {
-    "empty": "The new name is empty once surrounding whitespace is trimmed.",
-    "line-break": (
-        "The new name contains a line break (U+000A, U+000D, U+0085, U+2028 or U+2029); "
-        "a key must stay on one line."
-    ),
-    "control-character": (
-        "The new name contains a control character (U+0000-U+001F or U+007F-U+009F), "
-        "which a key may not hold."
-    ),
-    "not-utf8": (
-        "The new name contains a lone surrogate code point, which UTF-8 cannot encode: "
-        "such a key cannot be written to a document."
-    ),
-    "closing-sequence": (
-        "The new name contains '}}', which always closes a marker: such a key cannot be written."
-    ),
-}
+_NAME_PROBLEMS = frozenset(
+    {"empty", "line-break", "control-character", "not-utf8", "closing-sequence"}
+)
+"""The problems of a new name that the catalog words one by one (`rename.name.<problem>`)."""
 
 
-def validate_new_key(course: CourseSnapshot, name: str) -> str | Refusal:
-    """The new name normalized exactly like a marker body, or a `Refusal`."""
+def validate_new_key(course: CourseSnapshot, name: str, language: str = EN) -> str | Refusal:
+    """The new name normalized exactly like a marker body, or a `Refusal` (in `language`)."""
     key, problem = check_new_key(name)
     if key is None:
-        return Refusal(_NAME_PROBLEMS.get(problem or "", f"The new name is invalid ({problem})."))
+        if problem in _NAME_PROBLEMS:
+            return Refusal(say(language, f"rename.name.{problem}"))
+        return Refusal(say(language, "rename.name.invalid", problem=problem))
     for prefix in course.host.reserved_prefixes:
         if key.startswith(prefix):
             return Refusal(
-                f"The new name starts with '{prefix}', a prefix the host "
-                f"({course.host.name}) reserves for its own keys."
+                say(language, "rename.name.reserved-prefix", prefix=prefix, host=course.host.name)
             )
     if key in host_keys(course):
-        return Refusal(
-            f"'{key}' is provided by the host: a course key cannot take its name.", new_key=key
-        )
+        return Refusal(say(language, "rename.name.host-key", key=key), new_key=key)
     return key
 
 
@@ -299,23 +278,13 @@ def _page_binding_changes(
 # Rename.
 
 
-def stored_answers_annotation(old_key: str, new_key: str, *, merge: bool) -> Annotation:
-    if merge:
-        return Annotation(
-            label=f"Merge '{old_key}' into '{new_key}'",
-            description=(
-                f"Answers already stored under '{old_key}' will not follow: hosts store "
-                f"answers by key and do not migrate them. Lessons will read the answers "
-                f"stored under '{new_key}' instead."
-            ),
-        )
+def stored_answers_annotation(
+    old_key: str, new_key: str, *, merge: bool, language: str = EN
+) -> Annotation:
+    kind = "rename.merge" if merge else "rename"
     return Annotation(
-        label=f"Rename memory key '{old_key}' to '{new_key}'",
-        description=(
-            f"Answers already stored under '{old_key}' will not follow: hosts store answers "
-            "by key and do not migrate them, so learners who answered before will be asked "
-            "again, or the lessons fall back to their stated default."
-        ),
+        label=say(language, f"{kind}.label", old=old_key, new=new_key),
+        description=say(language, f"{kind}.description", old=old_key, new=new_key),
     )
 
 
@@ -325,40 +294,49 @@ def stored_answers_warning(old_key: str, new_key: str, language: str = EN) -> st
 
 
 def rename(
-    snapshot: WorkspaceSnapshot, uri: str, offset: int, new_name: str
+    snapshot: WorkspaceSnapshot, uri: str, offset: int, new_name: str, language: str = EN
 ) -> WorkspaceChange | Refusal:
     """`textDocument/rename`: every occurrence of the key under `offset` in its course."""
-    target = prepare_rename(snapshot, uri, offset)
+    target = prepare_rename(snapshot, uri, offset, language)
     if isinstance(target, Refusal):
         return target
     course = snapshot.courses[target.course_id]
-    return rename_key(course, target.key, new_name)
+    return rename_key(course, target.key, new_name, language=language)
 
 
 def rename_key(
-    course: CourseSnapshot, old_key: str, new_name: str, *, merge: bool = False
+    course: CourseSnapshot,
+    old_key: str,
+    new_name: str,
+    *,
+    merge: bool = False,
+    language: str = EN,
 ) -> WorkspaceChange | Refusal:
     """Rename `old_key` to the normalized `new_name` in every document of `course`.
 
     Refuses an invalid new name, a host key, and, unless `merge`, a new key the course
-    already uses (a `Refusal` with `conflict` set, naming where).
+    already uses (a `Refusal` with `conflict` set, naming where). Refusals and the
+    change's annotation are worded in `language`.
     """
     if old_key in host_keys(course):
-        return Refusal(_host_key_message(course, old_key), old_key=old_key)
-    new_key = validate_new_key(course, new_name)
+        return Refusal(_host_key_message(course, old_key, language), old_key=old_key)
+    new_key = validate_new_key(course, new_name, language)
     if isinstance(new_key, Refusal):
         return new_key
     occurrences = course.occurrences(old_key)
     if not occurrences:
-        return Refusal(f"No document of the course uses the key '{old_key}'.")
+        return Refusal(say(language, "rename.unused", key=old_key))
     if new_key == old_key:
         return WorkspaceChange(documents=(), annotation=None)
     if not merge and course.occurrences(new_key):
         return Refusal(
-            f"“{new_key}” is already a key of this course, used at "
-            f"{describe_uses(course, key_uses(course, new_key))}. Renaming would merge two "
-            f"questions' memory; to do that on purpose, use the code action \"Merge key "
-            f'“{old_key}” into “{new_key}”".',
+            say(
+                language,
+                "rename.conflict",
+                new=new_key,
+                old=old_key,
+                uses=describe_uses(course, key_uses(course, new_key), language),
+            ),
             old_key=old_key,
             new_key=new_key,
             conflict=True,
@@ -383,6 +361,6 @@ def rename_key(
             )
     return WorkspaceChange(
         documents=tuple(documents),
-        annotation=stored_answers_annotation(old_key, new_key, merge=merge),
+        annotation=stored_answers_annotation(old_key, new_key, merge=merge, language=language),
         markers=len(occurrences),
     )

@@ -141,10 +141,18 @@ def test_the_rules_find_and_do_not_word() -> None:
     assert [line.split(":")[1] for line in wording_in_rules(planted, "planted.py")] == ["1", "2"]
 
 
-VIEW_MODULES = ("completion", "course_info", "facts", "hover", "inlay_hints", "code_lens")
+VIEW_MODULES = (
+    "completion",
+    "course_info",
+    "facts",
+    "hover",
+    "inlay_hints",
+    "code_lens",
+    "rename",
+    "course_map",
+)
 """Views whose every user-facing text comes from the catalog: no English sentence is
-written in them (`english_literals`). Not yet among them: `rename` (its refusals and
-change annotations) and `course_map` (the key table's markdown)."""
+written in them (`english_literals`)."""
 
 NOT_SHOWN = frozenset({"Memo", "getLogger", "debug", "info", "warning", "error", "exception"})
 """Calls whose string arguments no user reads: cache names and log lines."""

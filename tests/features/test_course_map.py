@@ -9,7 +9,14 @@ from xml.etree import ElementTree
 
 import pytest
 
-from mfls.features.course_map import SYSTEM_GROUP, KeyLane, Place, course_map, key_table
+from mfls.features.course_map import (
+    SYSTEM_GROUP,
+    KeyLane,
+    Place,
+    course_map,
+    key_table,
+    key_table_markdown,
+)
 from mfls.features.course_map_html import embedded_json, map_html
 from mfls.features.course_map_svg import map_svg
 from mfls.features.diagnostics import document_diagnostics
@@ -248,3 +255,17 @@ def test_svg_is_well_formed_and_escaped(course: Course) -> None:
         shown = [t.text or "" for t in tree.iter("{http://www.w3.org/2000/svg}text")]
         assert shown == texts + legend
     assert "<img" not in map_svg(course_map(hostile.snapshot.courses["/course"]))
+
+
+def test_the_key_table_markdown_speaks_the_callers_language(course: Course) -> None:
+    found = course_map(course.snapshot.courses["/course"])
+    english = key_table_markdown(found)
+    assert english == key_table_markdown(found, "en")
+    assert "| question | asked in | reads | problems |" in english.splitlines()
+    chinese = key_table_markdown(found, "zh-CN")
+    assert chinese.splitlines()[0].startswith("# 课程键：")
+    assert "| 问题 | 提问位置 | 读取 | 诊断 |" in chinese.splitlines()
+    goel = next(line for line in chinese.splitlines() if line.startswith("| goel "))
+    assert "near-miss（是否想写“goal”）" in goel
+    goal = next(line for line in chinese.splitlines() if line.startswith("| goal "))
+    assert "4 次，在 2 个课时中，另有 1 个参考文档" in goal

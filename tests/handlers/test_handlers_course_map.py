@@ -88,3 +88,13 @@ def test_course_keys_refuses_a_file_outside_the_courses_and_no_argument() -> Non
     missing = {"command": "mfls.courseKeys", "arguments": []}
     error = course.answer("workspace/executeCommand", missing)["error"]
     assert "give its URI" in error["message"]
+
+
+def test_a_chinese_client_gets_the_key_table_and_its_refusal_in_chinese() -> None:
+    course = CourseClient(COURSE, locale="zh-CN")
+    markdown = keys(course, course.uri("02.md"))["markdown"]
+    assert "| 问题 | 提问位置 | 读取 | 诊断 |" in markdown.splitlines()
+    assert "| level | 02.md（第 3 行） | 1 次，在 1 个课时中 | read-before-asked |" in markdown
+    outside = {"command": "mfls.courseKeys", "arguments": [course.uri("../x.md")]}
+    error = course.answer("workspace/executeCommand", outside)["error"]
+    assert error["message"] == "此文档还不属于任何已索引的课程。"

@@ -413,3 +413,20 @@ def test_the_record_is_written_once_the_client_applied_the_edit_everywhere(
             "sha256_after": sha(texts["lessons/l2.md"]),
         },
     ]
+
+
+def test_a_chinese_client_gets_the_refusal_in_chinese() -> None:
+    fixture = Fixture(files=dict(FILES), closed=set(FILES))
+    course = CourseClient(
+        fixture,
+        capabilities=vscode_capabilities(client="visual-studio-code"),
+        folders=["course", "other"],
+        locale="zh-CN",
+    )
+    course.open("course/l1.md")
+    where = at(course, "course/l1.md", "{{ sys_user_nickname }}", 3)
+    assert refusal(course, "textDocument/prepareRename", where) == (
+        "“sys_user_nickname”由平台（ai-shifu）提供：它的名称不由课程决定。"
+    )
+    params = {**at(course, "course/l1.md", "{{ topic }} Python"), "newName": "a }} b"}
+    assert refusal(course, "textDocument/rename", params).startswith("新名称包含 '}}'")

@@ -110,7 +110,7 @@ def test_third_replace_failing_restores_the_first_two(
         ("q", "x\udcffy", "lone surrogate"),
         ("q", "sys_q", "reserves"),
         ("q", "sys_user_nickname", "reserves"),
-        ("missing", "r", "No document of the course uses the key 'missing'"),
+        ("missing", "r", "No document of the course uses the key “missing”"),
     ],
 )
 def test_refusals_exit_1_and_change_nothing(

@@ -122,7 +122,7 @@ def test_rename_carries_the_stored_answers_annotation(course: Path) -> None:
     snapshot = indexed(course).snapshot
     change = rn.rename(snapshot, uri(course / "l2.md"), _offset_of(LESSON_2, "{{ goal }}"), "aim")
     assert change.annotation is not None
-    assert "Answers already stored under 'goal' will not follow" in change.annotation.description
+    assert "Answers already stored under “goal” will not follow" in change.annotation.description
 
 
 @pytest.mark.parametrize(
@@ -203,3 +203,23 @@ def test_renaming_to_the_same_key_changes_nothing(course: Path) -> None:
         snapshot, uri(course / "l2.md"), _offset_of(LESSON_2, "{{ goal }}"), " goal "
     )
     assert change.documents == ()
+
+
+def test_refusals_and_the_annotation_speak_the_callers_language(course: Path) -> None:
+    snapshot = indexed(course).snapshot
+    offset = _offset_of(LESSON_1, "Hello", into=3)
+    refusal = rn.prepare_rename(snapshot, uri(course / "l1.md"), offset, "zh-CN")
+    assert isinstance(refusal, Refusal) and "这里没有记忆标记" in refusal.message
+    at_goal = _offset_of(LESSON_2, "{{ goal }}")
+    refused = rn.rename(snapshot, uri(course / "l2.md"), at_goal, "a }} b", "zh-CN")
+    assert isinstance(refused, Refusal) and refused.message.startswith("新名称包含 '}}'")
+    conflict = rn.rename(snapshot, uri(course / "l2.md"), at_goal, "topic", "zh-CN")
+    assert isinstance(conflict, Refusal) and conflict.conflict
+    assert conflict.message.startswith("“topic”已是本课程的键，用于 l1.md:5 (binding)")
+    change = rn.rename(snapshot, uri(course / "l2.md"), at_goal, "aim", "zh-CN")
+    assert not isinstance(change, Refusal) and change.annotation is not None
+    assert change.annotation.label == "把记忆键“goal”重命名为“aim”"
+    # English stays the default.
+    english = rn.rename(snapshot, uri(course / "l2.md"), at_goal, "aim")
+    assert not isinstance(english, Refusal) and english.annotation is not None
+    assert english.annotation.label == "Rename memory key “goal” to “aim”"

@@ -42,7 +42,7 @@ def _map_of(snap: Snapshot, arguments: list[Any] | None) -> CourseMap | Refusal:
     uri = _uri(arguments)
     if isinstance(uri, Refusal):
         return uri
-    return map_of_document(snap.workspace, uri)
+    return map_of_document(snap.workspace, uri, snap.language)
 
 
 def course_keys(snap: Snapshot, arguments: list[Any] | None) -> dict[str, Any] | Refusal:
@@ -59,7 +59,7 @@ def course_keys(snap: Snapshot, arguments: list[Any] | None) -> dict[str, Any] |
         # An AI-Shifu course folder with `.shifu-sync.json`: what changed since the pull.
         "sinceLastPull": since_last_pull_json(sync_status(course) if course else None),
         "rows": key_table(found),
-        "markdown": key_table_markdown(found),
+        "markdown": key_table_markdown(found, snap.language),
     }
 
 

@@ -67,7 +67,7 @@ def _target(
     at = snap.cursor(document.uri, position)
     if at is None:
         return NOT_INDEXED
-    target = rn.prepare_rename(snap.workspace, at.uri, at.offset)
+    target = rn.prepare_rename(snap.workspace, at.uri, at.offset, snap.language)
     return target if isinstance(target, Refusal) else (at, target)
 
 
@@ -105,7 +105,7 @@ def rename(snap: Snapshot, files: Files, params: t.RenameParams) -> Outcome | Re
     fresh = basis.snapshot.courses.get(course.id)
     if fresh is None:
         return with_copies(NOT_INDEXED, basis.copies)
-    change = rn.rename_key(fresh, target.key, params.new_name)
+    change = rn.rename_key(fresh, target.key, params.new_name, language=snap.language)
     if isinstance(change, Refusal):
         return with_copies(change, basis.copies)
     change = without_aliases(change, basis.aliases)

@@ -352,6 +352,76 @@ EN_MESSAGES: Final[Mapping[str, str]] = {
         "migrate them: learners who answered before are asked again for “${new}”, or the "
         "lessons fall back to their stated default."
     ),
+    "rename.not-in-course": "This document is not part of any indexed course yet.",
+    "rename.invalid-marker": (
+        "This marker is invalid (${reason}): it is literal text, not a memory key, so there is "
+        "nothing to rename. Fix the marker first."
+    ),
+    "rename.in-code": (
+        "Markers inside code blocks are examples, not memory: they are never renamed."
+    ),
+    "rename.no-marker": (
+        "There is no memory marker here: put the cursor on a {{ key }} to rename that key."
+    ),
+    "rename.system-key": (
+        "“${key}” is a system key listed in the course file (system-keys); rename it there and "
+        "in the host, not in the lessons."
+    ),
+    "rename.host-key": (
+        "“${key}” is provided by the host (${host}); its name is not the course's to change."
+    ),
+    "rename.name.empty": "The new name is empty once surrounding whitespace is trimmed.",
+    "rename.name.line-break": (
+        "The new name contains a line break (U+000A, U+000D, U+0085, U+2028 or U+2029); "
+        "a key must stay on one line."
+    ),
+    "rename.name.control-character": (
+        "The new name contains a control character (U+0000-U+001F or U+007F-U+009F), "
+        "which a key may not hold."
+    ),
+    "rename.name.not-utf8": (
+        "The new name contains a lone surrogate code point, which UTF-8 cannot encode: "
+        "such a key cannot be written to a document."
+    ),
+    "rename.name.closing-sequence": (
+        "The new name contains '}}', which always closes a marker: such a key cannot be written."
+    ),
+    "rename.name.invalid": "The new name is invalid (${problem}).",
+    "rename.name.reserved-prefix": (
+        "The new name starts with “${prefix}”, a prefix the host (${host}) reserves for its own "
+        "keys."
+    ),
+    "rename.name.host-key": "“${key}” is provided by the host: a course key cannot take its name.",
+    "rename.unused": "No document of the course uses the key “${key}”.",
+    "rename.conflict": (
+        "“${new}” is already a key of this course, used at ${uses}. Renaming would merge two "
+        "questions' memory; to do that on purpose, use the code action \"Merge key “${old}” "
+        'into “${new}”".'
+    ),
+    "rename.uses.more": "and ${count} more",
+    "rename.label": "Rename memory key “${old}” to “${new}”",
+    "rename.description": (
+        "Answers already stored under “${old}” will not follow: hosts store answers by key and "
+        "do not migrate them, so learners who answered before will be asked again, or the "
+        "lessons fall back to their stated default."
+    ),
+    "rename.merge.label": "Merge “${old}” into “${new}”",
+    "rename.merge.description": (
+        "Answers already stored under “${old}” will not follow: hosts store answers by key and "
+        "do not migrate them. Lessons will read the answers stored under “${new}” instead."
+    ),
+    # -- course key table (Markdown)
+    "map.not-in-course": "This document is not part of any indexed course yet.",
+    "map.table.title": "# Course keys: ${course}",
+    "map.table.header": "| question | asked in | reads | problems |",
+    "map.table.line": "${lesson} (line ${line})",
+    "map.table.host": " (host)",
+    "map.table.did-you-mean": " (did you mean “${key}”)",
+    "map.table.reads": "${reads} in ${lessons}",
+    "map.table.lessons.one": "1 lesson",
+    "map.table.lessons.other": "${count} lessons",
+    "map.table.references.one": " and 1 reference",
+    "map.table.references.other": " and ${count} references",
     # -- hover
     "hover.read": "Read ${times} in ${documents} of ${course}.",
     "hover.times.one": "once",

@@ -305,6 +305,58 @@ ZH_MESSAGES: Final[Mapping[str, str]] = {
         "已保存的回答仍留在旧键“${old}”下。平台按键保存回答且不会迁移：之前回答过的学员会被重新"
         "询问“${new}”，否则课时会退回到其中写明的默认内容。"
     ),
+    "rename.not-in-course": "此文档还不属于任何已索引的课程。",
+    "rename.invalid-marker": (
+        "这个标记无效（${reason}）：它是普通文字，不是记忆键，所以没有可重命名的内容。请先修正这个标记。"
+    ),
+    "rename.in-code": "代码块中的标记只是示例，不是记忆：它们永远不会被重命名。",
+    "rename.no-marker": "这里没有记忆标记：把光标放在某个 {{ key }} 上即可重命名该键。",
+    "rename.system-key": (
+        "“${key}”是课程文件中列出的系统键（system-keys）：请在课程文件和平台中重命名它，而不是在课时中。"
+    ),
+    "rename.host-key": "“${key}”由平台（${host}）提供：它的名称不由课程决定。",
+    "rename.name.empty": "去掉首尾空白后，新名称为空。",
+    "rename.name.line-break": (
+        "新名称包含换行符（U+000A、U+000D、U+0085、U+2028 或 U+2029）：键必须写在一行内。"
+    ),
+    "rename.name.control-character": (
+        "新名称包含控制字符（U+0000-U+001F 或 U+007F-U+009F），键不能包含它。"
+    ),
+    "rename.name.not-utf8": ("新名称包含单独的代理码位，UTF-8 无法编码：这样的键无法写入文档。"),
+    "rename.name.closing-sequence": "新名称包含 '}}'，它总会结束标记：这样的键无法写入。",
+    "rename.name.invalid": "新名称无效（${problem}）。",
+    "rename.name.reserved-prefix": (
+        "新名称以“${prefix}”开头，该前缀由平台（${host}）保留给自己的键。"
+    ),
+    "rename.name.host-key": "“${key}”由平台提供：课程中的键不能使用这个名称。",
+    "rename.unused": "课程中没有任何文档使用键“${key}”。",
+    "rename.conflict": (
+        "“${new}”已是本课程的键，用于 ${uses}。重命名会合并两个问题的记忆；如果确实要这样做，"
+        "请使用代码操作“把键“${old}”合并到“${new}””。"
+    ),
+    "rename.uses.more": "另有 ${count} 处",
+    "rename.label": "把记忆键“${old}”重命名为“${new}”",
+    "rename.description": (
+        "已保存在“${old}”下的回答不会随之迁移：平台按键保存回答且不会迁移，之前回答过的学员会被"
+        "重新询问，否则课时会退回到其中写明的默认内容。"
+    ),
+    "rename.merge.label": "把“${old}”合并到“${new}”",
+    "rename.merge.description": (
+        "已保存在“${old}”下的回答不会随之迁移：平台按键保存回答且不会迁移。课时将改为读取保存在"
+        "“${new}”下的回答。"
+    ),
+    # -- course key table (Markdown)
+    "map.not-in-course": "此文档还不属于任何已索引的课程。",
+    "map.table.title": "# 课程键：${course}",
+    "map.table.header": "| 问题 | 提问位置 | 读取 | 诊断 |",
+    "map.table.line": "${lesson}（第 ${line} 行）",
+    "map.table.host": "（平台）",
+    "map.table.did-you-mean": "（是否想写“${key}”）",
+    "map.table.reads": "${reads} 次，在${lessons}中",
+    "map.table.lessons.one": " 1 个课时",
+    "map.table.lessons.other": " ${count} 个课时",
+    "map.table.references.one": "，另有 1 个参考文档",
+    "map.table.references.other": "，另有 ${count} 个参考文档",
     # -- hover
     "hover.read": "在课程“${course}”的${documents}中读取了${times}。",
     "hover.times.one": " 1 次",
