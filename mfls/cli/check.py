@@ -22,9 +22,8 @@ import argparse
 import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
-from operator import itemgetter
-from typing import Any, Final, NamedTuple
 
+from mfls.cli.check_documents import Checked, Finding, documents_findings, placed
 from mfls.cli.check_formats import report_github, report_sarif
 from mfls.cli.language import add_option as add_locale_option
 from mfls.cli.language import chosen as chosen_language
@@ -40,57 +39,14 @@ from mfls.features.diagnostics import (
     Diagnostic,
     config_problem_message,
     course_file_diagnostics,
-    document_findings,
     structure_file_diagnostics,
 )
 from mfls.features.messages import EN
-from mfls.text.places import places
 from mfls.workspace.course_creator import STRUCTURE
 from mfls.workspace.course_root import nearest_course_root
 from mfls.workspace.index import WorkspaceSnapshot
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
-
-
-class Finding(NamedTuple):
-    """One diagnostic, placed for a terminal: 1-based lines and code point columns (a
-    tuple: a dense course makes them by the ten thousand)."""
-
-    path: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    severity: str
-    code: str
-    message: str
-    lesson: str | None = None  # in an export: the title of the item the text belongs to
-    item_id: str | None = None  # its outline_item_bid (None for the course's prompt)
-    part: str | None = None  # the item's field holding the text
-
-    def as_text(self) -> str:
-        """Its line of the text report."""
-        return report_text(CheckReport([self])).rstrip("\n")
-
-    def as_json(self) -> dict[str, Any]:
-        place: dict[str, Any] = {}
-        if self.lesson is not None:
-            place = {
-                "lesson": decoded(self.lesson),
-                "outlineItemBid": self.item_id,
-                "field": self.part,
-            }
-        return {
-            **place,
-            "path": decoded(self.path),
-            "line": self.line,
-            "column": self.column,
-            "endLine": self.end_line,
-            "endColumn": self.end_column,
-            "severity": self.severity,
-            "code": self.code,
-            "message": decoded(self.message),
-        }
 
 
 class CheckReport:
@@ -174,6 +130,7 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int | None = 1) 
     report.course_roots = sorted({c.root for c in snapshot.courses.values() if c.root})
     courses: dict[str, str] = {}
     checked: dict[str, None] = {}
+    documents: list[Checked] = []
     for path, uri in uris.items():
         entered = snapshot.entry(uri)
         if entered is None:
@@ -181,13 +138,12 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int | None = 1) 
         course, entry = entered
         checked[course.id] = None
         report.checked += 1
-        findings = document_findings(snapshot, entry.uri, language)
-        _add_findings(report, _display(path, given), entry.text, findings.kept)
-        _add_findings(
-            report, _display(path, given), entry.text, findings.suppressed, suppressed=True
-        )
+        documents.append(Checked(_display(path, given), entry.uri, entry.text))
         if course.config_path is not None:
             courses[course.id] = course.config_path
+    kept, silenced = documents_findings(snapshot, documents, language, jobs)
+    report.findings += kept
+    report.suppressed += silenced
     report.unreadable += _over_limits(snapshot, [*checked, *folders], given, language)
     for course_id, course_file in sorted(courses.items(), key=lambda pair: pair[1]):
         items = course_file_diagnostics(snapshot, course_id, language)
@@ -284,36 +240,9 @@ def _add_findings(
     text: str,
     items: Sequence[Diagnostic],
     lesson: tuple[str, str | None, str] | None = None,
-    suppressed: bool = False,
 ) -> None:
-    """`items` placed in `text` as findings of the report (or as its `suppressed` ones)."""
-    if not items:
-        return
-    at = places(text, [offset for item in items for offset in (item.start, item.end)])
-    title, item_id, field_name = lesson if lesson is not None else (None, None, None)
-    new = tuple.__new__  # the named tuple's own `__new__` is Python code
-    placed = [
-        new(
-            Finding,
-            (
-                shown,
-                *at[item.start],
-                *at[item.end],
-                item.severity,
-                item.code,
-                item.message,
-                title,
-                item_id,
-                field_name,
-            ),
-        )
-        for item in items
-    ]
-    placed.sort(key=_FINDING_ORDER)
-    (report.suppressed if suppressed else report.findings).extend(placed)
-
-
-_FINDING_ORDER: Final = itemgetter(1, 2, 6)  # line, column, code
+    """`items` placed in `text` as findings of the report."""
+    report.findings.extend(placed(shown, text, items, lesson))
 
 
 def _one_line(message: str) -> str:

@@ -25,7 +25,7 @@ from mfls.features.diagnostic_wording import (
 from mfls.features.document_rules import document_findings as construct_findings
 from mfls.features.facts import facts_of
 from mfls.features.finding import DEPRECATED, UNNECESSARY, Diagnostic, Finding, Related, said
-from mfls.features.key_rules import key_findings
+from mfls.features.key_rules import key_findings, settle_reads
 from mfls.features.scan_rules import runtime_name, scan_findings
 from mfls.features.suppressions import Unused, directives_of, may_hold_directives, partition
 from mfls.syntax.model import ScanResult
@@ -96,6 +96,12 @@ def document_diagnostics(
         return course_file_diagnostics(snapshot, course_id, language)
     course, entry = found
     return entry_diagnostics(course, entry, language)
+
+
+def settle_findings(course: CourseSnapshot) -> None:
+    """Make now what the findings of every document of `course` share: before processes
+    are forked to make those of many documents, so that each does not make it again."""
+    settle_reads(course, facts_of(course))
 
 
 def document_findings(snapshot: WorkspaceSnapshot, uri: str, language: str = EN) -> Findings:

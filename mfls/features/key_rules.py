@@ -103,6 +103,17 @@ def _reads(course: CourseSnapshot, entry: DocEntry, facts: CourseFacts) -> list[
     return found
 
 
+def settle_reads(course: CourseSnapshot, facts: CourseFacts) -> None:
+    """Judge now every key the course reads, and make the verdicts of those unbound: what
+    the documents' findings share (processes forked afterwards share them too, instead of
+    each making its own)."""
+    unbound: dict[str, _KeyVerdict] = course.cache.get(_UNBOUND_NOW, _fresh)
+    for key in course.references:
+        judged = facts.reads_of(0, key)
+        if judged is not None and judged[1] is None and key not in unbound:
+            _unbound_verdict(course, facts, key, unbound)
+
+
 MARKER_RULES: Final[tuple[Rule, ...]] = (_bindings, _ignored_reserved_bindings, _reads)
 """The course-level rules over the facts, in the order one marker's codes are listed."""
 

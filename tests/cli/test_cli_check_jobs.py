@@ -87,3 +87,30 @@ def test_a_small_course_is_checked_without_loading_multiprocessing(tmp_path: Pat
         [sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True, timeout=120
     )
     assert done.stdout.splitlines()[-1] == "[]", done.stdout + done.stderr
+
+
+SILENCING = (
+    "<!-- mfls-disable-next-line unbound-reference -->\n"
+    "Read {{{{ nobody {n} }}}} and {{{{ goal {n} }}}}.\n\n"
+    "<!-- mfls-disable near-miss -->\nRecall {{{{ goal{n} }}}}.\n<!-- mfls-enable near-miss -->\n\n"
+    "<!-- mfls-disable-next-line read-before-asked -->\nNothing to silence here.\n\n"
+    "?[{{{{ goal {n} }}}} A | B]\n"
+)
+
+
+@pytest.mark.parametrize("output", ["json", "sarif"])
+def test_forked_copies_keep_the_suppressed_findings_and_their_order(
+    tmp_path: Path, output: str
+) -> None:
+    (tmp_path / "mfcourse.toml").write_text('name = "silenced"\n', encoding="utf-8")
+    for n in range(9):
+        (tmp_path / f"l{n}.md").write_text(SILENCING.format(n=n), encoding="utf-8")
+    one = check("--format", output, "--jobs", "1", str(tmp_path))
+    assert b"suppress" in one.stdout
+    for jobs in ("2", "3", "20"):
+        more = check("--format", output, "--jobs", jobs, str(tmp_path))
+        assert (more.returncode, more.stdout, more.stderr) == (
+            one.returncode,
+            one.stdout,
+            one.stderr,
+        )

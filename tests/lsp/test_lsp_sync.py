@@ -336,5 +336,6 @@ def test_the_check_would_see_a_process_pool(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Refused)
     monkeypatch.setattr(parallel, "PARALLEL_MIN_CHARS", 0)
+    monkeypatch.setattr(parallel, "fork_safe", lambda: False)  # as on the server's thread
     assert len(list(parallel.scan_texts(["{{ a }}", "{{ b }}"], jobs=2))) == 2
     assert started == ["process pool"]

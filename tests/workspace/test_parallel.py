@@ -1,9 +1,11 @@
-"""Scanning in worker processes gives what scanning in this process gives."""
+"""Scanning in other processes gives what scanning in this process gives: forked copies
+where this process may fork (`forking`), else a pool of workers."""
 
 from __future__ import annotations
 
 import multiprocessing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,8 +25,88 @@ TEXTS = [
 
 @pytest.fixture
 def small_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool of workers (no forked copies) for any size."""
+    monkeypatch.setattr(parallel, "fork_safe", lambda: False)
     monkeypatch.setattr(parallel, "PARALLEL_MIN_CHARS", 0)
     monkeypatch.setattr(parallel, "BATCH_CHARS", 100)
+
+
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Forked copies however this test runs (threads of a test runner too: the copies
+    only scan); the sizes of the parts each copy got."""
+    from mfls.workspace import forking
+
+    monkeypatch.setattr(parallel, "fork_safe", lambda: True)
+    sizes: list[int] = []
+    start = forking._start
+
+    def counted(there: Any, part: Any) -> tuple[int, int] | None:
+        sizes.append(len(part))
+        return start(there, part)
+
+    monkeypatch.setattr(forking, "_start", counted)
+    return sizes
+
+
+@pytest.mark.parametrize("jobs", [2, 3, 8])
+def test_forked_copies_scan_what_this_process_scans(forks: list[int], jobs: int) -> None:
+    texts = TEXTS * 7
+    found = list(scan_texts(texts, jobs=jobs))
+    assert len(forks) == jobs - 1
+    assert sum(forks) < len(texts)
+    assert found == [scan_markers(t) for t in texts]
+    for text, result in zip(texts, found, strict=True):
+        full = scan(text)
+        assert (result.markers, result.invalid, result.interactions) == (
+            full.markers,
+            full.invalid,
+            full.interactions,
+        )
+
+
+def test_cold_indexing_with_forked_copies_builds_the_same_index(
+    tmp_path: Path, forks: list[int]
+) -> None:
+    for n, text in enumerate(TEXTS * 10):
+        (tmp_path / f"{n:03d}.md").write_text(text, encoding="utf-8", newline="")
+    assert _index(tmp_path, 2) == _index(tmp_path, 1)
+    assert forks
+
+
+def _index(root: Path, jobs: int) -> dict[str, tuple[object, ...]]:
+    workspace = Workspace(jobs=jobs)
+    workspace.set_folders([str(root)])
+    workspace.index_all()
+    (course,) = workspace.snapshot.courses.values()
+    return {
+        uri: (entry.text, entry.marker_scan, entry.result, entry.order)
+        for uri, entry in course.docs.items()
+    }
+
+
+@pytest.fixture
+def fork_idle_two_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "fork_safe", lambda: True)
+    monkeypatch.setattr(parallel, "default_jobs", lambda: 2)
+    monkeypatch.setattr(parallel, "busy_cpus", lambda: 0.0)
+
+
+def test_forked_copies_are_chosen_by_size_and_free_cpus(
+    fork_idle_two_cpus: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big, small = parallel.FORK_MIN_CHARS, parallel.FORK_MIN_CHARS - 1
+    assert parallel.fork_workers(big, parallel.FORK_MIN_CHARS, None, 10) == 2
+    assert parallel.fork_workers(small, parallel.FORK_MIN_CHARS, None, 10) == 1
+    assert parallel.fork_workers(big, parallel.FORK_MIN_CHARS, None, 1) == 1  # one text
+    assert parallel.fork_workers(small, parallel.FORK_MIN_CHARS, 3, 10) == 3  # --jobs 3
+    assert parallel.fork_workers(big, parallel.FORK_MIN_CHARS, 1, 10) == 1  # --jobs 1
+    monkeypatch.setattr(parallel, "busy_cpus", lambda: 0.5)
+    assert parallel.fork_workers(big, parallel.FORK_MIN_CHARS, None, 10) == 1
+    monkeypatch.setattr(parallel, "busy_cpus", lambda: 0.3)
+    assert parallel.fork_workers(big, parallel.FORK_MIN_CHARS, None, 10) == 2
+    monkeypatch.setattr(parallel, "fork_safe", lambda: False)
+    assert parallel.fork_workers(big, parallel.FORK_MIN_CHARS, 2, 10) == 1
 
 
 def test_workers_scan_what_this_process_scans(small_threshold: None) -> None:
@@ -43,7 +125,8 @@ def test_workers_scan_what_this_process_scans(small_threshold: None) -> None:
         )
 
 
-def test_small_inputs_stay_in_this_process() -> None:
+def test_small_inputs_stay_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "fork_safe", lambda: False)  # a pool is asked for
     results = scan_texts(TEXTS, jobs=4)
     next(results)
     assert not multiprocessing.active_children()
@@ -56,17 +139,7 @@ def test_cold_indexing_with_workers_builds_the_same_index(
     for n, text in enumerate(TEXTS * 10):
         (tmp_path / f"{n:03d}.md").write_text(text, encoding="utf-8", newline="")
 
-    def index(jobs: int) -> dict[str, tuple[object, ...]]:
-        workspace = Workspace(jobs=jobs)
-        workspace.set_folders([str(tmp_path)])
-        workspace.index_all()
-        (course,) = workspace.snapshot.courses.values()
-        return {
-            uri: (entry.text, entry.marker_scan, entry.result, entry.order)
-            for uri, entry in course.docs.items()
-        }
-
-    assert index(2) == index(1)
+    assert _index(tmp_path, 2) == _index(tmp_path, 1)
 
 
 def test_workers_started_from_a_thread_scan_the_same(small_threshold: None) -> None:
@@ -101,6 +174,7 @@ def _lessons(line: str, lines: int, count: int) -> list[str]:
 
 @pytest.fixture
 def idle_two_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "fork_safe", lambda: False)
     monkeypatch.setattr(parallel, "default_jobs", lambda: 2)
     monkeypatch.setattr(parallel, "busy_cpus", lambda: 0.0)
     monkeypatch.setattr(parallel, "PARALLEL_MIN_CHARS", 100_000)

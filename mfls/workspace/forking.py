@@ -1,0 +1,131 @@
+"""Work shared with forked copies of this process: each takes a part, this process takes
+the first; what a copy made comes back pickled through a pipe.
+
+A forked copy starts in a millisecond or two and already holds everything this process
+built (a course's index, its facts), so only the parts' results travel. Forking is safe
+only where no other thread can hold a lock across it (`fork_safe`); a copy that cannot
+be started, fails or dies leaves its part to this process, which then does it itself:
+the result never depends on how the work was shared.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+log = logging.getLogger("mfls")
+
+Part = TypeVar("Part")
+Result = TypeVar("Result")
+Sent = TypeVar("Sent")
+
+
+def fork_safe() -> bool:
+    """Whether this process may fork copies of itself: Linux (elsewhere system libraries
+    may not survive a fork) and no thread but this one."""
+    return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
+def shared_out(
+    parts: Sequence[Part],
+    here: Callable[[Part], Result],
+    there: Callable[[Part], Sent],
+    back: Callable[[Sent], Result],
+) -> list[Result]:
+    """`here(part)` of each of `parts`, in order: the first made in this process, each
+    other as `back(there(part))`, `there` run in a forked copy (`back` here, on what it
+    sent). A part whose copy could not start or did not finish is made `here`."""
+    children: list[tuple[int, int] | None] = []
+    try:
+        for part in parts[1:]:
+            children.append(_start(there, part))
+        results = [here(parts[0])] if parts else []
+        for index, child in enumerate(children, start=1):
+            sent = None if child is None else _collect(*child)
+            children[index - 1] = None
+            results.append(here(parts[index]) if sent is None else back(sent[0]))
+        return results
+    finally:
+        for child in children:
+            if child is not None:
+                _abandon(*child)
+
+
+def even_runs(items: Sequence[Part], weights: Sequence[int], count: int) -> list[Sequence[Part]]:
+    """`items` cut into `count` runs (some possibly empty) of about equal `weights`."""
+    total = sum(weights)
+    runs: list[Sequence[Part]] = []
+    start = size = 0
+    for index, weight in enumerate(weights):
+        size += weight
+        if size * count >= total * (len(runs) + 1) and len(runs) < count - 1:
+            runs.append(items[start : index + 1])
+            start = index + 1
+    runs.append(items[start:])
+    runs += [items[len(items) :] for _ in range(count - len(runs))]
+    return runs
+
+
+def _start(there: Callable[[Part], Sent], part: Part) -> tuple[int, int] | None:
+    """A forked copy making `there(part)` into a pipe: its process id and the pipe's
+    reading end (None: it could not be started)."""
+    try:
+        reading, writing = os.pipe()
+    except OSError as error:
+        log.warning("working in one process: no pipe (%s)", error)
+        return None
+    try:
+        pid = os.fork()
+    except OSError as error:
+        os.close(reading)
+        os.close(writing)
+        log.warning("working in one process: no process could be started (%s)", error)
+        return None
+    if pid == 0:  # the copy: never returns
+        status = 1
+        try:
+            import pickle
+
+            os.close(reading)
+            data = pickle.dumps(there(part), protocol=pickle.HIGHEST_PROTOCOL)
+            with open(writing, "wb", closefd=True) as pipe:
+                pipe.write(data)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(writing)
+    return pid, reading
+
+
+def _collect(pid: int, reading: int) -> tuple[Any] | None:
+    """What the copy `pid` sent, in a one-tuple (None: it failed)."""
+    import pickle  # loaded only by a process that forks
+
+    with open(reading, "rb", closefd=True) as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if status != 0:
+        log.warning("working in one process: a forked process failed (status %s)", status)
+        return None
+    try:
+        return (pickle.loads(data),)
+    except Exception as error:  # a truncated or garbled message: redo the part here
+        log.warning("working in one process: a forked process sent garbage (%s)", error)
+        return None
+
+
+def _abandon(pid: int, reading: int) -> None:
+    """Stop and reap a copy whose result is no longer wanted."""
+    import signal
+
+    with contextlib.suppress(OSError):
+        os.close(reading)
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        os.waitpid(pid, 0)
