@@ -3,26 +3,19 @@ the error answer of a `Refusal`.
 
 Split by concern: positions (`mfls.lsp.positions`), diagnostics and their JSON text
 (`mfls.lsp.diagnostic_writer`), workspace edits and the wire converter
-(`mfls.lsp.workspace_edits`); their names are still importable from here.
+(`mfls.lsp.workspace_edits`); their names are still importable from here. The features'
+result types are named for the type checker only: importing this module (on the server's
+start path) does not import the features.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as t
 
-from mfls.features import code_actions as ca
-from mfls.features import navigation, symbols
-from mfls.features import rename as rn
-from mfls.features.code_lens import Lens
-from mfls.features.completion import Completion
-from mfls.features.document_links import DocumentLink
-from mfls.features.folding import Fold
-from mfls.features.hover import HoverInfo
-from mfls.features.inlay_hints import Hint
 from mfls.features.refusal import Refusal
-from mfls.features.snippets import Snippets
 from mfls.lsp.diagnostic_writer import SEVERITIES as SEVERITIES
 from mfls.lsp.diagnostic_writer import SOURCE as SOURCE
 from mfls.lsp.diagnostic_writer import TAGS as TAGS
@@ -42,6 +35,18 @@ from mfls.lsp.workspace_edits import wire_converter as wire_converter
 from mfls.text.line_index import LineIndex
 from mfls.workspace.index import CourseSnapshot
 from mfls.workspace.uris import path_to_uri
+
+if TYPE_CHECKING:
+    from mfls.features import code_actions as ca
+    from mfls.features import navigation, symbols
+    from mfls.features import rename as rn
+    from mfls.features.code_lens import Lens
+    from mfls.features.completion import Completion
+    from mfls.features.document_links import DocumentLink
+    from mfls.features.folding import Fold
+    from mfls.features.hover import HoverInfo
+    from mfls.features.inlay_hints import Hint
+    from mfls.features.snippets import Snippets
 
 REQUEST_FAILED = int(t.LSPErrorCodes.RequestFailed)
 INVALID_PARAMS = int(t.ErrorCodes.InvalidParams)
@@ -129,12 +134,11 @@ def definition(
     link_support: bool,
 ) -> list[t.LocationLink] | list[t.Location]:
     if not link_support:
+        from mfls.features.navigation import Location
+
         return locations(
             convert,
-            [
-                navigation.Location(link.uri, link.selection_start, link.selection_end)
-                for link in links
-            ],
+            [Location(link.uri, link.selection_start, link.selection_end) for link in links],
         )
     found: list[t.LocationLink] = []
     for link in links:

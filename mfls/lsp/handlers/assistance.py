@@ -1,5 +1,6 @@
 """Help while reading and typing: hover, completion (and its lazy resolve), semantic
-tokens."""
+tokens. The hover and completion features are imported at their first use, not on the
+server's start path (the editor's first problem waits for that start)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from lsprotocol import types as t
 
-from mfls.features import completion, hover, semantic_tokens
+from mfls.features import semantic_tokens
 from mfls.lsp import to_proto
 from mfls.lsp.handlers import authoring
 from mfls.lsp.snapshot import Snapshot
@@ -24,6 +25,8 @@ def on_hover(snap: Snapshot, params: t.HoverParams) -> t.Hover | None:
     at = snap.cursor(params.text_document.uri, params.position)
     if at is None:
         return None
+    from mfls.features import hover
+
     info = hover.hover(snap.workspace, at.uri, at.offset, snap.language)
     return None if info is None else to_proto.hover(snap.convert, at.index, info)
 
@@ -43,6 +46,8 @@ def complete(snap: Snapshot, params: t.CompletionParams) -> t.CompletionList | N
     interaction_snippets = authoring.snippet_completion(snap, at)
     if interaction_snippets is not None:
         return interaction_snippets
+    from mfls.features import completion
+
     result = completion.complete(
         snap.workspace, at.uri, at.offset, limit=COMPLETION_LIMIT, language=snap.language
     )
@@ -68,6 +73,8 @@ def resolve_completion(snap: Snapshot, item: t.CompletionItem) -> t.CompletionIt
     uri, offset, key = data.get("uri"), data.get("offset"), data.get("key")
     if not (isinstance(uri, str) and isinstance(offset, int) and isinstance(key, str)):
         return item
+    from mfls.features import completion
+
     result = completion.complete(snap.workspace, uri, offset, language=snap.language)
     if result is None:
         return item

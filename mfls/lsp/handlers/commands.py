@@ -1,5 +1,6 @@
 """The server's commands (`workspace/executeCommand`): each takes the command's argument
-list and answers plain JSON."""
+list and answers plain JSON. The features they call are imported at first use, not on the
+server's start path (the editor's first problem waits for that start)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,7 @@ import sys
 from typing import Any
 
 import mfls
-from mfls.features.course_info import course_info
 from mfls.features.refusal import Refusal
-from mfls.features.sync_status import since_last_pull_json
 from mfls.lsp.snapshot import Snapshot
 from mfls.workspace.uris import canonical_uri, path_to_uri
 
@@ -22,6 +21,9 @@ def course_info_command(snap: Snapshot, arguments: list[Any]) -> dict[str, Any] 
     that bundle it."""
     if not arguments or not isinstance(arguments[0], str):
         return Refusal(f"{COURSE_INFO} takes the URI of a document.", malformed=True)
+    from mfls.features.course_info import course_info
+    from mfls.features.sync_status import since_last_pull_json
+
     found = course_info(snap.workspace, canonical_uri(arguments[0]), snap.language)
     if isinstance(found, Refusal):
         return found

@@ -1,11 +1,11 @@
 """Document links in a course file (`mfcourse.toml`): each lesson it names, to its file.
-The course file's text is the one its course snapshot keeps (`CourseConfig.text`)."""
+The course file's text is the one its course snapshot keeps (`CourseConfig.text`). The
+feature is imported at first use, not on the server's start path."""
 
 from __future__ import annotations
 
 from lsprotocol import types as t
 
-from mfls.features import document_links
 from mfls.lsp import to_proto
 from mfls.lsp.documents import is_course_file
 from mfls.lsp.snapshot import Snapshot
@@ -19,6 +19,8 @@ def links(snap: Snapshot, params: t.DocumentLinkParams) -> list[t.DocumentLink] 
     uri = canonical_uri(params.text_document.uri)
     if not is_course_file(uri):
         return None
+    from mfls.features import document_links
+
     course = document_links.course_of_file(snap.workspace, uri)
     if course is None:
         return None

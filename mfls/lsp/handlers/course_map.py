@@ -4,17 +4,20 @@
   asked, how often it is read and its problems (`rows`), and the same as Markdown; for an
   AI-Shifu course folder, its lessons changed since the last pull (`sinceLastPull`);
 - `mfls.courseMap`: the course map page (`html`), for an editor's web view.
+
+The map's features are imported at first use, not on the server's start path (the
+editor's first problem waits for that start).
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from mfls.features.course_map import CourseMap, key_table, key_table_markdown, map_of_document
-from mfls.features.course_map_html import map_html
 from mfls.features.refusal import Refusal
-from mfls.features.sync_status import since_last_pull_json, sync_status
 from mfls.lsp.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from mfls.features.course_map import CourseMap
 
 COURSE_KEYS: Final = "mfls.courseKeys"
 COURSE_MAP: Final = "mfls.courseMap"
@@ -42,10 +45,15 @@ def _map_of(snap: Snapshot, arguments: list[Any] | None) -> CourseMap | Refusal:
     uri = _uri(arguments)
     if isinstance(uri, Refusal):
         return uri
+    from mfls.features.course_map import map_of_document
+
     return map_of_document(snap.workspace, uri, snap.language)
 
 
 def course_keys(snap: Snapshot, arguments: list[Any] | None) -> dict[str, Any] | Refusal:
+    from mfls.features.course_map import key_table, key_table_markdown
+    from mfls.features.sync_status import since_last_pull_json, sync_status
+
     found = _map_of(snap, arguments)
     if isinstance(found, Refusal):
         return found
@@ -64,6 +72,8 @@ def course_keys(snap: Snapshot, arguments: list[Any] | None) -> dict[str, Any] |
 
 
 def course_map(snap: Snapshot, arguments: list[Any] | None) -> dict[str, Any] | Refusal:
+    from mfls.features.course_map_html import map_html
+
     found = _map_of(snap, arguments)
     if isinstance(found, Refusal):
         return found

@@ -1,11 +1,11 @@
 """Finding things: definition, declaration, references, highlights, document and
-workspace symbols, folding ranges."""
+workspace symbols, folding ranges. Their features are imported at first use, not on the
+server's start path (the editor's first problem waits for that start)."""
 
 from __future__ import annotations
 
 from lsprotocol import types as t
 
-from mfls.features import folding, navigation, symbols
 from mfls.lsp import to_proto
 from mfls.lsp.snapshot import Snapshot
 
@@ -28,6 +28,8 @@ def _targets(
     at = snap.cursor(params.text_document.uri, params.position)
     if at is None:
         return None
+    from mfls.features import navigation
+
     targets = navigation.definition(snap.workspace, at.uri, at.offset)
     if not targets:
         return None
@@ -38,6 +40,8 @@ def references(snap: Snapshot, params: t.ReferenceParams) -> list[t.Location] | 
     at = snap.cursor(params.text_document.uri, params.position)
     if at is None:
         return None
+    from mfls.features import navigation
+
     found = navigation.references(
         snap.workspace, at.uri, at.offset, params.context.include_declaration
     )
@@ -50,6 +54,8 @@ def highlights(
     at = snap.cursor(params.text_document.uri, params.position)
     if at is None:
         return None
+    from mfls.features import navigation
+
     found = navigation.highlights(snap.workspace, at.uri, at.offset)
     return to_proto.highlights(snap.convert, at.index, found)
 
@@ -60,6 +66,8 @@ def document_symbols(
     doc = snap.document(params.text_document.uri)
     if doc is None:
         return None
+    from mfls.features import symbols
+
     found = symbols.document_symbols(snap.workspace, doc.uri)
     if snap.caps.hierarchical_symbols:
         return to_proto.document_symbols(snap.convert, doc.index, found)
@@ -69,6 +77,8 @@ def document_symbols(
 def workspace_symbols(
     snap: Snapshot, params: t.WorkspaceSymbolParams
 ) -> list[t.SymbolInformation] | None:
+    from mfls.features import symbols
+
     found = symbols.workspace_symbols(snap.workspace, params.query)
     return to_proto.workspace_symbols(snap.convert, found)
 
@@ -77,5 +87,7 @@ def folding_ranges(snap: Snapshot, params: t.FoldingRangeParams) -> list[t.Foldi
     doc = snap.document(params.text_document.uri)
     if doc is None:
         return None
+    from mfls.features import folding
+
     found = folding.folding_ranges(snap.workspace, doc.uri)
     return to_proto.folding_ranges(doc.index, found)
