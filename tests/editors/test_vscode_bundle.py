@@ -76,8 +76,9 @@ def test_the_bundled_server_checks_a_course_on_every_python_from_3_10(launcher: 
     # The oldest and the newest: the wheels are chosen for the oldest, and must suit all.
     for version in sorted({min(pythons), max(pythons)}):
         python = pythons[version]
+        # As the extension runs it: -S, no site-packages, only the bundle and the stdlib.
         ran = subprocess.run(
-            [python, "-I", str(launcher), "check", str(EXAMPLE_COURSE)],
+            [python, "-I", "-S", str(launcher), "check", str(EXAMPLE_COURSE)],
             capture_output=True,
             text=True,
             env=_clean_env(),
@@ -107,7 +108,7 @@ def test_a_python_older_than_3_10_is_told_so(launcher: Path) -> None:
         pytest.skip("no Python older than 3.10 on this machine")
     python = old[max(old)]
     ran = subprocess.run(
-        [python, "-I", str(launcher), "serve"],
+        [python, "-I", "-S", str(launcher), "serve"],
         capture_output=True,
         text=True,
         env=_clean_env(),

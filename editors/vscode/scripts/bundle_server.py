@@ -1,7 +1,7 @@
 """Lays the mfls server into the extension at package time: `server/` gets this checkout's
 `mfls` package, the pure-Python wheels of its dependencies (chosen for Python 3.10, so
 that the 3.10-only ones such as tomli come too and every later Python can run them),
-`launch.py`, which the extension runs as `python -I server/launch.py serve`, and the
+`launch.py`, which the extension runs as `python -I -S server/launch.py serve`, and the
 bytecode of all of it for the Python that packages it (`precompile`), with the methods attrs
 writes for lsprotocol's classes compiled for it too (`attrs_code.py`).
 
