@@ -257,7 +257,7 @@ def _where(path: str, lesson: str | None, part: str | None) -> str:
 
 
 def report_text(report: CheckReport) -> str:
-    """Every finding's `as_text` line."""
+    """One `path:line:column: severity code message` line per finding."""
     return "".join(text_chunks(report))
 
 
