@@ -1,7 +1,7 @@
 """Time to the first problem in VS Code (code-server with the packaged extension), as a
 person counts it: from opening the folder. Prints a table; not a test.
 
-    python3 tests/bench/bench_vscode_first_problem.py [--runs 5] [--vsix PATH]
+    python3 tests/bench/bench_vscode_first_problem.py [--runs 5] [--vsix PATH] [--against PATH]
 
 Each run starts code-server afresh (new user data; the extension installed once) on a copy
 of the example course (3 lessons and a reference), with the default settings and no `mfls`
@@ -13,6 +13,9 @@ The page notes when the workbench's editor area appears and when the first probl
 Between the two, the phases each run shows, from the logs:
 - exthost: code-server's extension host process is up (its log's first line);
 - activated: VS Code activates mfls (the extension host's log);
+- (peer: an empty extension installed beside mfls, with mfls's activation events, whose
+  `activate` does nothing: when VS Code activates it is the earliest any extension can
+  start work; what comes before it is code-server's and VS Code's, not mfls's);
 - server: the extension has started the server's process (its output channel says how
   long after activation);
 - initialized: the server has answered `initialize` (the same line);
@@ -36,6 +39,7 @@ import shutil
 import statistics
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import cast
 
@@ -59,7 +63,9 @@ DRIVER = HERE / "vscode_first_problem.cjs"
 CODE_SERVER = EDITORS / "code-server" / "node_modules" / ".bin" / "code-server"
 STAMP = r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) "
 EXTHOST_UP = re.compile(STAMP + r".*Extension host with pid \d+ started")
-ACTIVATED = re.compile(STAMP + r".*ExtensionService#_doActivateExtension mfls\.mfls")
+ACTIVATED = re.compile(STAMP + r".*ExtensionService#_doActivateExtension mfls\.mfls,")
+PEER = "mfls-bench.empty-peer"
+PEER_ACTIVATED = re.compile(STAMP + r".*ExtensionService#_doActivateExtension " + re.escape(PEER))
 STARTED = re.compile(
     r"the server started (\d+) ms after activation, its Python confirmed at (\d+) ms, "
     r"initialized (\d+) ms after its start"
@@ -70,7 +76,8 @@ STARTED_BEFORE = re.compile(r"server chosen in (\d+) ms, started and initialized
 PHASES = (
     ("workbench", "opening -> the workbench's editor area"),
     ("exthost", "workbench -> the extension host up"),
-    ("activated", "extension host up -> mfls activated"),
+    ("peer", "extension host up -> an empty extension activated (the floor)"),
+    ("activated", "the empty extension -> mfls activated"),
     ("server", "activated -> the server's process started (the extension's activate)"),
     ("initialized", "server started -> `initialize` answered (Python start, imports)"),
     ("problem", "initialized -> the first problem on the screen"),
@@ -87,6 +94,42 @@ def log_moment(user_data: Path, glob: str, pattern: re.Pattern[str]) -> float | 
                 moment = datetime.datetime.strptime(found.group(1), "%Y-%m-%d %H:%M:%S.%f")
                 return moment.astimezone().timestamp() * 1000
     return None
+
+
+def empty_peer(folder: Path) -> Path:
+    """A .vsix of an extension that does nothing, activated by what activates mfls."""
+    manifest = json.loads((EDITORS / "vscode" / "package.json").read_text(encoding="utf-8"))
+    publisher, name = PEER.split(".")
+    package = {
+        "name": name,
+        "publisher": publisher,
+        "version": "0.0.1",
+        "engines": manifest["engines"],
+        "main": "./extension.js",
+        "activationEvents": manifest["activationEvents"],
+    }
+    vsix = folder / "empty-peer.vsix"
+    with zipfile.ZipFile(vsix, "w") as archive:
+        archive.writestr("extension/package.json", json.dumps(package))
+        archive.writestr("extension/extension.js", "exports.activate = () => undefined;\n")
+        archive.writestr(
+            "extension.vsixmanifest",
+            '<?xml version="1.0" encoding="utf-8"?><PackageManifest Version="2.0.0" '
+            'xmlns="http://schemas.microsoft.com/developer/vsx-schema/2011"><Metadata>'
+            f'<Identity Language="en-US" Id="{name}" Version="0.0.1" Publisher="{publisher}"/>'
+            f"<DisplayName>{name}</DisplayName></Metadata><Installation>"
+            '<InstallationTarget Id="Microsoft.VisualStudio.Code"/></Installation><Assets>'
+            '<Asset Type="Microsoft.VisualStudio.Code.Manifest" Path="extension/package.json" '
+            'Addressable="true"/></Assets></PackageManifest>',
+        )
+        archive.writestr(
+            "[Content_Types].xml",
+            '<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats'
+            '.org/package/2006/content-types"><Default Extension=".json" ContentType='
+            '"application/json"/><Default Extension=".js" ContentType="application/javascript"/>'
+            '<Default Extension=".vsixmanifest" ContentType="text/xml"/></Types>',
+        )
+    return vsix
 
 
 def start_figures(user_data: Path) -> tuple[float, float] | None:
@@ -139,6 +182,7 @@ def one_run(
     found["load"] = os.getloadavg()[0]
     found["exthost"] = log_moment(user_data, "*exthost*.log", EXTHOST_UP)
     found["activated"] = log_moment(user_data, "*exthost*.log", ACTIVATED)
+    found["peer"] = log_moment(user_data, "*exthost*.log", PEER_ACTIVATED)
     found["start"] = start_figures(user_data)
     return found
 
@@ -158,6 +202,7 @@ def moments(found: dict[str, object]) -> dict[str, float] | None:
     return {
         "workbench": since(found["workbench"]),
         "exthost": since(found["exthost"]),
+        "peer": since(found.get("peer")),
         "activated": activated,
         "server": activated + started / 1000,
         "initialized": activated + (started + initialized) / 1000,
@@ -199,10 +244,15 @@ def print_table(rows: list[tuple[int, dict[str, float], float]]) -> None:
         "opening -> first problem: median "
         f"{median([at['problem'] for _, at, _ in rows]):.2f} s"
     )
-    spans_here = [at["problem"] - at["exthost"] for _, at, _ in rows]
+    floor = [at["peer"] - at["workbench"] for _, at, _ in rows]
     print(
-        "extension host up -> first problem (the part mfls's activation, server and answers "
-        f"take): median {median(spans_here):.2f} s"
+        "workbench -> an empty extension activated (the floor: code-server's extension host "
+        f"and VS Code's activation, before any extension's code runs): median {median(floor):.2f} s"
+    )
+    ours = [at["problem"] - min(at["peer"], at["activated"]) for _, at, _ in rows]
+    print(
+        "extension activated -> first problem (mfls's part: its activation, the server's "
+        f"start and answers, VS Code drawing them): median {median(ours):.2f} s"
     )
     print("load: the 1-minute load average after each run (2 cores)")
 
@@ -213,6 +263,11 @@ def main() -> int:
     parser.add_argument("--vsix", type=Path, default=EDITORS / "vscode" / "mfls.vsix")
     parser.add_argument("--trace", action="store_true", help="trace the LSP messages (slower)")
     parser.add_argument("--keep", type=Path, help="keep each run's files under this folder")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="another .vsix (e.g. the code before a change), run in turn with --vsix",
+    )
     options = parser.parse_args()
     for needed in (CODE_SERVER, options.vsix):
         if not needed.exists():
@@ -223,35 +278,46 @@ def main() -> int:
     env = isolated_env(base / "home")
     env.pop("PYTHONPATH", None)
     env["PATH"] = path_without_mfls(env.get("PATH", ""))
-    extensions = base / "extensions"
-    installed = run_bounded(
-        [
-            *(str(CODE_SERVER), "--user-data-dir", str(base / "install-data")),
-            *("--extensions-dir", str(extensions), "--install-extension", str(options.vsix)),
-        ],
-        env=env,
-        cwd=base,
-        timeout=120,
-    )
-    if installed.returncode != 0:
-        raise SystemExit(installed.stdout + installed.stderr)
+    packages = {"": options.vsix}
+    if options.against:
+        packages = {"this": options.vsix, "against": options.against}
+    folders = {label: base / f"extensions-{label or 'mfls'}" for label in packages}
+    for label, vsix in packages.items():
+        for package in (vsix, empty_peer(base)):
+            installed = run_bounded(
+                [
+                    *(str(CODE_SERVER), "--user-data-dir", str(base / "install-data")),
+                    *("--extensions-dir", str(folders[label]), "--install-extension", str(package)),
+                ],
+                env=env,
+                cwd=base,
+                timeout=120,
+            )
+            if installed.returncode != 0:
+                raise SystemExit(installed.stdout + installed.stderr)
 
-    rows: list[tuple[int, dict[str, float], float]] = []
+    rows: dict[str, list[tuple[int, dict[str, float], float]]] = {label: [] for label in packages}
     for run in range(1, options.runs + 1):
-        work = base / f"run-{run}"
-        work.mkdir()
-        found = one_run(work, copy_course(work), extensions, env, options.trace)
-        at = moments(found)
-        if at is None:
-            print(f"run {run}: {found.get('error') or 'no activation in the log'} ({work})")
-            continue
-        rows.append((run, at, float(found["load"])))  # type: ignore[arg-type]
-        print(f"run {run}: first problem by {found['how']}", flush=True)
+        # With --against, the two packages take turns: the load falls on both alike.
+        for label in packages:
+            work = base / f"run-{run}{'-' + label if label else ''}"
+            work.mkdir()
+            found = one_run(work, copy_course(work), folders[label], env, options.trace)
+            at = moments(found)
+            named = f"run {run}{' (' + label + ')' if label else ''}"
+            if at is None:
+                print(f"{named}: {found.get('error') or 'no activation in the log'} ({work})")
+                continue
+            rows[label].append((run, at, float(found["load"])))  # type: ignore[arg-type]
+            print(f"{named}: first problem by {found['how']}", flush=True)
     if not options.keep:
         shutil.rmtree(base, ignore_errors=True)
-    if not rows:
+    if not all(rows.values()):
         return 1
-    print_table(rows)
+    for label, vsix in packages.items():
+        if label:
+            print(f"\n=== {label}: {vsix}")
+        print_table(rows[label])
     return 0
 
 
