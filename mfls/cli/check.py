@@ -21,13 +21,14 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from mfls.cli.check_documents import Checked, Finding, documents_findings, placed
 from mfls.cli.check_formats import report_github, report_sarif
+from mfls.cli.check_text import text_chunks, write_text
 from mfls.cli.language import add_option as add_locale_option
 from mfls.cli.language import chosen as chosen_language
-from mfls.cli.output import configure_stderr, decoded, say, shown, write_stdout
+from mfls.cli.output import configure_stderr, decoded, say, write_stdout
 from mfls.cli.sources import (
     Unusable,
     classify,
@@ -245,45 +246,9 @@ def _add_findings(
     report.findings.extend(placed(shown, text, items, lesson))
 
 
-def _one_line(message: str) -> str:
-    return shown(" ".join(message.split()))
-
-
-def _where(path: str, lesson: str | None, part: str | None) -> str:
-    where = shown(path)
-    if lesson is not None:
-        where += f"#{_one_line(lesson)}" + ("" if part == "content" else f" [{part}]")
-    return where
-
-
 def report_text(report: CheckReport) -> str:
     """One `path:line:column: severity code message` line per finding."""
-    return "".join(text_chunks(report))
-
-
-CHUNK_LINES = 4096
-
-
-def text_chunks(report: CheckReport) -> Iterator[str]:
-    """`report_text` in pieces of up to CHUNK_LINES lines, so a big report is never held
-    whole; places and messages, which repeat, made once each."""
-    places: dict[tuple[str, str | None, str | None], str] = {}
-    messages: dict[str, str] = {}
-    lines = []
-    for path, line, column, _, _, severity, code, message, lesson, _, part in report.findings:
-        at = (path, lesson, part)
-        where = places.get(at)
-        if where is None:
-            where = places[at] = _where(*at)
-        said = messages.get(message)
-        if said is None:
-            said = messages[message] = _one_line(message)
-        lines.append(f"{where}:{line}:{column}: {severity} {code} {said}\n")
-        if len(lines) == CHUNK_LINES:
-            yield "".join(lines)
-            lines = []
-    if lines:
-        yield "".join(lines)
+    return "".join(text_chunks(report.findings))
 
 
 def report_json(report: CheckReport) -> str:
@@ -342,8 +307,7 @@ def run(args: argparse.Namespace) -> int:
     for problem in report.unreadable:
         say("check", problem)
     if args.format == "text":
-        for chunk in text_chunks(report):
-            write_stdout(chunk)
+        write_text(report.findings, args.jobs)
     else:
         write_stdout(FORMATS[args.format](report))
     if report.unreadable:
