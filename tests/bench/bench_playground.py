@@ -109,6 +109,16 @@ def main(rounds: int, keystrokes: int) -> int:
             f"{sum(bool(w['phases'].get('snapshot')) for w in warm)} of {len(warm)}",
             "",
         ),
+        (
+            "  worker began / ready after navigation; its steps (ms from its start)",
+            f"{statistics.median(w['phases']['began'] for w in warm):.2f} s / "
+            f"{statistics.median(w['phases']['readyAt'] for w in warm):.2f} s; "
+            + ", ".join(
+                f"{name} {statistics.median(w['phases']['steps'].get(name, 0) for w in warm):.0f}"
+                for name in ("compiled", "moduleCreated", "snapshotRead", "pythonStarted", "served")
+            ),
+            "",
+        ),
     ]
     learner = [r["learnerMs"] for r in loads]
     fetched_first = any(r["learnerFetchedFirst"] for r in loads)

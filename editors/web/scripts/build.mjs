@@ -17,7 +17,9 @@ const out = path.join(web, "dist");
 const python = process.env.PYTHON || "python3";
 // Pyodide 314's Python; the wheels are chosen for it.
 const PYODIDE_PYTHON = "3.14";
-const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
+// (Pyodide's loader, pyodide.mjs, is bundled into the worker: one request less before the
+// worker starts; the Node modules it imports only under Node stay external.)
+const PYODIDE_FILES = ["pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
 // Parts of the standard library a language server in a worker never imports (the REPL,
 // debuggers, test runners, mail, HTTP, XML-RPC and WSGI, archives it does not read) and
 // the codecs of legacy encodings (mfls reads UTF-8): left out of the page's copy, for the
@@ -136,7 +138,7 @@ async function main() {
   await esbuild.build({
     ...bundle,
     entryPoints: { boot: "src/boot.js", main: "src/main.js", worker: "src/worker.js" },
-    external: ["./pyodide/pyodide.mjs", "./learner_page.js", "./course_zip.js"],
+    external: ["node:*", "ws", "./learner_page.js", "./course_zip.js"],
     define: { __MFLS_HOSTS__: JSON.stringify(choices.hosts), __MFLS_TARGETS__: JSON.stringify(choices.targets) },
   });
   await esbuild.build({ ...bundle, entryPoints: { learner_page: "src/learner_page.js", course_zip: "src/course_zip.js" } });

@@ -27,7 +27,8 @@
 // {id, refused}}, and {dead: message} once Pyodide has failed fatally (it cannot run
 // again: every later request is answered with an error, and the page may start a new
 // worker with the course it has).
-import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { loadPyodide } from "pyodide";
+import { readSparseSnapshot, sparseSnapshot } from "./sparse_snapshot.js";
 import { uriUnder } from "./uris.js";
 
 const ROOT = "/course";
@@ -278,7 +279,7 @@ function cacheRuntime(manifest) {
 // compiles as it would have.
 function compileEarly() {
   const compiling = WebAssembly.compileStreaming(fetch(new URL("pyodide/pyodide.asm.wasm", base)));
-  compiling.catch(() => undefined);
+  compiling.then(() => step("compiled"), () => undefined);
   return compiling;
 }
 
@@ -308,11 +309,12 @@ function instantiateCompiled(settings, compiling) {
 // as `worker.js?snapshot`, the MAKER), which the page's worker starts once a first visit
 // has been quiet for a second: it starts Python, runs mfls.lsp.playground's `warm_up` (a
 // server over a course of its own, then dropped, so the modules and converters a server's
-// first answers need are in the snapshot), saves the snapshot and stops. No author's course
+// first answers need are in the snapshot), saves the snapshot without the memory's zero
+// pages (sparse_snapshot.js: half the bytes to read) and stops. No author's course
 // ever exists in it, and the first visit's way to its problems does none of this. The
 // wheels' archive is not in the snapshot (Pyodide's file system lives in JavaScript): it
-// is written again. A snapshot that does not load is dropped and Python started as on a
-// first visit.
+// is written again. A second visit reads the snapshot while Pyodide's module is made. A
+// snapshot that does not load is dropped and Python started as on a first visit.
 const SNAPSHOT = new URL("pyodide/mfls-snapshot.bin", base).href; // a cache key, never fetched
 const MAKER = new URLSearchParams(self.location.search).has("snapshot");
 
@@ -322,56 +324,89 @@ const steps = {};
 const began = performance.now();
 const step = (name) => { steps[name] = Math.round(performance.now() - began); };
 
+// The cached snapshot as it is read (`{reading}`: a promise of its bytes), or null when there
+// is none. Its read goes on while Pyodide's module is imported and made.
 async function savedSnapshot(store) {
   if (!store) return null;
   try {
     const found = await store.match(SNAPSHOT);
     step("snapshotFound");
-    if (!found) snapshotProblem = `no snapshot in ${(await caches.keys()).join(", ")}: ${(await store.keys()).map((r) => r.url).join(", ")}`;
-    return found ? new Uint8Array(await found.arrayBuffer()) : null;
+    if (!found) {
+      snapshotProblem = `no snapshot in ${(await caches.keys()).join(", ")}: ${(await store.keys()).map((r) => r.url).join(", ")}`;
+      return null;
+    }
+    const reading = found.arrayBuffer().then((bytes) => {
+      step("snapshotRead");
+      steps.snapshotBytes = bytes.byteLength;
+      return new Uint8Array(bytes);
+    });
+    reading.catch(() => undefined); // awaited when the module is made
+    return { reading };
   } catch (error) {
     snapshotProblem = `the cached snapshot could not be read: ${error?.message ?? error}`;
     return null;
   }
 }
 
-// Pyodide's module with its memory grown to the snapshot's before the snapshot is copied in
-// (Pyodide sizes it by the whole snapshot, which its module does not follow).
-function grownTo(snapshot, compiling) {
+// Pyodide's module made while the snapshot is read: Pyodide would read the snapshot before
+// it makes the module (it is handed `_loadSnapshot`), and use it only once the module is
+// made (`API.restoreSnapshot`, which is handed the snapshot read meanwhile). The module's
+// memory is grown to the snapshot's before the snapshot is copied in (Pyodide sizes it by
+// the whole snapshot, which its module does not follow).
+function restoredFrom(reading, compiling, importing) {
   return async (settings) => {
-    const create = (await import(new URL("pyodide/pyodide.asm.mjs", base).href)).default;
-    step("moduleImported");
-    instantiateCompiled(settings, compiling);
-    const module = await create(settings);
-    step("moduleCreated");
-    if (!snapshot) return module;
-    const header = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4);
-    const image = snapshot.length - header[1];
+    const module = await madeModule(settings, compiling, importing);
+    const snapshot = readSparseSnapshot(await reading);
     const blocks = [];
-    while (module.HEAP8.length < image) {
+    while (module.HEAP8.length < snapshot.length) {
       const block = module._malloc(4 << 20);
       if (!block) break;
       blocks.push(block);
     }
     for (const block of blocks) module._free(block);
+    const restore = module.API.restoreSnapshot;
+    module.API.restoreSnapshot = () => {
+      const restored = restore(snapshot.header); // checked, its memory none
+      snapshot.copyInto(new Uint8Array(module.HEAP8.buffer, 0, snapshot.length));
+      return restored;
+    };
     return module;
   };
 }
 
-async function startPython(store, compiling) {
+async function madeModule(settings, compiling, importing) {
+  const create = (await importing).default;
+  step("moduleImported");
+  instantiateCompiled(settings, compiling);
+  const module = await create(settings);
+  step("moduleCreated");
+  return module;
+}
+
+// Pyodide's script (pyodide.asm.mjs) imported from the moment the worker starts.
+function importEarly() {
+  const importing = import(new URL("pyodide/pyodide.asm.mjs", base).href);
+  importing.then(() => step("asmImported"), () => undefined);
+  return importing;
+}
+
+// Python started from the cached snapshot, or anew (the MAKER always: it makes one).
+async function startPython(store, compiling, importing) {
   const indexURL = new URL("pyodide/", base).href;
-  const snapshot = MAKER ? null : await savedSnapshot(store);
-  step("snapshotRead");
-  steps.snapshotBytes = snapshot?.length ?? 0;
-  if (snapshot) {
+  const saved = MAKER ? null : await savedSnapshot(store);
+  if (saved) {
     try {
-      return { pyodide: await loadPyodide({ indexURL, _loadSnapshot: snapshot, createPyodideModule: grownTo(snapshot, compiling) }), snapshot: true };
+      // `_loadSnapshot` only tells Pyodide to start from a snapshot: the one it restores
+      // is the one `restoredFrom` reads.
+      const settings = { indexURL, _loadSnapshot: new Uint8Array(16), createPyodideModule: restoredFrom(saved.reading, compiling, importing) };
+      return { pyodide: await loadPyodide(settings), snapshot: true };
     } catch (error) {
       snapshotProblem = `the cached snapshot did not load: ${error?.message ?? error}`;
       await store.delete(SNAPSHOT).catch(() => undefined);
     }
   }
-  return { pyodide: await loadPyodide({ indexURL, _makeSnapshot: Boolean(store) && MAKER, createPyodideModule: grownTo(null, compiling) }), snapshot: false };
+  const settings = { indexURL, _makeSnapshot: Boolean(store) && MAKER, createPyodideModule: (made) => madeModule(made, compiling, importing) };
+  return { pyodide: await loadPyodide(settings), snapshot: false };
 }
 
 // The MAKER's work: mfls's server warmed up on a course of its own and dropped, Python's
@@ -380,7 +415,7 @@ async function saveSnapshot({ pyodide, playground, store }) {
   try {
     if (!store) return;
     playground.warm_up();
-    const image = pyodide.makeMemorySnapshot();
+    const image = sparseSnapshot(pyodide.makeMemorySnapshot());
     await store.put(SNAPSHOT, new Response(image, { headers: { "content-type": "application/octet-stream" } }));
   } catch (error) {
     self.postMessage({ snapshotProblem: `no snapshot of Python made: ${error?.message ?? error}` });
@@ -417,21 +452,25 @@ async function startRuntime() {
   const manifest = fetch(new URL("wheels/manifest.json", base), { cache: "no-cache" }).then((response) => response.json());
   const cache = cacheRuntime(manifest);
   const compiling = compileEarly();
+  const importing = importEarly();
   const wheels = manifest
     .then((found) => fetch(new URL(`wheels/${found.archive}`, base)))
     .then((response) => response.arrayBuffer());
   wheels.catch(() => undefined); // awaited below; a failure is reported there
   const store = await cache;
   step("cacheOpened");
-  const { pyodide, snapshot } = await startPython(store, compiling);
+  const { pyodide, snapshot } = await startPython(store, compiling, importing);
   const loaded = performance.now();
+  step("pythonStarted");
   // The archive is imported from as it is (zipimport), one file written rather than its
   // two hundred unpacked; a start from the snapshot has it on sys.path already.
   const bytes = await wheels;
   pyodide.FS.writeFile(SITE_PACKAGES, new Uint8Array(bytes));
   if (!snapshot) pyodide.runPython(`import sys; sys.path.insert(0, "${SITE_PACKAGES}")`);
   const unpacked = performance.now();
+  step("wheelsWritten");
   const playground = pyodide.pyimport("mfls.lsp.playground");
+  step("playgroundImported");
   if (store && !snapshot && !MAKER) makeSnapshotWhenQuiet();
   return { pyodide, playground, store, snapshot, started, loaded, unpacked };
 }
@@ -446,6 +485,7 @@ if (MAKER) {
 
 async function start(course, restarted) {
   const { pyodide, playground, snapshot, started, loaded, unpacked } = await runtime;
+  step("courseStarted");
   pagePath = playground.page_path;
   // The course the page opened (a share link's, before Python was up): what the rule
   // refuses is left out, and the page told. A restart's course is the one mfls had (with
@@ -458,6 +498,7 @@ async function start(course, restarted) {
   server = playground.serve();
   folder = playground.CourseFolder();
   const version = playground.version();
+  step("served");
   const seconds = (end) => (end - started) / 1000;
   self.postMessage({
     ready: {
@@ -497,6 +538,7 @@ self.onmessage = (event) => {
   if (data.lessonPath !== undefined) {
     answerLessonPath(data.lessonPath);
   } else if (data.course !== undefined) {
+    step("courseArrived");
     start(data.course, Boolean(data.restarted)).then((pyodide) => { python = pyodide; }, (error) => {
       self.postMessage({ failed: String(error && error.message || error) });
     });
