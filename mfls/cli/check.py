@@ -307,7 +307,7 @@ def run(args: argparse.Namespace) -> int:
     for problem in report.unreadable:
         say("check", problem)
     if args.format == "text":
-        write_text(report.findings, args.jobs)
+        write_text(report.findings)
     else:
         write_stdout(FORMATS[args.format](report))
     if report.unreadable:

@@ -1,6 +1,6 @@
 """The text report of `mfls check`: one `path:line:column: severity code message` line per
-finding, written in pieces; on a big report the lines of its later findings are made by
-forked copies of this process (`workspace.forking`), written in order after this one's."""
+finding, written in pieces. (Made in this process: forked copies making the lines of later
+findings took as long, paying in copied memory what they saved in work.)"""
 
 from __future__ import annotations
 
@@ -8,14 +8,9 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from mfls.cli.check_documents import Finding
-from mfls.cli.output import shown, write_stdout, write_stdout_bytes
-from mfls.workspace.forking import even_runs, shared_out
-from mfls.workspace.parallel import fork_workers
+from mfls.cli.output import shown, write_stdout
 
 CHUNK_LINES: Final = 4096
-FORK_MIN_LINES: Final = 40_000
-"""Below this many findings every line is made in this process: a forked copy's lines
-come back as bytes through a pipe, which pays only on many lines."""
 
 
 def _one_line(message: str) -> str:
@@ -51,18 +46,7 @@ def text_chunks(findings: Sequence[Finding]) -> Iterator[str]:
         yield "".join(lines)
 
 
-def write_text(findings: Sequence[Finding], jobs: int | None) -> None:
-    """The lines of `findings` on standard output, in order; up to `jobs` processes (None:
-    as many as pay) make those of a run of findings each."""
-    workers = fork_workers(len(findings), FORK_MIN_LINES, jobs, len(findings))
-    parts = even_runs(findings, [1] * len(findings), workers) if workers > 1 else [findings]
-    shared_out(parts, _write, _encoded, write_stdout_bytes)
-
-
-def _write(findings: Sequence[Finding]) -> None:
+def write_text(findings: Sequence[Finding]) -> None:
+    """The lines of `findings` on standard output, in order."""
     for chunk in text_chunks(findings):
         write_stdout(chunk)
-
-
-def _encoded(findings: Sequence[Finding]) -> bytes:
-    return "".join(text_chunks(findings)).encode("utf-8", errors="surrogatepass")
