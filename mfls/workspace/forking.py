@@ -20,6 +20,9 @@ from typing import Any, TypeVar
 
 log = logging.getLogger("mfls")
 
+PIPE_READ = 1 << 20
+"""Bytes asked of a pipe at a time."""
+
 Part = TypeVar("Part")
 Result = TypeVar("Result")
 Sent = TypeVar("Sent")
@@ -92,9 +95,9 @@ def _start(there: Callable[[Part], Sent], part: Part) -> tuple[int, int] | None:
             import pickle
 
             os.close(reading)
-            data = pickle.dumps(there(part), protocol=pickle.HIGHEST_PROTOCOL)
-            with open(writing, "wb", closefd=True) as pipe:
-                pipe.write(data)
+            data = memoryview(pickle.dumps(there(part), protocol=pickle.HIGHEST_PROTOCOL))
+            while data:
+                data = data[os.write(writing, data) :]
             status = 0
         finally:
             os._exit(status)
@@ -106,8 +109,13 @@ def _collect(pid: int, reading: int) -> tuple[Any] | None:
     """What the copy `pid` sent, in a one-tuple (None: it failed)."""
     import pickle  # loaded only by a process that forks
 
-    with open(reading, "rb", closefd=True) as pipe:
-        data = pipe.read()
+    pieces: list[bytes] = []
+    try:
+        while piece := os.read(reading, PIPE_READ):
+            pieces.append(piece)
+    finally:
+        os.close(reading)
+    data = b"".join(pieces)
     _, status = os.waitpid(pid, 0)
     if status != 0:
         log.warning("working in one process: a forked process failed (status %s)", status)

@@ -18,6 +18,16 @@ def only(problems: tuple[DiskProblem, ...]) -> DiskProblem:
     return problem
 
 
+@pytest.fixture(autouse=True, params=["located", "resolved"])
+def opening(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test twice: files located through a descriptor and /proc (Linux), and paths
+    resolved with `realpath` (elsewhere): the two answer alike."""
+    if request.param == "located" and not reading._BY_DESCRIPTOR:
+        pytest.skip("no O_PATH and /proc/self/fd here")
+    monkeypatch.setattr(reading, "_BY_DESCRIPTOR", request.param == "located")
+    return str(request.param)
+
+
 @pytest.fixture(autouse=True)
 def nothing_logged(caplog: pytest.LogCaptureFixture) -> object:
     with caplog.at_level(logging.DEBUG):
@@ -110,6 +120,19 @@ def test_symlink_out_of_root_is_not_read(tmp_path: Path) -> None:
     (root / "inner.md").write_text("fine")
     (root / "alias.md").symlink_to(root / "inner.md")
     assert disk.read_text(str(root / "alias.md"), str(root)) == ("fine", ())
+
+
+def test_a_root_reached_through_a_link_reads_its_files(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "a.md").write_text("inside")
+    (tmp_path / "course").symlink_to(tmp_path / "real")
+    (tmp_path / "outside.md").write_text("secret")
+    (tmp_path / "real" / "up.md").symlink_to(tmp_path / "outside.md")
+    root = str(tmp_path / "course")
+    assert disk.read_text(str(tmp_path / "course" / "a.md"), root) == ("inside", ())
+    text, problems = disk.read_text(str(tmp_path / "course" / "up.md"), root)
+    assert text is None
+    assert only(problems).kind == "outside"
 
 
 def test_a_symlink_loop_is_a_problem(tmp_path: Path) -> None:
