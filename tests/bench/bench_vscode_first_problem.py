@@ -66,8 +66,9 @@ EXTHOST_UP = re.compile(STAMP + r".*Extension host with pid \d+ started")
 ACTIVATED = re.compile(STAMP + r".*ExtensionService#_doActivateExtension mfls\.mfls,")
 PEER = "mfls-bench.empty-peer"
 PEER_ACTIVATED = re.compile(STAMP + r".*ExtensionService#_doActivateExtension " + re.escape(PEER))
+# "its Python confirmed" only when the extension probed the Python before the start.
 STARTED = re.compile(
-    r"the server started (\d+) ms after activation, its Python confirmed at (\d+) ms, "
+    r"the server started (\d+) ms after activation, (?:its Python confirmed at \d+ ms, )?"
     r"initialized (\d+) ms after its start"
 )
 # What packages before issue 32 said: the choice came before the start.
@@ -139,7 +140,7 @@ def start_figures(user_data: Path) -> tuple[float, float] | None:
         text = log.read_text(encoding="utf-8", errors="replace")
         found = STARTED.search(text)
         if found:
-            return float(found.group(1)), float(found.group(3))
+            return float(found.group(1)), float(found.group(2))
         before = STARTED_BEFORE.search(text)
         if before:
             return float(before.group(1)), float(before.group(2))

@@ -35,6 +35,13 @@ STUB_PYTHON_EXTENSION = Path(__file__).with_name("stub-python-extension")
 WAIT_MS = 30_000
 # A field mfls ignores, appended to the course file: a warning at this line of it.
 BAD_FIELD = 'colour-scheme = "dark"\n'
+# A Python 3.9 as the extension meets it: its version when probed, launch.py's refusal.
+OLD_PYTHON = """#!/bin/sh
+case "$*" in
+  *launch.py*) echo "mfls needs Python 3.10 or later, not 3.9.18" >&2; exit 1 ;;
+  *) echo 3.9.18 ;;
+esac
+"""
 
 
 @dataclass
@@ -46,6 +53,7 @@ class Session:
     extensions: Path  # where code-server installed the extensions
     stub_python: str  # the interpreter the stub Python extension reports as selected
     path_python: str  # `python3` on the PATH code-server runs with
+    server_log: str  # the "MarkdownFlow" output channel
 
 
 def _stub_python_extension(node: str, work: Path) -> Path:
@@ -110,6 +118,9 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
     )
     assert made.returncode == 0, made.stdout + made.stderr
     stub_python = str(venv / "bin" / "python")
+    old_python = work / "python3.9"
+    old_python.write_text(OLD_PYTHON, encoding="utf-8")
+    old_python.chmod(0o755)
 
     settings = {
         "mfls.trace.server": "messages",
@@ -132,11 +143,18 @@ def vscode_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session
             "MFLS_RENAME": "1" if capabilities.get("renameProvider") else "0",
             "MFLS_SETTINGS": str(user_data / "User" / "settings.json"),
             "MFLS_TOML_LINE": str(bad_line),
+            "MFLS_OLD_PYTHON": str(old_python),
         }
         data, _ = run_browser_driver(tools, DRIVER, url, course, work, env, extra, WAIT_MS, 420)
         checks = checks_of(data)
     trace = code_server_trace(checks, work, user_data)
-    yield Session(checks, course, capabilities, trace, extensions, stub_python, path_python)
+    server_log = "".join(
+        path.read_text(encoding="utf-8", errors="replace")
+        for path in sorted((user_data / "logs").rglob("*-MarkdownFlow.log"))
+    )
+    yield Session(
+        checks, course, capabilities, trace, extensions, stub_python, path_python, server_log
+    )
 
 
 def _ai_shifu_course_folder(folder: Path) -> None:
@@ -235,6 +253,21 @@ def test_bundled_server_runs_with_the_python_extensions_interpreter(
     ]
     assert bundled and server.resolve() in [p.resolve() for p in bundled], server
     assert python == vscode_session.stub_python
+
+
+def test_a_selected_python_too_old_is_passed_over_for_python3_on_path(
+    vscode_session: Session,
+) -> None:
+    """The bundled server starts with the selected interpreter unprobed (the probe took the
+    processors the start needs); a Python 3.9 does not run it, and the extension probes,
+    says why it passes it over, and starts the server with python3."""
+    server, python = _running_server(_passed(vscode_session, "oldPython"))
+    assert server.is_relative_to(vscode_session.extensions), server
+    assert python == vscode_session.path_python
+    log = vscode_session.server_log
+    assert "mfls needs Python 3.10 or later, not 3.9.18" in log, log[-3000:]
+    assert "looking for a Python that can run it" in log, log[-3000:]
+    assert "python3.9): Python 3.9.18 is too old" in log, log[-3000:]
 
 
 def test_bundled_server_runs_with_python3_on_path_without_a_selected_interpreter(

@@ -697,6 +697,19 @@ const checks = {
     record("menu", true, `${labels.join(" | ")}; ${language}, ${await squiggles.count()} warning squiggle(s)`);
   },
 
+  async oldPython(page) {
+    // The Python extension reports a Python 3.9 (MFLS_OLD_PYTHON, a script that says so): the
+    // server started with it unprobed does not come up, and the extension finds python3 on PATH.
+    const before = (await page.evaluate(() => window.__mflsLabels)).length;
+    await writeSettings(page, settingsWith({ "stubPython.interpreter": process.env.MFLS_OLD_PYTHON }));
+    await until(async () => {
+      const labels = (await page.evaluate(() => window.__mflsLabels)).slice(before);
+      return labels.some((label) => /^MarkdownFlow: (stopped|starting)/.test(label)) &&
+        (labels.at(-1) || "").startsWith("MarkdownFlow: running");
+    }, "the server to restart with another Python");
+    record("oldPython", true, JSON.stringify(await runningServer(page)));
+  },
+
   async pathPython(page) {
     // The Python extension reports no interpreter any more: the server restarts with python3.
     const before = (await page.evaluate(() => window.__mflsLabels)).length;
@@ -742,7 +755,7 @@ async function main() {
       "activation", "progress", "bundled", "statusCourse", "problems", "menu", "diagnostics", "hover",
       "definition", "codeLens", "inlayHints", "snippets", "hoverLink", "documentLink", "completionSpace", "completion",
       "rename",
-      "restart", "mdflow", "startFailure", "pathPython", "fileTreeRename",
+      "restart", "mdflow", "startFailure", "oldPython", "pathPython", "fileTreeRename",
     ];
     // MFLS_CHECKS (comma-separated names) runs only those, after activation: for debugging.
     const only = (process.env.MFLS_CHECKS || "").split(",").filter(Boolean);

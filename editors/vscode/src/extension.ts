@@ -1,6 +1,8 @@
 import * as vscode from "vscode";
 import {
+  CloseAction,
   DidChangeConfigurationNotification,
+  type ErrorHandler,
   LanguageClient,
   type LanguageClientOptions,
   type ServerOptions,
@@ -12,7 +14,7 @@ import { IndexingStatus } from "./indexingStatus";
 import { configuredServer, ended, type Launch, launchServer, type ServerProcess, spawnServer } from "./launch";
 import { onPythonChange } from "./python";
 import { registerShowReferences } from "./references";
-import { type ServerCommand, startFailureMessage } from "./serverCommand";
+import { describeCommand, type ServerCommand, startFailureMessage } from "./serverCommand";
 
 /** The server the entry started before loading this module, and when it was activated. */
 export interface FirstLaunch {
@@ -113,6 +115,16 @@ async function start(): Promise<void> {
   firstLaunch = undefined;
   const began = first?.activatedAt ?? Date.now();
   const launch = await (first?.launch ?? launchServer(extensionPath, (line) => output?.appendLine(line)).launch);
+  await startClient(launch, began, first !== undefined);
+}
+
+/** The language client on the server `launch` started. A bundled server started unprobed
+ * that does not come up (a Python too old, or not one) is followed by a start that probes
+ * the Pythons (`launchServer`), whose failure is reported. */
+async function startClient(launch: Launch, began: number, firstStart: boolean): Promise<void> {
+  if (status === undefined || output === undefined) {
+    return;
+  }
   if (!launch.ok) {
     if (launch.server === undefined) {
       reportNoPython(launch.reason);
@@ -134,7 +146,17 @@ async function start(): Promise<void> {
     );
     return running.process;
   };
+  // Until it runs, an unprobed server that closes is not restarted: another Python is sought.
+  let defaults: ErrorHandler | undefined;
+  const errorHandler: ErrorHandler = {
+    error: (error, message, count) => (defaults as ErrorHandler).error(error, message, count),
+    closed: () =>
+      client === candidate || launch.probed
+        ? (defaults as ErrorHandler).closed()
+        : { action: CloseAction.DoNotRestart, handled: true },
+  };
   const clientOptions: LanguageClientOptions = {
+    errorHandler,
     documentSelector: [
       { scheme: "file", language: "markdown" },
       { scheme: "untitled", language: "markdown" },
@@ -154,6 +176,7 @@ async function start(): Promise<void> {
     traceOutputChannel: traceOutput,
   };
   const candidate = new LanguageClient(CLIENT_ID, "MarkdownFlow", serverOptions, clientOptions);
+  defaults = candidate.createDefaultErrorHandler();
   candidate.registerFeature(status.feature(candidate));
   candidate.onDidChangeState(({ newState }) => {
     if (client === candidate && newState === State.Stopped) {
@@ -168,15 +191,24 @@ async function start(): Promise<void> {
     unused?.stop();
     endServerProcess();
     const reason = error instanceof Error ? error.message : String(error);
+    if (!launch.probed) {
+      output.appendLine(
+        `The bundled server did not start with ${describeCommand(server)} (${reason}); looking for a Python that can run it.`,
+      );
+      const again = await launchServer(extensionPath, (line) => output?.appendLine(line), true).launch;
+      await startClient(again, began, firstStart);
+      return;
+    }
     await reportStartFailure(server, reason, launch.bundled);
     return;
   }
   client = candidate;
   // The start-up's waits, for anyone asking why the first problems took their time.
   const startedAt = serverProcess?.startedAt ?? started.startedAt;
+  const confirmed = launch.probed ? `its Python confirmed at ${chosenAt - began} ms, ` : "";
   output.appendLine(
-    `mfls is running: the server started ${startedAt - began} ms after ${first ? "activation" : "the restart began"}, ` +
-      `its Python confirmed at ${chosenAt - began} ms, initialized ${Date.now() - startedAt} ms after its start`,
+    `mfls is running: the server started ${startedAt - began} ms after ${firstStart ? "activation" : "the restart began"}, ` +
+      `${confirmed}initialized ${Date.now() - startedAt} ms after its start`,
   );
   status.setState("ready");
   courseStatus?.refresh();

@@ -16,7 +16,8 @@ export interface ServerProcess {
 }
 
 export type Launch =
-  | { ok: true; started: ServerProcess; bundled: boolean; began: number; chosenAt: number }
+  // probed: the bundled server's Python was probed first (else only its start will tell).
+  | { ok: true; started: ServerProcess; bundled: boolean; probed: boolean; began: number; chosenAt: number }
   | { ok: false; server?: ServerCommand; reason: string; bundled: boolean }; // no server: no Python
 
 /** The server named in the settings, or undefined when `mfls.server.path` is empty (bundled). */
@@ -65,10 +66,13 @@ export function ended(child: ChildProcess): boolean {
  * The configured server if it exists, else the bundled one with a Python that can run it,
  * started. `started` settles once a server process has been started, or as soon as the
  * choice waits for the Python extension to activate (the caller loads the rest meanwhile).
+ * `probeFirst` false: the bundled server starts with the first Python found, unprobed
+ * (`startBundledServer`); a Python that cannot run it is found out when it does not start.
  */
 export function launchServer(
   extensionPath: string,
   log: (line: string) => void,
+  probeFirst = false,
 ): { started: Promise<void>; launch: Promise<Launch> } {
   let settle: () => void = () => undefined;
   const started = new Promise<void>((resolve) => {
@@ -82,7 +86,7 @@ export function launchServer(
   if (configuredServer() === undefined && pythonExtensionActivating()) {
     settle();
   }
-  const launch = choose(extensionPath, log, start);
+  const launch = choose(extensionPath, log, start, probeFirst);
   void launch.finally(settle);
   return { started, launch };
 }
@@ -91,10 +95,12 @@ async function choose(
   extensionPath: string,
   log: (line: string) => void,
   start: (server: ServerCommand) => ServerProcess,
+  probeFirst: boolean,
 ): Promise<Launch> {
   const began = Date.now();
   const configured = configuredServer();
   let started: ServerProcess;
+  let probed = true;
   if (configured !== undefined) {
     if (locateExecutable(configured.command) === undefined) {
       const where = configured.command.includes("/") ? "no executable file there" : "not found on PATH";
@@ -103,15 +109,20 @@ async function choose(
     started = start(configured);
   } else {
     const resource = vscode.window.activeTextEditor?.document.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
-    const found = await startBundledServer(extensionPath, resource, log, start);
+    const found = await startBundledServer(extensionPath, resource, log, start, probeFirst);
     if ("message" in found) {
       return { ok: false, reason: found.message, bundled: true };
     }
     started = found.started;
+    probed = found.probed;
+  }
+  if (started.process.pid === undefined && !probed) {
+    log(`The first Python could not be run (${started.server.command}); looking for another.`);
+    return choose(extensionPath, log, start, true);
   }
   if (started.process.pid === undefined) {
     const reason = `Launching server using command ${started.server.command} failed.`;
     return { ok: false, server: started.server, reason, bundled: configured === undefined };
   }
-  return { ok: true, started, bundled: configured === undefined, began, chosenAt: Date.now() };
+  return { ok: true, started, bundled: configured === undefined, probed, began, chosenAt: Date.now() };
 }

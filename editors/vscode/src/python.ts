@@ -99,16 +99,19 @@ export function pythonExtensionActivating(): boolean {
 /**
  * `python -I -S <extension>/server/launch.py serve`, started with the first Python that is new
  * enough: the first candidate's server is started while its version is probed
- * (`startWithFirstPython`). The bundle holds all the server needs: `-S` skips `site`, whose
- * `.pth` files (editable installs, certifi, ...) took some 30 ms of the start on a
- * developer's Python, for nothing the server uses.
+ * (`startWithFirstPython`). With `probeFirst` false, the first candidate's server is started
+ * and not probed: the probe (a second Python, through a pyenv shim a dozen processes) took
+ * the processors the server's start needs. The bundle holds all the server needs: `-S` skips
+ * `site`, whose `.pth` files (editable installs, certifi, ...) took some 30 ms of the start
+ * on a developer's Python, for nothing the server uses.
  */
 export async function startBundledServer<T extends Started>(
   extensionPath: string,
   resource: vscode.Uri | undefined,
   log: (line: string) => void,
   start: (server: ServerCommand) => T,
-): Promise<{ server: ServerCommand; started: T } | { message: string }> {
+  probeFirst = true,
+): Promise<{ server: ServerCommand; started: T; probed: boolean } | { message: string }> {
   const first = await pythonExtensionCandidate(resource);
   const candidates = [...(first ? [first] : []), ...pathCandidates(process.platform)];
   const launcher = vscode.Uri.joinPath(vscode.Uri.file(extensionPath), "server", "launch.py").fsPath;
@@ -116,6 +119,13 @@ export async function startBundledServer<T extends Started>(
     command: python.command,
     args: [...python.args, "-I", "-S", launcher, "serve"],
   });
+  if (!probeFirst) {
+    // Unprobed: the server answering `initialize` shows its Python can run it (launch.py
+    // exits at once on an older one); if it does not, the caller starts again probing.
+    const python = candidates[0];
+    log(`Starting the bundled mfls with ${python.source}: ${[python.command, ...python.args].join(" ")}`);
+    return { server: command(python), started: start(command(python)), probed: false };
+  }
   const choice = await startWithFirstPython(candidates, probe, (python) => start(command(python)));
   for (const line of choice.tried) {
     log(`Python not used: ${line}`);
@@ -125,5 +135,5 @@ export async function startBundledServer<T extends Started>(
   }
   const python = choice.python;
   log(`Starting the bundled mfls with ${python.source}: ${[python.command, ...python.args].join(" ")}`);
-  return { server: command(python), started: choice.started };
+  return { server: command(python), started: choice.started, probed: true };
 }
