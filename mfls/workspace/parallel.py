@@ -92,6 +92,15 @@ def expected_share(chars: int, lines: int, workers: int, cpus: float) -> float:
     return spread / here if here else 1.0
 
 
+def scan_ns(texts: Sequence[str]) -> int:
+    """The expected time of scanning `texts` in this process, in nanoseconds, from their
+    characters and their lines (counted in about `SAMPLE_TEXTS` of them)."""
+    chars = sum(map(len, texts))
+    sample = texts[:: max(1, len(texts) // SAMPLE_TEXTS)]
+    lines = sum(text.count("\n") for text in sample) * chars // max(1, sum(map(len, sample)))
+    return int(chars * SCAN_NS_PER_CHAR + lines * SCAN_NS_PER_LINE)
+
+
 def chosen_workers(texts: Sequence[str], jobs: int | None = None) -> int:
     """How many worker processes should scan `texts` (at most `jobs`, the usable CPUs
     when None); 1 means this process. Workers pay only on enough text
@@ -185,12 +194,14 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-FORK_MIN_CHARS = 600_000
-"""Below this many characters in all, texts are scanned in this process even where it
-may fork (`forking`): a forked copy starts in about a millisecond and sends back its
+FORK_MIN_SCAN_NS = 60_000_000
+"""Below this expected scan time (`scan_ns`) texts are scanned in this process even where
+it may fork (`forking`): a forked copy starts in about a millisecond and sends back its
 markers column by column, which this process rebuilds at about a sixth of what scanning
-them costs; on an idle 2-core machine two processes against one scan the `dense` corpus
-of bench_check.py (long lines dense with markers) 1.5x as fast at 1.5 MB."""
+them costs, but the copy-on-write faults of two processes touching the same memory eat
+the rest on a small course. Measured in process on 2 CPUs at 100 lessons (1.5 MB): the
+parent's CPU time with a copy against one process 0.98 for the `dense` corpus of
+bench_check.py (an expected 32 ms scan) and 0.81 for `features` (short blocks: 180 ms)."""
 FREE_CPU = 0.6
 """A forked copy is started only for a CPU at least this free (`busy_cpus`)."""
 
@@ -266,7 +277,7 @@ def scan_texts(texts: Sequence[str], jobs: int | None = 1) -> Iterator[ScanResul
     """`scan_markers(text)` of each of `texts`, in order; with `jobs` > 1 and enough text,
     in up to `jobs` worker processes; with `jobs=None`, in as many as `chosen_workers`."""
     if fork_safe():
-        workers = fork_workers(sum(map(len, texts)), FORK_MIN_CHARS, jobs, len(texts))
+        workers = fork_workers(scan_ns(texts), FORK_MIN_SCAN_NS, jobs, len(texts))
         if workers > 1:
             yield from _forked_scan(texts, workers)
         else:

@@ -95,18 +95,29 @@ def fork_idle_two_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_forked_copies_are_chosen_by_size_and_free_cpus(
     fork_idle_two_cpus: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    big, small = parallel.FORK_MIN_CHARS, parallel.FORK_MIN_CHARS - 1
-    assert parallel.fork_workers(big, parallel.FORK_MIN_CHARS, None, 10) == 2
-    assert parallel.fork_workers(small, parallel.FORK_MIN_CHARS, None, 10) == 1
-    assert parallel.fork_workers(big, parallel.FORK_MIN_CHARS, None, 1) == 1  # one text
-    assert parallel.fork_workers(small, parallel.FORK_MIN_CHARS, 3, 10) == 3  # --jobs 3
-    assert parallel.fork_workers(big, parallel.FORK_MIN_CHARS, 1, 10) == 1  # --jobs 1
+    least = parallel.FORK_MIN_SCAN_NS
+    big, small = least, least - 1
+    assert parallel.fork_workers(big, least, None, 10) == 2
+    assert parallel.fork_workers(big * 10, least, None, 10) == 2  # one per CPU
+    assert parallel.fork_workers(small, least, None, 10) == 1
+    assert parallel.fork_workers(big, least, None, 1) == 1  # one text
+    assert parallel.fork_workers(small, least, 3, 10) == 3  # --jobs 3
+    assert parallel.fork_workers(big, least, 1, 10) == 1  # --jobs 1
     monkeypatch.setattr(parallel, "busy_cpus", lambda: 0.5)
-    assert parallel.fork_workers(big, parallel.FORK_MIN_CHARS, None, 10) == 1
+    assert parallel.fork_workers(big, least, None, 10) == 1
     monkeypatch.setattr(parallel, "busy_cpus", lambda: 0.3)
-    assert parallel.fork_workers(big, parallel.FORK_MIN_CHARS, None, 10) == 2
+    assert parallel.fork_workers(big, least, None, 10) == 2
     monkeypatch.setattr(parallel, "fork_safe", lambda: False)
-    assert parallel.fork_workers(big, parallel.FORK_MIN_CHARS, 2, 10) == 1
+    assert parallel.fork_workers(big, least, 2, 10) == 1
+
+
+def test_the_expected_scan_weighs_lines(fork_idle_two_cpus: None) -> None:
+    """Short blocks are slow to scan for their size: a course of them is shared out
+    where one of as many characters in long lines is not."""
+    short = _lessons(SHORT_BLOCKS, 4_000, 20)  # 1.8 MB, 80,000 lines
+    long = _lessons(LONG_LINES, 36, 20)  # 1.8 MB, 1,440 lines
+    assert sum(map(len, short)) <= sum(map(len, long))
+    assert parallel.scan_ns(short) > parallel.FORK_MIN_SCAN_NS > parallel.scan_ns(long)
 
 
 def test_workers_scan_what_this_process_scans(small_threshold: None) -> None:
