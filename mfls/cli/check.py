@@ -82,8 +82,9 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int | None = 1) 
 
     Folders count as workspace folders (each course file inside starts a course); a
     course file above a path makes its whole course part of the check. A file outside
-    every course is a course of its own, as when the editor opens it alone. Up to `jobs`
-    processes scan the files of a big course (None: as many as pay, `chosen_workers`).
+    every course is a course of its own, as when the editor opens it alone. `jobs`
+    processes share a big course's scan and its documents' diagnostics (None: as many as
+    pay, `parallel.fork_workers`).
     """
     report = CheckReport()
     folders: list[str] = []
@@ -285,8 +286,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=_jobs,
         default=None,
         metavar="N",
-        help="processes scanning the files of a big course (default: chosen from the "
-        "course's size and lines and the CPUs free, one below 4 MB)",
+        help="processes sharing the check of a big course: its scan and its documents' "
+        "diagnostics (default: chosen from the work expected and the CPUs free)",
     )
 
 

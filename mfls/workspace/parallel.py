@@ -1,10 +1,13 @@
-"""Scanning the texts of closed documents, in worker processes when there are enough of
-them to pay for starting the workers.
+"""Scanning the texts of closed documents in other processes when there are enough of
+them to pay.
 
 `scan_texts(texts, jobs)` returns what `scan_markers` returns for each text, in order,
-whatever `jobs` is: the workers run the same pure scanner on the same strings, so the
-index (and everything printed from it) is the same with one job or many. `jobs=None`
-lets `chosen_workers` decide from the text, its lines and the CPUs free now.
+whatever `jobs` is: the other processes run the same scanner on the same strings, so the
+index (and everything printed from it) is the same with one job or many. Where this
+process may fork (`forking.fork_safe`: Linux, one thread, as `mfls check` runs), forked
+copies scan runs of the texts while this one scans the first (`fork_workers`, from the
+expected scan time and the CPUs free); elsewhere (the server indexes on a thread) a pool
+of workers does, chosen by `chosen_workers`. `jobs=None` lets them choose.
 """
 
 from __future__ import annotations
