@@ -23,9 +23,10 @@ import logging
 import os
 from collections.abc import Callable, Sequence
 
-from mfls.cli.check_documents import Checked, Finding, documents_findings, placed
+from mfls.cli.check_documents import Checked, documents_findings
+from mfls.cli.check_finding import Finding, placed
 from mfls.cli.check_formats import report_github, report_sarif
-from mfls.cli.check_text import text_chunks, write_text
+from mfls.cli.check_text import Written, text_chunks, write_text
 from mfls.cli.language import add_option as add_locale_option
 from mfls.cli.language import chosen as chosen_language
 from mfls.cli.output import configure_stderr, decoded, say, write_stdout
@@ -53,7 +54,7 @@ from mfls.workspace.workspace import Workspace
 class CheckReport:
     """What a check found: the findings, the paths it could not read, how many files."""
 
-    __slots__ = ("checked", "course_roots", "findings", "suppressed", "unreadable")
+    __slots__ = ("checked", "course_roots", "findings", "suppressed", "unreadable", "written")
 
     def __init__(
         self,
@@ -66,17 +67,22 @@ class CheckReport:
         self.checked = checked
         self.suppressed: list[Finding] = []  # silenced by a suppression comment: SARIF's
         self.course_roots: list[str] = []  # where a pending rename journal is looked for
+        self.written: list[tuple[int, Written]] = []  # text lines made by forked copies
 
     @property
     def has_errors(self) -> bool:
-        return any(f.severity == "error" for f in self.findings)
+        return any(f.severity == "error" for f in self.findings) or any(
+            lines.errors for _, lines in self.written
+        )
 
 
 def _display(path: str, given: dict[str, str]) -> str:
     return given.get(path) or os.path.relpath(path)
 
 
-def check_paths(paths: Sequence[str], language: str = EN, jobs: int | None = 1) -> CheckReport:
+def check_paths(
+    paths: Sequence[str], language: str = EN, jobs: int | None = 1, as_text: bool = False
+) -> CheckReport:
     """Course diagnostics for files and folders, exactly as the editor computes them
     (messages in `language`).
 
@@ -84,7 +90,8 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int | None = 1) 
     course file above a path makes its whole course part of the check. A file outside
     every course is a course of its own, as when the editor opens it alone. `jobs`
     processes share a big course's scan and its documents' diagnostics (None: as many as
-    pay, `parallel.fork_workers`).
+    pay, `parallel.fork_workers`). `as_text`: forked copies send the text report's lines
+    of their documents (`report.written`) instead of their findings.
     """
     report = CheckReport()
     folders: list[str] = []
@@ -143,9 +150,10 @@ def check_paths(paths: Sequence[str], language: str = EN, jobs: int | None = 1) 
         documents.append(Checked(_display(path, given), entry.uri, entry.text))
         if course.config_path is not None:
             courses[course.id] = course.config_path
-    kept, silenced = documents_findings(snapshot, documents, language, jobs)
-    report.findings += kept
-    report.suppressed += silenced
+    made = documents_findings(snapshot, documents, language, jobs, as_text)
+    report.findings += made.kept
+    report.written += made.written
+    report.suppressed += made.silenced
     report.unreadable += _over_limits(snapshot, [*checked, *folders], given, language)
     for course_id, course_file in sorted(courses.items(), key=lambda pair: pair[1]):
         items = course_file_diagnostics(snapshot, course_id, language)
@@ -303,12 +311,13 @@ def _jobs(value: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     configure_stderr(logging.WARNING)
-    report = check_paths(args.paths, chosen_language(args.locale), args.jobs)
+    as_text = args.format == "text"
+    report = check_paths(args.paths, chosen_language(args.locale), args.jobs, as_text)
     warn_pending_renames("check", report.course_roots)
     for problem in report.unreadable:
         say("check", problem)
-    if args.format == "text":
-        write_text(report.findings)
+    if as_text:
+        write_text(report.findings, report.written)
     else:
         write_stdout(FORMATS[args.format](report))
     if report.unreadable:

@@ -1,94 +1,21 @@
 """The findings of the documents a check reads, placed for a terminal; on a big course
 shared out with forked copies of this process (`workspace.forking`), each placing the
 findings of a run of the documents, in order, so that the report is the same with one
-process or several."""
+process or several. For the text report a copy sends the lines of its findings, made
+and encoded, which this process writes as they are."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import repeat
-from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
-from mfls.cli.output import decoded
-from mfls.features.diagnostics import Diagnostic, document_findings, settle_findings
-from mfls.text.places import places
+from mfls.cli.check_finding import Finding, placed
+from mfls.cli.check_text import Written, text_chunks
+from mfls.features.diagnostics import document_findings, settle_findings
 from mfls.workspace.forking import even_runs, shared_out
 from mfls.workspace.index import WorkspaceSnapshot
 from mfls.workspace.parallel import fork_workers
-
-
-class Finding(NamedTuple):
-    """One diagnostic, placed for a terminal: 1-based lines and code point columns (a
-    tuple: a dense course makes them by the ten thousand)."""
-
-    path: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    severity: str
-    code: str
-    message: str
-    lesson: str | None = None  # in an export: the title of the item the text belongs to
-    item_id: str | None = None  # its outline_item_bid (None for the course's prompt)
-    part: str | None = None  # the item's field holding the text
-
-    def as_json(self) -> dict[str, Any]:
-        place: dict[str, Any] = {}
-        if self.lesson is not None:
-            place = {
-                "lesson": decoded(self.lesson),
-                "outlineItemBid": self.item_id,
-                "field": self.part,
-            }
-        return {
-            **place,
-            "path": decoded(self.path),
-            "line": self.line,
-            "column": self.column,
-            "endLine": self.end_line,
-            "endColumn": self.end_column,
-            "severity": self.severity,
-            "code": self.code,
-            "message": decoded(self.message),
-        }
-
-
-_FINDING_ORDER: Final = itemgetter(1, 2, 6)  # line, column, code
-_new = tuple.__new__  # the named tuple's own `__new__` is Python code
-
-
-def placed(
-    shown: str,
-    text: str,
-    items: Sequence[Diagnostic],
-    lesson: tuple[str, str | None, str] | None = None,
-) -> list[Finding]:
-    """`items` placed in `text` (shown as `shown`), in order of line, column and code."""
-    if not items:
-        return []
-    at = places(text, [offset for item in items for offset in (item.start, item.end)])
-    title, item_id, field_name = lesson if lesson is not None else (None, None, None)
-    found = [
-        _new(
-            Finding,
-            (
-                shown,
-                *at[item.start],
-                *at[item.end],
-                item.severity,
-                item.code,
-                item.message,
-                title,
-                item_id,
-                field_name,
-            ),
-        )
-        for item in items
-    ]
-    found.sort(key=_FINDING_ORDER)
-    return found
 
 
 class Checked(NamedTuple):
@@ -99,8 +26,19 @@ class Checked(NamedTuple):
     text: str
 
 
+class Found(NamedTuple):
+    """The findings of a check's documents: those shown, in order, with runs already
+    written as text (each before the shown finding at its index), and those suppression
+    comments silence (none from a written run: the text report leaves them out)."""
+
+    kept: list[Finding]
+    written: list[tuple[int, Written]]
+    silenced: list[Finding]
+
+
 Placed = tuple[list[Finding], list[Finding]]
 _Rows = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]
+_new = tuple.__new__  # the named tuple's own `__new__` is Python code
 
 FORK_MIN_MARKERS: Final = 12_000
 """Below this many markers in all, every document's findings are made in this process:
@@ -112,10 +50,11 @@ def documents_findings(
     documents: Sequence[Checked],
     language: str,
     jobs: int | None,
-) -> Placed:
+    text: bool = False,
+) -> Found:
     """The findings of `documents`, in order, and those their suppression comments
     silence; up to `jobs` processes (None: as many as pay) each make those of a run of
-    documents of about as many markers."""
+    documents of about as many markers, a copy's sent written as text with `text`."""
     weights = [_markers(snapshot, document.uri) for document in documents]
     workers = fork_workers(sum(weights), FORK_MIN_MARKERS, jobs, len(documents))
 
@@ -129,19 +68,27 @@ def documents_findings(
         return kept, silenced
 
     if workers < 2:
-        return here(documents)
+        kept, silenced = here(documents)
+        return Found(kept, [], silenced)
     for course in {id(c): c for c in map(snapshot.course_for, _uris(documents)) if c}.values():
         settle_findings(course)
-    parts = even_runs(documents, weights, workers)
-    kept: list[Finding] = []
-    silenced: list[Finding] = []
-    for more, less in shared_out(parts, here, _there(here), _back):
-        kept += more
-        silenced += less
-    return kept, silenced
+    found = Found([], [], [])
+    mine: Callable[[Sequence[Checked]], Placed | Written] = here
+    there: Callable[[Sequence[Checked]], _Rows | Written]
+    there = _written(here) if text else _rows(here)
+    for made in shared_out(even_runs(documents, weights, workers), mine, there, _back):
+        if isinstance(made, Written):
+            found.written.append((len(found.kept), made))
+        else:
+            found.kept.extend(made[0])
+            found.silenced.extend(made[1])
+    return found
 
 
-def _there(here: Any) -> Any:
+Made = Callable[[Sequence[Checked]], Placed]
+
+
+def _rows(here: Made) -> Callable[[Sequence[Checked]], _Rows]:
     def there(part: Sequence[Checked]) -> _Rows:
         kept, silenced = here(part)
         return list(map(tuple, kept)), list(map(tuple, silenced))
@@ -149,7 +96,19 @@ def _there(here: Any) -> Any:
     return there
 
 
-def _back(sent: _Rows) -> Placed:
+def _written(here: Made) -> Callable[[Sequence[Checked]], Written]:
+    def there(part: Sequence[Checked]) -> Written:
+        kept, _ = here(part)
+        data = "".join(text_chunks(kept)).encode("utf-8", errors="surrogatepass")
+        return Written(data, any(f.severity == "error" for f in kept))
+
+    return there
+
+
+def _back(sent: Any) -> Placed | Written:
+    """What a copy sent (`_rows` or `_written`), made findings again."""
+    if isinstance(sent, Written):
+        return sent
     kept, silenced = sent
     return list(map(_new, repeat(Finding), kept)), list(map(_new, repeat(Finding), silenced))
 

@@ -1,14 +1,14 @@
 """The text report of `mfls check`: one `path:line:column: severity code message` line per
-finding, written in pieces. (Made in this process: forked copies making the lines of later
-findings took as long, paying in copied memory what they saved in work.)"""
+finding, written in pieces, and the runs of lines forked copies made with the findings
+of their documents (`check_documents`), written as they came."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
-from mfls.cli.check_documents import Finding
-from mfls.cli.output import shown, write_stdout
+from mfls.cli.check_finding import Finding
+from mfls.cli.output import shown, write_stdout, write_stdout_bytes
 
 CHUNK_LINES: Final = 4096
 
@@ -46,7 +46,22 @@ def text_chunks(findings: Sequence[Finding]) -> Iterator[str]:
         yield "".join(lines)
 
 
-def write_text(findings: Sequence[Finding]) -> None:
-    """The lines of `findings` on standard output, in order."""
-    for chunk in text_chunks(findings):
+def write_text(findings: Sequence[Finding], written: Sequence[tuple[int, Written]]) -> None:
+    """The lines of `findings` on standard output, in order, with the runs of lines
+    `written` elsewhere, each before the finding at its index."""
+    done = 0
+    for at, lines in written:
+        for chunk in text_chunks(findings[done:at]):
+            write_stdout(chunk)
+        write_stdout_bytes(lines.data)
+        done = at
+    for chunk in text_chunks(findings[done:]):
         write_stdout(chunk)
+
+
+class Written(NamedTuple):
+    """The text report's lines of a run of findings, made by a forked copy: UTF-8 bytes
+    written as they are, and whether any of those findings is an error."""
+
+    data: bytes
+    errors: bool

@@ -61,6 +61,12 @@ def write_stdout(text: str) -> None:
     sys.stdout.buffer.flush()
 
 
+def write_stdout_bytes(data: bytes) -> None:
+    """`data` (UTF-8 text already) on standard output as it is."""
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
 def configure_stderr(level: int) -> None:
     """stderr for mfls at `level`; pygls's own chatter at WARNING. Never stdout."""
     root = logging.getLogger()

@@ -114,3 +114,18 @@ def test_forked_copies_keep_the_suppressed_findings_and_their_order(
             one.stdout,
             one.stderr,
         )
+
+
+def test_an_error_only_in_a_copys_documents_is_the_exit_status(tmp_path: Path) -> None:
+    """The text report's lines of later documents come from forked copies as text: their
+    errors still make the exit status 1."""
+    (tmp_path / "mfcourse.toml").write_text('name = "late error"\n', encoding="utf-8")
+    for n in range(6):
+        (tmp_path / f"l{n}.md").write_text(f"?[{{{{ q{n} }}}} A | B]\n\n{{{{ q{n} }}}}\n")
+    (tmp_path / "l9.md").write_text("A marker {{ bad\u0001key }} at the end.\n")
+    one = check("--jobs", "1", str(tmp_path))
+    assert one.returncode == 1
+    assert one.stdout.count(b" error ") == 1
+    for jobs in ("2", "4"):
+        more = check("--jobs", jobs, str(tmp_path))
+        assert (more.returncode, more.stdout, more.stderr) == (1, one.stdout, one.stderr)
