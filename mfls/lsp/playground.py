@@ -301,7 +301,7 @@ def _warm_up_in(root: str, writer: TreeWriter | None) -> None:
         "rootUri": root_uri,
         "rootPath": root,
         "workspaceFolders": [{"uri": root_uri, "name": "course"}],
-        "initializationOptions": {"mfls": {"diagnosticDelay": 50}},
+        "initializationOptions": {"mfls": {"diagnosticDelay": 10}},
         "capabilities": PAGE_CAPABILITIES,
         "locale": "en",
     }

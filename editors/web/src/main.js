@@ -67,8 +67,10 @@ const client = new LSPClient({
   rootUri: state.rootUri,
   timeout: 120000,
   // Changes reach the server as they are typed (diagnostics.js) and the worker runs one
-  // message at a time: a shorter quiet time than the server's 150 ms default.
-  initializationOptions: { mfls: { diagnosticDelay: 50 } },
+  // message at a time (messages already waiting are handled before a round that falls due):
+  // a quiet time of 10 ms, not the server's 150 ms default. It is also the wait between
+  // opening the course and its first problems.
+  initializationOptions: { mfls: { diagnosticDelay: 10 } },
   // @codemirror/lsp-client sends no `locale`: the transport adds the page's.
   workspace: (client) => new CourseWorkspace(client, (path) => editors.show(path)),
   extensions: [
