@@ -64,22 +64,11 @@ def _error(error: OSError) -> str:
     return str(error.strerror or error)
 
 
-_LOCATE_FLAGS: Final = getattr(os, "O_PATH", 0) | getattr(os, "O_CLOEXEC", 0)
-_BY_DESCRIPTOR: Final = hasattr(os, "O_PATH") and os.path.isdir("/proc/self/fd")
-"""On Linux a file is first located without being opened (`O_PATH`), its resolved path
-read from /proc (one call, where `realpath` makes one per part of the path), and then
-opened through that very descriptor: what was checked is what is read."""
-
-
 def _open_regular(path: str, root: str | None) -> tuple[int, int] | DiskProblem:
     """An open descriptor of `path`'s target and its size, or why not.
 
     The target must be a regular file, and inside `root` (resolved) when one is given.
     """
-    if _BY_DESCRIPTOR:
-        located = _open_located(path, root)
-        if located is not None:
-            return located
     try:
         real = os.path.realpath(path)
         if root is not None and not inside(real, os.path.realpath(root)):
@@ -103,48 +92,6 @@ def _open_regular(path: str, root: str | None) -> tuple[int, int] | DiskProblem:
         os.close(descriptor)
         return DiskProblem(path, why)
     return descriptor, status.st_size
-
-
-def _open_located(path: str, root: str | None) -> tuple[int, int] | DiskProblem | None:
-    """`_open_regular` through a descriptor that locates `path` (Linux); None when it
-    cannot be located (gone, a part not a folder...), which `realpath` then tells apart
-    from a path that resolves outside the root."""
-    try:
-        located = os.open(path, _LOCATE_FLAGS)
-    except (OSError, ValueError):
-        return None
-    try:
-        if root is not None:
-            real = os.readlink(f"/proc/self/fd/{located}")
-            if not inside(real, _located_path(root)):
-                return DiskProblem(path, f"it resolves outside the course root {root}", OUTSIDE)
-        why = not_regular(os.fstat(located).st_mode)
-        if why is not None:
-            return DiskProblem(path, why)
-        descriptor = os.open(f"/proc/self/fd/{located}", _READ_FLAGS & ~_NO_FOLLOW)
-        status = os.fstat(descriptor)
-    except OSError as error:
-        return DiskProblem(path, f"unreadable ({_error(error)})")
-    finally:
-        os.close(located)
-    return descriptor, status.st_size
-
-
-_NO_FOLLOW: Final = getattr(os, "O_NOFOLLOW", 0)
-
-
-def _located_path(path: str) -> str:
-    """`path` resolved (`real_path`), read from /proc through a descriptor locating it."""
-    try:
-        located = os.open(path, _LOCATE_FLAGS)
-    except (OSError, ValueError):
-        return real_path(path)
-    try:
-        return os.readlink(f"/proc/self/fd/{located}")
-    except OSError:
-        return real_path(path)
-    finally:
-        os.close(located)
 
 
 def read_descriptor(descriptor: int, limit: int) -> bytes:
@@ -185,7 +132,7 @@ def read_bytes(
     """The bytes of the regular file `path`, or None and why not.
 
     A FIFO, socket or device is never opened in a way that could block; a path resolving
-    outside `root` is never opened for reading; a file over `max_bytes` is not read.
+    outside `root` is not opened at all; a file over `max_bytes` is not read.
     """
     found = _read(path, root, max_bytes, check_size=True)
     if isinstance(found, DiskProblem):

@@ -18,16 +18,6 @@ def only(problems: tuple[DiskProblem, ...]) -> DiskProblem:
     return problem
 
 
-@pytest.fixture(autouse=True, params=["located", "resolved"])
-def opening(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each test twice: files located through a descriptor and /proc (Linux), and paths
-    resolved with `realpath` (elsewhere): the two answer alike."""
-    if request.param == "located" and not reading._BY_DESCRIPTOR:
-        pytest.skip("no O_PATH and /proc/self/fd here")
-    monkeypatch.setattr(reading, "_BY_DESCRIPTOR", request.param == "located")
-    return str(request.param)
-
-
 @pytest.fixture(autouse=True)
 def nothing_logged(caplog: pytest.LogCaptureFixture) -> object:
     with caplog.at_level(logging.DEBUG):
