@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from mfls.cli.check_documents import Checked, documents_findings
 from mfls.cli.check_finding import Finding, placed
 from mfls.cli.check_formats import report_github, report_sarif
-from mfls.cli.check_text import Written, text_chunks, write_text
+from mfls.cli.check_text import Written, text_pieces, write_text
 from mfls.cli.language import add_option as add_locale_option
 from mfls.cli.language import chosen as chosen_language
 from mfls.cli.output import configure_stderr, decoded, say, write_stdout
@@ -151,8 +151,8 @@ def check_paths(
         if course.config_path is not None:
             courses[course.id] = course.config_path
     made = documents_findings(snapshot, documents, language, jobs, as_text)
+    report.written += [(len(report.findings) + at, lines) for at, lines in made.written]
     report.findings += made.kept
-    report.written += made.written
     report.suppressed += made.silenced
     report.unreadable += _over_limits(snapshot, [*checked, *folders], given, language)
     for course_id, course_file in sorted(courses.items(), key=lambda pair: pair[1]):
@@ -256,8 +256,9 @@ def _add_findings(
 
 
 def report_text(report: CheckReport) -> str:
-    """One `path:line:column: severity code message` line per finding."""
-    return "".join(text_chunks(report.findings))
+    """One `path:line:column: severity code message` line per finding (those forked
+    copies wrote, `report.written`, included)."""
+    return "".join(text_pieces(report.findings, report.written))
 
 
 def report_json(report: CheckReport) -> str:

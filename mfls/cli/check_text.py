@@ -46,17 +46,33 @@ def text_chunks(findings: Sequence[Finding]) -> Iterator[str]:
         yield "".join(lines)
 
 
+def text_pieces(
+    findings: Sequence[Finding], written: Sequence[tuple[int, Written]]
+) -> Iterator[str]:
+    """The lines of `findings` in pieces, in order, with the runs of lines `written`
+    elsewhere, each before the finding at its index."""
+    for piece in _pieces(findings, written):
+        yield piece if isinstance(piece, str) else piece.decode("utf-8", "surrogatepass")
+
+
 def write_text(findings: Sequence[Finding], written: Sequence[tuple[int, Written]]) -> None:
-    """The lines of `findings` on standard output, in order, with the runs of lines
-    `written` elsewhere, each before the finding at its index."""
+    """`text_pieces` on standard output, the runs written elsewhere as they came."""
+    for piece in _pieces(findings, written):
+        if isinstance(piece, str):
+            write_stdout(piece)
+        else:
+            write_stdout_bytes(piece)
+
+
+def _pieces(
+    findings: Sequence[Finding], written: Sequence[tuple[int, Written]]
+) -> Iterator[str | bytes]:
     done = 0
     for at, lines in written:
-        for chunk in text_chunks(findings[done:at]):
-            write_stdout(chunk)
-        write_stdout_bytes(lines.data)
+        yield from text_chunks(findings[done:at])
+        yield lines.data
         done = at
-    for chunk in text_chunks(findings[done:]):
-        write_stdout(chunk)
+    yield from text_chunks(findings[done:])
 
 
 class Written(NamedTuple):

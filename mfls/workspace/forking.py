@@ -46,11 +46,12 @@ def shared_out(
     children: list[tuple[int, int] | None] = []
     try:
         for part in parts[1:]:
-            children.append(_start(there, part))
+            earlier = [child[1] for child in children if child is not None]
+            children.append(_start(there, part, earlier))
         results = [here(parts[0])] if parts else []
         for index, child in enumerate(children, start=1):
+            children[index - 1] = None  # `_collect` reaps it, whatever happens
             sent = None if child is None else _collect(*child)
-            children[index - 1] = None
             results.append(here(parts[index]) if sent is None else back(sent[0]))
         return results
     finally:
@@ -74,17 +75,25 @@ def even_runs(items: Sequence[Part], weights: Sequence[int], count: int) -> list
     return runs
 
 
-def _start(there: Callable[[Part], Sent], part: Part) -> tuple[int, int] | None:
+def _start(
+    there: Callable[[Part], Sent], part: Part, earlier: Sequence[int]
+) -> tuple[int, int] | None:
     """A forked copy making `there(part)` into a pipe: its process id and the pipe's
-    reading end (None: it could not be started)."""
+    reading end (None: it could not be started). `earlier`: the reading ends of the
+    copies started before, which the copy closes. Ctrl-C is held back across the fork,
+    so that it never finds the copy running this process's code."""
+    import signal
+
     try:
         reading, writing = os.pipe()
     except OSError as error:
         log.warning("working in one process: no pipe (%s)", error)
         return None
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         pid = os.fork()
     except OSError as error:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         os.close(reading)
         os.close(writing)
         log.warning("working in one process: no process could be started (%s)", error)
@@ -92,29 +101,35 @@ def _start(there: Callable[[Part], Sent], part: Part) -> tuple[int, int] | None:
     if pid == 0:  # the copy: never returns
         status = 1
         try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
             import pickle
 
-            os.close(reading)
+            for other in (reading, *earlier):
+                os.close(other)
             data = memoryview(pickle.dumps(there(part), protocol=pickle.HIGHEST_PROTOCOL))
             while data:
                 data = data[os.write(writing, data) :]
             status = 0
         finally:
             os._exit(status)
+    signal.pthread_sigmask(signal.SIG_SETMASK, held)
     os.close(writing)
     return pid, reading
 
 
 def _collect(pid: int, reading: int) -> tuple[Any] | None:
-    """What the copy `pid` sent, in a one-tuple (None: it failed)."""
+    """What the copy `pid` sent, in a one-tuple (None: it failed); the copy is reaped
+    whatever happens (stopped first when this process is interrupted)."""
     import pickle  # loaded only by a process that forks
 
     pieces: list[bytes] = []
     try:
         while piece := os.read(reading, PIPE_READ):
             pieces.append(piece)
-    finally:
-        os.close(reading)
+    except BaseException:
+        _abandon(pid, reading)
+        raise
+    os.close(reading)
     data = b"".join(pieces)
     _, status = os.waitpid(pid, 0)
     if status != 0:

@@ -205,6 +205,9 @@ them costs, but the copy-on-write faults of two processes touching the same memo
 the rest on a small course. Measured in process on 2 CPUs at 100 lessons (1.5 MB): the
 parent's CPU time with a copy against one process 0.98 for the `dense` corpus of
 bench_check.py (an expected 32 ms scan) and 0.81 for `features` (short blocks: 180 ms)."""
+MOST_FORCED = 4
+"""`jobs` asks for at most the CPUs this process may run on, or this many where fewer:
+more processes than CPUs only share them (and hold their memory at once)."""
 FREE_CPU = 0.6
 """A forked copy is started only for a CPU at least this free (`busy_cpus`)."""
 
@@ -212,12 +215,12 @@ FREE_CPU = 0.6
 def fork_workers(amount: int, minimum: int, jobs: int | None, items: int) -> int:
     """How many processes (this one and forked copies, `forking`) should share `items`
     pieces of work of `amount` in all, where `minimum` of it pays for a second process:
-    `jobs` when given, else one per CPU free enough (`FREE_CPU`) and per `minimum / 2`;
-    always 1 where this process may not fork."""
+    `jobs` when given (`MOST_FORCED`), else one per CPU free enough (`FREE_CPU`) and per
+    `minimum / 2`; always 1 where this process may not fork."""
     if items < 2 or not fork_safe():
         return 1
     if jobs is not None:
-        return max(1, min(jobs, items))
+        return max(1, min(jobs, items, max(MOST_FORCED, default_jobs())))
     if amount < minimum:
         return 1
     free = default_jobs() - busy_cpus()
@@ -277,8 +280,9 @@ def _forked_scan(texts: Sequence[str], workers: int) -> Iterator[ScanResult]:
 
 
 def scan_texts(texts: Sequence[str], jobs: int | None = 1) -> Iterator[ScanResult]:
-    """`scan_markers(text)` of each of `texts`, in order; with `jobs` > 1 and enough text,
-    in up to `jobs` worker processes; with `jobs=None`, in as many as `chosen_workers`."""
+    """`scan_markers(text)` of each of `texts`, in order. Where this process may fork:
+    `jobs` processes (`fork_workers`; None: as many as pay); elsewhere, with `jobs` > 1
+    and enough text, up to `jobs` worker processes (None: `chosen_workers`)."""
     if fork_safe():
         workers = fork_workers(scan_ns(texts), FORK_MIN_SCAN_NS, jobs, len(texts))
         if workers > 1:

@@ -25,8 +25,8 @@ def _default_factory() -> DocumentFactory:
 
 class Scanner:
     def __init__(self, factory: DocumentFactory | None, jobs: int | None) -> None:
-        """`jobs`: how many processes may scan many texts at once; None: as many as
-        `parallel.chosen_workers` finds worth it."""
+        """`jobs`: how many processes may scan many texts at once; None: as many as pay
+        (`parallel.scan_texts`)."""
         self._light = factory is None
         self.factory: DocumentFactory = factory or _default_factory()
         self._jobs = jobs

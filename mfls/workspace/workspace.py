@@ -53,7 +53,7 @@ class Workspace:
     ) -> None:
         """`disk` is the file tree read: the real file system unless another is given.
         `jobs`: how many processes may scan the files of a cold indexing (`index_all`);
-        None: as many as `parallel.chosen_workers` finds worth it."""
+        None: as many as pay (`parallel.scan_texts`)."""
         self.lock = threading.RLock()
         self.record = DiskRecord(disk, self.lock, max_file_bytes, max_documents)
         self.plans = CoursePlans(self.record, self.lock)

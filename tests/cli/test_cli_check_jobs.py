@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from mfls.workspace.parallel import PARALLEL_MIN_CHARS
+from tests.ai_shifu_exports import shared_exports
 from tests.kit.cli import mfls_bytes
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -129,3 +130,22 @@ def test_an_error_only_in_a_copys_documents_is_the_exit_status(tmp_path: Path) -
     for jobs in ("2", "4"):
         more = check("--jobs", jobs, str(tmp_path))
         assert (more.returncode, more.stdout, more.stderr) == (1, one.stdout, one.stderr)
+
+
+def test_an_export_before_a_course_keeps_the_text_report_in_order(tmp_path: Path) -> None:
+    """The lines forked copies write come after the findings before them in the report,
+    here an export's, checked first."""
+    exports = shared_exports()
+    if exports is None:
+        pytest.skip("the real AI-Shifu exports are not here")
+    (tmp_path / "course").mkdir()
+    (tmp_path / "course" / "mfcourse.toml").write_text('name = "after"\n', encoding="utf-8")
+    for n in range(8):
+        lesson = tmp_path / "course" / f"l{n}.md"
+        lesson.write_text(f"Read {{{{ unknown {n} }}}} and {{{{ other }}}}.\n", encoding="utf-8")
+    export = str(sorted(exports.glob("*.json"))[0])
+    one = check("--jobs", "1", export, str(tmp_path / "course"))
+    assert one.stdout.count(b"unbound-reference") >= 8
+    for jobs in ("2", "3"):
+        more = check("--jobs", jobs, export, str(tmp_path / "course"))
+        assert (more.returncode, more.stdout) == (one.returncode, one.stdout)

@@ -71,8 +71,8 @@ def test_a_fault_here_stops_and_reaps_the_copies(monkeypatch: pytest.MonkeyPatch
     started: list[tuple[int, int] | None] = []
     start = forking._start
 
-    def counted(there: object, part: object) -> tuple[int, int] | None:
-        child = start(there, part)  # type: ignore[arg-type]
+    def counted(there: object, part: object, earlier: list[int]) -> tuple[int, int] | None:
+        child = start(there, part, earlier)  # type: ignore[arg-type]
         started.append(child)
         return child
 
@@ -103,3 +103,21 @@ def test_even_runs_keep_every_item_in_order(count: int) -> None:
 
 def test_even_runs_of_nothing() -> None:
     assert even_runs([], [], 2) == [[], []]
+
+
+def test_a_copy_holds_no_other_copys_pipe(tmp_path: object) -> None:
+    """Each copy closes the reading ends of the copies started before it: it holds only
+    its own pipe (so a copy left behind keeps no other's open)."""
+
+    def open_pipes(part: list[int]) -> list[int]:
+        return sorted(
+            int(fd)
+            for fd in os.listdir("/proc/self/fd")
+            if os.path.exists(f"/proc/self/fd/{fd}")
+            and os.readlink(f"/proc/self/fd/{fd}").startswith("pipe:")
+        )
+
+    before = open_pipes([])
+    found = shared_out([[0], [1], [2], [3]], open_pipes, open_pipes, list)
+    for pipes in found[1:]:
+        assert len(set(pipes) - set(before)) == 1  # its own writing end

@@ -41,15 +41,15 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     sizes: list[int] = []
     start = forking._start
 
-    def counted(there: Any, part: Any) -> tuple[int, int] | None:
+    def counted(there: Any, part: Any, earlier: list[int]) -> tuple[int, int] | None:
         sizes.append(len(part))
-        return start(there, part)
+        return start(there, part, earlier)
 
     monkeypatch.setattr(forking, "_start", counted)
     return sizes
 
 
-@pytest.mark.parametrize("jobs", [2, 3, 8])
+@pytest.mark.parametrize("jobs", [2, 3, 4])
 def test_forked_copies_scan_what_this_process_scans(forks: list[int], jobs: int) -> None:
     texts = TEXTS * 7
     found = list(scan_texts(texts, jobs=jobs))
@@ -109,6 +109,15 @@ def test_forked_copies_are_chosen_by_size_and_free_cpus(
     assert parallel.fork_workers(big, least, None, 10) == 2
     monkeypatch.setattr(parallel, "fork_safe", lambda: False)
     assert parallel.fork_workers(big, least, 2, 10) == 1
+
+
+def test_jobs_force_a_count_up_to_the_cpus_or_four(
+    fork_idle_two_cpus: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert parallel.fork_workers(0, 1, 40, 100) == 4  # 2 CPUs: at most 4
+    monkeypatch.setattr(parallel, "default_jobs", lambda: 16)
+    assert parallel.fork_workers(0, 1, 40, 100) == 16
+    assert parallel.fork_workers(0, 1, 12, 100) == 12
 
 
 def test_the_expected_scan_weighs_lines(fork_idle_two_cpus: None) -> None:
