@@ -296,7 +296,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="N",
         help="processes sharing the check of a big course: its scan and its documents' "
-        "diagnostics (default: chosen from the work expected and the CPUs free)",
+        "diagnostics; at most the CPUs, or 4 (default: chosen from the work expected "
+        "and the CPUs free)",
     )
 
 
