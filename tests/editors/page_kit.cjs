@@ -9,6 +9,16 @@ const { chromium } = require(path.join(process.env.MFLS_NODE_MODULES, "playwrigh
 
 const OMNIBOX_WEBUI = ["WebUIOmniboxPopup", "WebUIOmniboxFullPopup", "WebUIOmniboxAimPopup", "PreloadTopChromeWebUI"];
 
+// The features Playwright itself launches Chromium without (its chromiumSwitches): Chromium
+// keeps only the last --disable-features given, so ours repeats them.
+function playwrightDisabledFeatures() {
+  const bundle = fs.readFileSync(path.join(process.env.MFLS_NODE_MODULES, "playwright-core", "lib", "coreBundle.js"), "utf8");
+  const list = /disabledFeatures = \[([^\]]*)\]/.exec(bundle);
+  const names = list ? [...list[1].matchAll(/^\s*"(\w+)",?$/gm)].map((found) => found[1]) : [];
+  if (!names.includes("HttpsUpgrades")) throw new Error("playwright-core's own disabled Chromium features were not found");
+  return names;
+}
+
 // Runs `drive(browser)`; what it throws is added to `results.errors`; then the browser is
 // closed and `results` written to MFLS_RESULTS as JSON.
 async function recorded(results, drive) {
@@ -20,7 +30,7 @@ async function recorded(results, drive) {
       // Chromium's own omnibox popup, a WebUI page it loads in a renderer of its own for a
       // new window (each page a driver opens): about a CPU-second of its UI beside the page
       // measured, on a machine of two cores. The page never sees it.
-      `--disable-features=${OMNIBOX_WEBUI.join(",")}`,
+      `--disable-features=${[...playwrightDisabledFeatures(), ...OMNIBOX_WEBUI].join(",")}`,
     ],
   });
   try {
