@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from test_lsp_sync import ON_TOPC, ON_TOPIC, Client, opened, vscode, write_course
 
+from mfls.lsp import playground
 from mfls.lsp.stepped_loop import SteppedLoop
 from mfls.lsp.sync import SyncServer
 from mfls.workspace.uris import path_to_uri
@@ -118,41 +119,10 @@ def test_a_wait_with_nothing_to_wait_for_is_an_error() -> None:
     loop.close()
 
 
-# What @codemirror/lsp-client 6.3.0 declares (its `clientCapabilities`, with the
-# playground's extensions merged in), less `textDocument.diagnostic`, which the
-# playground's transport withholds: the client declares pull diagnostics but never pulls.
-CODEMIRROR_CLIENT: dict[str, Any] = {
-    "general": {"markdown": {"parser": "marked"}},
-    "textDocument": {
-        "completion": {
-            "completionItem": {
-                "snippetSupport": True,
-                "documentationFormat": ["markdown", "plaintext"],
-                "insertReplaceSupport": False,
-            },
-            "completionList": {
-                "itemDefaults": ["commitCharacters", "editRange", "insertTextFormat"]
-            },
-            "completionItemKind": {"valueSet": []},
-            "contextSupport": True,
-        },
-        "hover": {"contentFormat": ["markdown", "plaintext"]},
-        "formatting": {},
-        "rename": {},
-        "definition": {},
-        "declaration": {},
-        "references": {},
-        "publishDiagnostics": {"versionSupport": True},
-        "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["quickfix"]}}},
-        "semanticTokens": {
-            "requests": {"full": True},
-            "tokenTypes": [],
-            "tokenModifiers": [],
-            "formats": ["relative"],
-        },
-    },
-    "window": {"showMessage": {}},
-}
+# What the playground's page sends: @codemirror/lsp-client 6.3.0's `clientCapabilities`
+# with the page's extensions merged in, less `textDocument.diagnostic`, which the page's
+# transport withholds (the client declares pull diagnostics but never pulls).
+CODEMIRROR_CLIENT: dict[str, Any] = playground.PAGE_CAPABILITIES
 
 
 def test_a_codemirror_client_is_asked_nothing_and_gets_pushed_diagnostics(
