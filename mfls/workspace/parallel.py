@@ -88,7 +88,7 @@ def busy_cpus() -> float:
 def expected_share(chars: int, lines: int, workers: int, cpus: float) -> float:
     """The scan's expected time with `workers` worker processes sharing `cpus` free
     CPUs with this process, as a part of its time in this process alone."""
-    here = chars * SCAN_NS_PER_CHAR + lines * SCAN_NS_PER_LINE
+    here = _scan_ns(chars, lines)
     parent = chars * PARENT_NS_PER_CHAR + lines * PARENT_NS_PER_LINE
     work = here * WORKER_OVERHEAD
     spread = max(parent, work / workers, (parent + work) / max(cpus, 1.0))
@@ -97,11 +97,20 @@ def expected_share(chars: int, lines: int, workers: int, cpus: float) -> float:
 
 def scan_ns(texts: Sequence[str]) -> int:
     """The expected time of scanning `texts` in this process, in nanoseconds, from their
-    characters and their lines (counted in about `SAMPLE_TEXTS` of them)."""
+    characters and their lines (`sampled_lines`)."""
     chars = sum(map(len, texts))
+    return int(_scan_ns(chars, sampled_lines(texts, chars)))
+
+
+def _scan_ns(chars: int, lines: int) -> float:
+    return chars * SCAN_NS_PER_CHAR + lines * SCAN_NS_PER_LINE
+
+
+def sampled_lines(texts: Sequence[str], chars: int) -> int:
+    """About how many lines `texts` (`chars` characters in all) hold, counted in about
+    `SAMPLE_TEXTS` of them."""
     sample = texts[:: max(1, len(texts) // SAMPLE_TEXTS)]
-    lines = sum(text.count("\n") for text in sample) * chars // max(1, sum(map(len, sample)))
-    return int(chars * SCAN_NS_PER_CHAR + lines * SCAN_NS_PER_LINE)
+    return sum(text.count("\n") for text in sample) * chars // max(1, sum(map(len, sample)))
 
 
 def chosen_workers(texts: Sequence[str], jobs: int | None = None) -> int:
@@ -116,10 +125,7 @@ def chosen_workers(texts: Sequence[str], jobs: int | None = None) -> int:
     workers = min(jobs or default_jobs(), int(cpus), -(-chars // BATCH_CHARS))
     if workers < 2:
         return 1
-    sample = texts[:: max(1, len(texts) // SAMPLE_TEXTS)]
-    sampled = sum(map(len, sample))
-    lines = sum(text.count("\n") for text in sample) * chars // max(1, sampled)
-    if expected_share(chars, lines, workers, cpus) > MAX_SHARE:
+    if expected_share(chars, sampled_lines(texts, chars), workers, cpus) > MAX_SHARE:
         return 1
     return workers
 

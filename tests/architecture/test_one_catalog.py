@@ -6,6 +6,7 @@ messages by id only. Found in the source by its syntax tree, with planted checks
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Iterable
 
 from arch_kit import PACKAGE
 
@@ -127,12 +128,17 @@ def wording_in_rules(source: str, name: str) -> list[str]:
     return found
 
 
-def test_the_rules_find_and_do_not_word() -> None:
+def in_features(modules: Iterable[str], check: Callable[[str, str], list[str]]) -> list[str]:
+    """What `check` finds in each of the feature `modules` (its source and file name)."""
     found: list[str] = []
-    for module in RULE_MODULES:
+    for module in modules:
         path = PACKAGE / "features" / f"{module}.py"
-        found.extend(wording_in_rules(path.read_text(encoding="utf-8"), path.name))
-    assert found == []
+        found.extend(check(path.read_text(encoding="utf-8"), path.name))
+    return found
+
+
+def test_the_rules_find_and_do_not_word() -> None:
+    assert in_features(RULE_MODULES, wording_in_rules) == []
     planted = (
         "from mfls.workspace.catalog import brief, say\n"
         "def rule(course, entry, language):\n"
@@ -202,11 +208,7 @@ def english_literals(source: str, name: str) -> list[str]:
 
 
 def test_the_views_write_no_english_sentence() -> None:
-    found: list[str] = []
-    for module in VIEW_MODULES:
-        path = PACKAGE / "features" / f"{module}.py"
-        found.extend(english_literals(path.read_text(encoding="utf-8"), path.name))
-    assert found == []
+    assert in_features(VIEW_MODULES, english_literals) == []
 
 
 def test_the_check_finds_an_english_phrase_in_a_view() -> None:

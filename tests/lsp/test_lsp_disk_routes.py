@@ -83,8 +83,10 @@ async def test_a_rename_runs_on_the_worker_and_its_record_is_watched_from_the_lo
     assert (waiting.record.old_key, waiting.record.new_key) == ("topic", "subject")
 
 
-async def test_a_buffer_edited_while_the_worker_renames_makes_the_answer_stale() -> None:
-    server, files, uri = served(inline=False)
+async def _renamed_while_the_buffer_is_edited(
+    server: MflsServer, files: RecordingFiles, uri: str
+) -> object:
+    """The answer to a rename during which the lesson's buffer is edited on the loop."""
     loop = server.worker.loop = asyncio.get_running_loop()
     edited = threading.Event()
 
@@ -98,9 +100,14 @@ async def test_a_buffer_edited_while_the_worker_renames_makes_the_answer_stale()
 
     files.during = meanwhile
     try:
-        answer = await routes.bound(server, RENAME)(rename_params(uri))
+        return await routes.bound(server, RENAME)(rename_params(uri))
     finally:
         server.stop_worker()
+
+
+async def test_a_buffer_edited_while_the_worker_renames_makes_the_answer_stale() -> None:
+    server, files, uri = served(inline=False)
+    answer = await _renamed_while_the_buffer_is_edited(server, files, uri)
     assert isinstance(answer, Refusal) and answer.stale and uri in answer.message
     assert server.state.pending_renames.waiting == ()
 
@@ -109,23 +116,8 @@ async def test_a_rename_refused_while_a_buffer_is_edited_is_still_the_refusal() 
     """A refusal (here: a member of the course cannot be read) is the answer even when a
     buffer changed meanwhile: an editor drops a stale error silently."""
     server, files, uri = served(inline=False)
-    loop = server.worker.loop = asyncio.get_running_loop()
     files.kit.disk.put(files.kit.path("02.md"), b"\xff {{ topic }}\n")
-    edited = threading.Event()
-
-    def edit_the_buffer() -> None:
-        server.state.workspace.change(uri, [(len(LESSON_1), len(LESSON_1), "x")], 2)
-        edited.set()
-
-    def meanwhile() -> None:
-        loop.call_soon_threadsafe(edit_the_buffer)
-        assert edited.wait(5)
-
-    files.during = meanwhile
-    try:
-        answer = await routes.bound(server, RENAME)(rename_params(uri))
-    finally:
-        server.stop_worker()
+    answer = await _renamed_while_the_buffer_is_edited(server, files, uri)
     assert isinstance(answer, Refusal) and not answer.stale
     assert "02.md" in answer.message and "UTF-8" in answer.message
 

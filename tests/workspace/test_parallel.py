@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from mfls.syntax.model import ScanResult
 from mfls.syntax.scanner import scan, scan_markers
 from mfls.workspace import parallel
 from mfls.workspace.parallel import scan_texts
@@ -29,6 +30,19 @@ def small_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "fork_safe", lambda: False)
     monkeypatch.setattr(parallel, "PARALLEL_MIN_CHARS", 0)
     monkeypatch.setattr(parallel, "BATCH_CHARS", 100)
+
+
+def assert_scanned_alike(texts: list[str], found: list[ScanResult]) -> None:
+    """`found` is what this process's scanner gives for each text, and what its full
+    scan gives of markers, invalid markers and interactions."""
+    assert found == [scan_markers(t) for t in texts]
+    for text, result in zip(texts, found, strict=True):
+        full = scan(text)
+        assert (result.markers, result.invalid, result.interactions) == (
+            full.markers,
+            full.invalid,
+            full.interactions,
+        )
 
 
 @pytest.fixture
@@ -55,14 +69,7 @@ def test_forked_copies_scan_what_this_process_scans(forks: list[int], jobs: int)
     found = list(scan_texts(texts, jobs=jobs))
     assert len(forks) == jobs - 1
     assert sum(forks) < len(texts)
-    assert found == [scan_markers(t) for t in texts]
-    for text, result in zip(texts, found, strict=True):
-        full = scan(text)
-        assert (result.markers, result.invalid, result.interactions) == (
-            full.markers,
-            full.invalid,
-            full.interactions,
-        )
+    assert_scanned_alike(texts, found)
 
 
 def test_cold_indexing_with_forked_copies_builds_the_same_index(
@@ -135,14 +142,7 @@ def test_workers_scan_what_this_process_scans(small_threshold: None) -> None:
     first = next(results)
     assert multiprocessing.active_children(), "no worker process was started"
     found = [first, *results]
-    assert found == [scan_markers(t) for t in texts]
-    for text, result in zip(texts, found, strict=True):
-        full = scan(text)
-        assert (result.markers, result.invalid, result.interactions) == (
-            full.markers,
-            full.invalid,
-            full.interactions,
-        )
+    assert_scanned_alike(texts, found)
 
 
 def test_small_inputs_stay_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
