@@ -50,11 +50,11 @@ def documents_findings(
     documents: Sequence[Checked],
     language: str,
     jobs: int | None,
-    text: bool = False,
+    as_text: bool = False,
 ) -> Found:
     """The findings of `documents`, in order, and those their suppression comments
     silence; up to `jobs` processes (None: as many as pay) each make those of a run of
-    documents of about as many markers, a copy's sent written as text with `text`."""
+    documents of about as many markers, a copy's sent written as text with `as_text`."""
     weights = [_markers(snapshot, document.uri) for document in documents]
     workers = fork_workers(sum(weights), FORK_MIN_MARKERS, jobs, len(documents))
 
@@ -70,12 +70,13 @@ def documents_findings(
     if workers < 2:
         kept, silenced = here(documents)
         return Found(kept, [], silenced)
-    for course in {id(c): c for c in map(snapshot.course_for, _uris(documents)) if c}.values():
+    courses = {c.id: c for d in documents if (c := snapshot.course_for(d.uri)) is not None}
+    for course in courses.values():
         settle_findings(course)
     found = Found([], [], [])
     mine: Callable[[Sequence[Checked]], Placed | Written] = here
     there: Callable[[Sequence[Checked]], _Rows | Written]
-    there = _written(here) if text else _rows(here)
+    there = _written(here) if as_text else _rows(here)
     for made in shared_out(even_runs(documents, weights, workers), mine, there, _back):
         if isinstance(made, Written):
             found.written.append((len(found.kept), made))
@@ -116,7 +117,3 @@ def _back(sent: Any) -> Placed | Written:
 def _markers(snapshot: WorkspaceSnapshot, uri: str) -> int:
     found = snapshot.entry(uri)
     return 0 if found is None else len(found[1].marker_scan.markers) + 1
-
-
-def _uris(documents: Sequence[Checked]) -> list[str]:
-    return [document.uri for document in documents]
