@@ -23,7 +23,7 @@ import logging
 import os
 from collections.abc import Callable, Sequence
 
-from mfls.cli.check_documents import Checked, documents_findings
+from mfls.cli.check_documents import Checked, Found, documents_findings
 from mfls.cli.check_finding import Finding, placed
 from mfls.cli.check_formats import report_github, report_sarif
 from mfls.cli.check_text import Written, text_pieces, write_text
@@ -47,6 +47,7 @@ from mfls.features.messages import EN
 from mfls.workspace.course_creator import STRUCTURE
 from mfls.workspace.course_root import nearest_course_root
 from mfls.workspace.index import WorkspaceSnapshot
+from mfls.workspace.twins import twinned
 from mfls.workspace.uris import path_to_uri
 from mfls.workspace.workspace import Workspace
 
@@ -122,6 +123,37 @@ def check_paths(
             given.setdefault(path, raw)
             targets.append(path)
     targets = list(dict.fromkeys(targets))
+    with twinned():  # copies that a big course's scan forks end with the block
+        snapshot, courses, checked, made = _course_documents(
+            report, folders, targets, given, (language, jobs, as_text)
+        )
+    report.written += [(len(report.findings) + at, lines) for at, lines in made.written]
+    report.findings += made.kept
+    report.suppressed += made.silenced
+    report.unreadable += _over_limits(snapshot, [*checked, *folders], given, language)
+    for course_id, course_file in sorted(courses.items(), key=lambda pair: pair[1]):
+        items = course_file_diagnostics(snapshot, course_id, language)
+        layout = snapshot.courses[course_id].config.layout
+        if layout is not None and layout.structure is not None:
+            _add_structure_findings(report, layout.structure, given, snapshot, course_id, language)
+        if items:
+            text = read_source(course_file, os.path.dirname(course_file))
+            shown = "" if isinstance(text, Unusable) else text
+            _add_findings(report, _display(course_file, given), shown, items)
+    return report
+
+
+def _course_documents(
+    report: CheckReport,
+    folders: list[str],
+    targets: list[str],
+    given: dict[str, str],
+    how: tuple[str, int | None, bool],
+) -> tuple[WorkspaceSnapshot, dict[str, str], dict[str, None], Found]:
+    """The courses of `folders` and `targets` indexed, and the findings of `targets`'
+    documents (language, jobs and text report as in `check_paths`); with the snapshot,
+    the course files of the courses checked (by course id) and those courses."""
+    language, jobs, as_text = how
     workspace = Workspace(jobs=jobs)
     workspace.set_folders(folders)
     workspace.index_all()
@@ -151,20 +183,7 @@ def check_paths(
         if course.config_path is not None:
             courses[course.id] = course.config_path
     made = documents_findings(snapshot, documents, language, jobs, as_text)
-    report.written += [(len(report.findings) + at, lines) for at, lines in made.written]
-    report.findings += made.kept
-    report.suppressed += made.silenced
-    report.unreadable += _over_limits(snapshot, [*checked, *folders], given, language)
-    for course_id, course_file in sorted(courses.items(), key=lambda pair: pair[1]):
-        items = course_file_diagnostics(snapshot, course_id, language)
-        layout = snapshot.courses[course_id].config.layout
-        if layout is not None and layout.structure is not None:
-            _add_structure_findings(report, layout.structure, given, snapshot, course_id, language)
-        if items:
-            text = read_source(course_file, os.path.dirname(course_file))
-            shown = "" if isinstance(text, Unusable) else text
-            _add_findings(report, _display(course_file, given), shown, items)
-    return report
+    return snapshot, courses, checked, made
 
 
 def _in_course_folder(snapshot: WorkspaceSnapshot, path: str) -> bool:

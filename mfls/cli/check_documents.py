@@ -13,6 +13,7 @@ from typing import Any, Final, NamedTuple
 from mfls.cli.check_finding import Finding, placed
 from mfls.cli.check_text import Written, text_chunks
 from mfls.features.diagnostics import document_findings, settle_findings
+from mfls.workspace import twins
 from mfls.workspace.forking import even_runs, shared_out
 from mfls.workspace.index import WorkspaceSnapshot
 from mfls.workspace.parallel import fork_workers
@@ -56,7 +57,9 @@ def documents_findings(
     silence; up to `jobs` processes (None: as many as pay) each make those of a run of
     documents of about as many markers, a copy's sent written as text with `as_text`."""
     weights = [_markers(snapshot, document.uri) for document in documents]
-    workers = fork_workers(sum(weights), FORK_MIN_MARKERS, jobs, len(documents))
+    workers = twins.beside()
+    if workers == 1:
+        workers = fork_workers(sum(weights), FORK_MIN_MARKERS, jobs, len(documents))
 
     def here(part: Sequence[Checked]) -> Placed:
         kept: list[Finding] = []
@@ -74,10 +77,13 @@ def documents_findings(
     for course in courses.values():
         settle_findings(course)
     found = Found([], [], [])
-    mine: Callable[[Sequence[Checked]], Placed | Written] = here
+    # The text report's lines of this process's run are made while the copies work.
+    mine: Callable[[Sequence[Checked]], Placed | Written] = _written(here) if as_text else here
     there: Callable[[Sequence[Checked]], _Rows | Written]
     there = _written(here) if as_text else _rows(here)
-    for made in shared_out(even_runs(documents, weights, workers), mine, there, _back):
+    runs = even_runs(documents, weights, workers)
+    share = twins.made_beside if twins.beside() > 1 else shared_out
+    for made in share(runs, mine, there, _back):
         if isinstance(made, Written):
             found.written.append((len(found.kept), made))
         else:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from mfls.disk.system_load import running_now
 from mfls.syntax.model import Choice, Interaction, InvalidMarker, Marker, ScanResult
 from mfls.syntax.scanner import scan_markers
+from mfls.workspace import twins
 from mfls.workspace.forking import even_runs, fork_safe, shared_out
 
 PARALLEL_MIN_CHARS = 4_000_000
@@ -211,6 +212,12 @@ them costs, but the copy-on-write faults of two processes touching the same memo
 the rest on a small course. Measured in process on 2 CPUs at 100 lessons (1.5 MB): the
 parent's CPU time with a copy against one process 0.98 for the `dense` corpus of
 bench_check.py (an expected 32 ms scan) and 0.81 for `features` (short blocks: 180 ms)."""
+TWIN_MIN_SCAN_NS = 15_000_000
+"""`FORK_MIN_SCAN_NS` for copies that go on with the check (`twins`): forked before the
+course is built, they share little memory, and a copy pays from about this expected scan
+time. Measured on 2 CPUs, `mfls check --jobs 2` against `--jobs 1` (bench_check.py's
+corpora, medians of 9): `dense` and `similar` 0.96-0.99 at 50 lessons (an expected 15-16
+ms scan), 1.00-1.03 at 25 (7-8 ms); `features` 0.80-0.91 at 25 to 200 lessons."""
 MOST_FORCED = 4
 """`jobs` asks for at most the CPUs this process may run on, or this many where fewer:
 more processes than CPUs only share them (and hold their memory at once)."""
@@ -242,14 +249,18 @@ def _scanned_here(texts: Sequence[str]) -> list[ScanResult]:
 
 
 def _scanned_there(texts: Sequence[str]) -> _Columns:
-    """What a forked copy sends back: each text's count of markers, the markers of all
-    texts column by column (the C pickler writes a few long lists far faster than many
-    records), and each text's invalid markers and interactions as rows (few)."""
+    return _columns(_scanned_here(texts))
+
+
+def _columns(results: Sequence[ScanResult]) -> _Columns:
+    """What a forked copy sends back of its texts' results: each text's count of markers,
+    the markers of all texts column by column (the C pickler writes a few long lists far
+    faster than many records), and each text's invalid markers and interactions as rows
+    (few)."""
     counts: list[int] = []
     columns: list[list[Any]] = [[] for _ in Marker._fields]
     rest: list[tuple[list[_Row], list[_Row]] | None] = []
-    for text in texts:
-        result = scan_markers(text)
+    for result in results:
         counts.append(len(result.markers))
         # No markers: no columns, nothing to add.
         for column, values in zip(columns, zip(*result.markers, strict=True), strict=False):
@@ -281,7 +292,11 @@ def _scanned_back(sent: _Columns) -> list[ScanResult]:
 
 def _forked_scan(texts: Sequence[str], workers: int) -> Iterator[ScanResult]:
     parts = even_runs(texts, list(map(len, texts)), workers)
-    for part in shared_out(parts, _scanned_here, _scanned_there, _scanned_back):
+    if twins.may_start():
+        made = twins.exchanged(parts, _scanned_here, _columns, _scanned_back)
+    else:
+        made = shared_out(parts, _scanned_here, _scanned_there, _scanned_back)
+    for part in made:
         yield from part
 
 
@@ -290,7 +305,8 @@ def scan_texts(texts: Sequence[str], jobs: int | None = 1) -> Iterator[ScanResul
     `jobs` processes (`fork_workers`; None: as many as pay); elsewhere, with `jobs` > 1
     and enough text, up to `jobs` worker processes (None: `chosen_workers`)."""
     if fork_safe():
-        workers = fork_workers(scan_ns(texts), FORK_MIN_SCAN_NS, jobs, len(texts))
+        least = TWIN_MIN_SCAN_NS if twins.may_start() else FORK_MIN_SCAN_NS
+        workers = fork_workers(scan_ns(texts), least, jobs, len(texts))
         if workers > 1:
             yield from _forked_scan(texts, workers)
         else:

@@ -149,3 +149,30 @@ def test_an_export_before_a_course_keeps_the_text_report_in_order(tmp_path: Path
     for jobs in ("2", "3"):
         more = check("--jobs", jobs, export, str(tmp_path / "course"))
         assert (more.returncode, more.stdout) == (one.returncode, one.stdout)
+
+
+COPIES_DIE = (
+    "import os, sys\n"
+    "from mfls.cli import main\n"
+    "from mfls.cli import check_documents\n"
+    "parent, made = os.getpid(), check_documents.document_findings\n"
+    "def dying(*args, **kwargs):\n"
+    "    if os.getpid() != parent:\n"
+    "        os._exit(7)\n"
+    "    return made(*args, **kwargs)\n"
+    "check_documents.document_findings = dying\n"
+)
+
+
+def test_copies_that_die_mid_check_change_nothing_printed(tmp_path: Path) -> None:
+    """The copies forked by the scan die before their documents' findings: this process
+    makes them, and says that a copy failed."""
+    (tmp_path / "mfcourse.toml").write_text('name = "copies die"\n', encoding="utf-8")
+    for n in range(8):
+        (tmp_path / f"l{n}.md").write_text(f"?[{{{{ q{n} }}}} A | B]\n\n{{{{ q{n + 1} }}}}\n")
+    one = check("--jobs", "1", str(tmp_path))
+    assert one.stdout.count(b"read-before-asked") == 7
+    for jobs in ("2", "3"):
+        died = mfls_bytes("check", "--jobs", jobs, str(tmp_path), code=COPIES_DIE)
+        assert (died.returncode, died.stdout) == (one.returncode, one.stdout)
+        assert died.stderr.count(b"a forked process failed (status 7)") == int(jobs) - 1

@@ -1,0 +1,340 @@
+"""Copies of this process that go on with the same check beside it: forked while a big
+course is scanned (`exchanged`), each scans a run of the texts, the processes swap what
+they scanned, and each then holds the whole course, built by itself, and makes the
+findings of its own run of documents (`made_beside`).
+
+A copy forked after the course is built shares that memory with this process, and both
+pay a page copy for each page either writes (every object they read: reference counts);
+a copy forked before the scan shares little, so each process works at full speed on
+objects of its own. This holds only inside `twinned()`, around code that runs alike in
+every process (the same inputs give the same course): a copy writes nothing on standard
+output or error, sends only through its pipes, and ends at the latest with the block. A
+copy that fails, dies or sends garbage leaves its part to this process; the result
+never depends on how the work was shared.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple, TypeVar
+
+from mfls.disk.silence import silence_standard_streams
+from mfls.workspace.forking import PIPE_READ
+
+log = logging.getLogger("mfls")
+
+Part = TypeVar("Part")
+Result = TypeVar("Result")
+Sent = TypeVar("Sent")
+
+_LENGTH = 8  # bytes of a message's length, before its pickle
+
+
+class _Copy(NamedTuple):
+    pid: int
+    reading: int  # what the copy sends
+    writing: int  # what it is sent
+
+
+class Twins:
+    """The copies started within one `twinned()` block, as this process sees them: the
+    live copies by part (None: gone), or in a copy, its part and its pipes."""
+
+    def __init__(self) -> None:
+        self.started = False
+        self.count = 1  # processes making findings together, copies gone or not
+        self.copies: list[_Copy | None] = []
+        self.part = 0
+        self.pipes: tuple[int, int] = (-1, -1)  # in a copy: reading, writing
+
+
+_scope: Twins | None = None
+
+
+@contextlib.contextmanager
+def twinned() -> Iterator[None]:
+    """Within: the first scan that forks (`parallel.scan_texts`) starts copies that go on
+    with the block; in a copy the block ends its process."""
+    global _scope
+    scope = _scope = Twins()
+    try:
+        yield
+    finally:
+        _scope = None
+        if scope.part:
+            os._exit(1)  # a copy whose part was never asked for
+        for index, copy in enumerate(scope.copies):
+            if copy is not None:
+                scope.copies[index] = None
+                _abandon(copy)
+
+
+def may_start() -> bool:
+    """Whether a scan may start copies: inside `twinned()`, none started yet."""
+    return _scope is not None and not _scope.started
+
+
+def beside() -> int:
+    """Into how many parts work is cut: one per process started by `exchanged` (a part
+    whose copy is gone is made here), 1 outside `twinned()` or before it."""
+    return 1 if _scope is None else _scope.count
+
+
+def exchanged(
+    parts: Sequence[Part],
+    here: Callable[[Part], Result],
+    sent: Callable[[Result], Sent],
+    back: Callable[[Sent], Result],
+) -> list[Result]:
+    """`here(part)` of each of `parts`, in order, in every process: this one makes the
+    first, a forked copy each other; each copy sends `sent` of its result and receives
+    those of the others (`back` makes them results again). `may_start()` must hold."""
+    import pickle
+    import signal
+
+    scope = _scope
+    assert scope is not None and not scope.started
+    scope.started = True
+    scope.count = max(1, len(parts))
+    for index in range(1, len(parts)):
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            copy = _fork(scope)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        if copy is None and scope.part == -1:  # this is the copy
+            scope.part = index
+            try:
+                return _copy_exchange(scope, parts, here, sent, back)
+            except BaseException:
+                os._exit(1)
+        scope.copies.append(copy)
+    results = [here(parts[0])] if parts else []
+    blobs = [pickle.dumps(sent(results[0]), protocol=pickle.HIGHEST_PROTOCOL)] if parts else []
+    for index, copy in enumerate(scope.copies, start=1):
+        # This process's part goes to the copy while the copy's comes back.
+        data = None if copy is None else _swap(copy.reading, copy.writing, blobs[0])
+        made = _loaded(data)
+        if made is None:
+            if copy is not None:
+                log.warning("working in one process: a forked process failed")
+                _drop(scope, index)
+            results.append(here(parts[index]))
+            blobs.append(pickle.dumps(sent(results[-1]), protocol=pickle.HIGHEST_PROTOCOL))
+        else:
+            results.append(back(made[0]))
+            blobs.append(data or b"")
+    for index, copy in enumerate(scope.copies, start=1):
+        try:
+            for at in range(1, len(blobs)):
+                if copy is not None and at != index:
+                    _send(copy.writing, blobs[at])
+        except OSError:
+            _drop(scope, index)
+    return results
+
+
+def _copy_exchange(
+    scope: Twins,
+    parts: Sequence[Part],
+    here: Callable[[Part], Result],
+    sent: Callable[[Result], Sent],
+    back: Callable[[Sent], Result],
+) -> list[Result]:
+    """A copy's side of `exchanged`: its part out, the others in, in order."""
+    import pickle
+
+    mine = here(parts[scope.part])
+    reading, writing = scope.pipes
+    data = _swap(reading, writing, pickle.dumps(sent(mine), protocol=pickle.HIGHEST_PROTOCOL))
+    results = []
+    for at in range(len(parts)):
+        if at == scope.part:
+            results.append(mine)
+            continue
+        if at > 0:
+            data = _receive(reading)
+        if data is None:
+            raise EOFError("the process that forked this one sent nothing")
+        results.append(back(pickle.loads(data)))
+    return results
+
+
+def made_beside(
+    parts: Sequence[Part],
+    here: Callable[[Part], Result],
+    there: Callable[[Part], Sent],
+    back: Callable[[Sent], Result],
+) -> list[Result]:
+    """`here(part)` of each of `parts` (one per process, `beside()`), in order, in this
+    process: part i made by copy i as `back(there(part))`, or here where the copy is gone.
+    A copy sends its part and ends its process."""
+    import pickle
+
+    scope = _scope
+    assert scope is not None and scope.started
+    if scope.part:
+        status = 1
+        try:
+            made = pickle.dumps(there(parts[scope.part]), protocol=pickle.HIGHEST_PROTOCOL)
+            _send(scope.pipes[1], made)
+            status = 0
+        finally:
+            os._exit(status)
+    results = [here(parts[0])]
+    for index in range(1, len(parts)):
+        copy = scope.copies[index - 1] if index - 1 < len(scope.copies) else None
+        got = None
+        if copy is not None:
+            got = _loaded(_receive(copy.reading))
+            _drop(scope, index, status=True)
+        results.append(here(parts[index]) if got is None else back(got[0]))
+    return results
+
+
+def _fork(scope: Twins) -> _Copy | None:
+    """A forked copy with a pipe each way (None: none could be started); in the copy,
+    None with `scope.part` -1 and its own ends in `scope.pipes`."""
+    try:
+        up_read, up_write = os.pipe()
+        down_read, down_write = os.pipe()
+    except OSError as error:
+        log.warning("working in one process: no pipe (%s)", error)
+        return None
+    try:
+        pid = os.fork()
+    except OSError as error:
+        for end in (up_read, up_write, down_read, down_write):
+            os.close(end)
+        log.warning("working in one process: no process could be started (%s)", error)
+        return None
+    if pid == 0:
+        _become_copy(scope, (down_read, up_write), (up_read, down_write))
+        return None
+    os.close(up_write)
+    os.close(down_read)
+    return _Copy(pid, up_read, down_write)
+
+
+def _become_copy(scope: Twins, mine: tuple[int, int], parents: tuple[int, int]) -> None:
+    """A fresh copy: silent (its output and errors go nowhere), holding only its own
+    pipes' ends and no other copy."""
+    for end in parents:
+        os.close(end)
+    for copy in scope.copies:
+        if copy is not None:
+            os.close(copy.reading)
+            os.close(copy.writing)
+    scope.copies = []
+    scope.part = -1
+    scope.pipes = mine
+    silence_standard_streams()
+
+
+def _swap(reading: int, writing: int, data: bytes) -> bytes | None:
+    """`data` sent as one message while one is received (None: the pipes failed or ended
+    first): two processes swapping big messages would each wait for the other to read."""
+    import select
+
+    out = memoryview(len(data).to_bytes(_LENGTH, "little") + data)
+    got = bytearray()
+    wanted = _LENGTH
+    os.set_blocking(writing, False)
+    try:
+        while out or len(got) < wanted:
+            readable, writable, _ = select.select(
+                [reading] if len(got) < wanted else [], [writing] if out else [], []
+            )
+            if writable:
+                with contextlib.suppress(BlockingIOError):
+                    out = out[os.write(writing, out) :]
+            if readable:
+                piece = os.read(reading, min(wanted - len(got), PIPE_READ))
+                if not piece:
+                    return None
+                got += piece
+                if len(got) == _LENGTH:
+                    wanted += int.from_bytes(got, "little")
+    except OSError:
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            os.set_blocking(writing, True)
+    return bytes(got[_LENGTH:])
+
+
+def _send(writing: int, data: bytes) -> None:
+    message = memoryview(len(data).to_bytes(_LENGTH, "little") + data)
+    while message:
+        message = message[os.write(writing, message) :]
+
+
+def _receive(reading: int) -> bytes | None:
+    """One message (None: the pipe ended or failed before all of it came)."""
+    try:
+        head = _exactly(reading, _LENGTH)
+        if head is None:
+            return None
+        return _exactly(reading, int.from_bytes(head, "little"))
+    except OSError:
+        return None
+
+
+def _exactly(reading: int, size: int) -> bytes | None:
+    pieces: list[bytes] = []
+    left = size
+    while left:
+        piece = os.read(reading, min(left, PIPE_READ))
+        if not piece:
+            return None
+        pieces.append(piece)
+        left -= len(piece)
+    return b"".join(pieces)
+
+
+def _loaded(data: bytes | None) -> tuple[Any] | None:
+    import pickle
+
+    if data is None:
+        return None
+    try:
+        return (pickle.loads(data),)
+    except Exception as error:  # a truncated or garbled message: redo the part here
+        log.warning("working in one process: a forked process sent garbage (%s)", error)
+        return None
+
+
+def _drop(scope: Twins, index: int, status: bool = False) -> None:
+    """Copy `index` is done with (reaped; stopped first unless `status`: it ended)."""
+    copy = scope.copies[index - 1]
+    scope.copies[index - 1] = None
+    if copy is None:
+        return
+    if status:
+        for end in (copy.reading, copy.writing):
+            with contextlib.suppress(OSError):
+                os.close(end)
+        with contextlib.suppress(OSError):
+            _, code = os.waitpid(copy.pid, 0)
+            if code != 0:
+                status_code = os.waitstatus_to_exitcode(code)
+                log.warning(
+                    "working in one process: a forked process failed (status %s)", status_code
+                )
+        return
+    _abandon(copy)
+
+
+def _abandon(copy: _Copy) -> None:
+    import signal
+
+    for end in (copy.reading, copy.writing):
+        with contextlib.suppress(OSError):
+            os.close(end)
+    with contextlib.suppress(OSError):
+        os.kill(copy.pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        os.waitpid(copy.pid, 0)

@@ -1,0 +1,167 @@
+"""Copies that go on with the check beside this process: after the exchange every process
+holds every part, each makes the findings of its own, and a copy that fails, dies or is
+never asked leaves its part to this process, writes nothing and ends with the block."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+import pytest
+
+from mfls.workspace import twins
+from mfls.workspace.twins import beside, exchanged, made_beside, may_start, twinned
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux")
+
+PARTS = [[1, 2], [3], [], [4, 5, 6]]
+SQUARES = [[1, 4], [9], [], [16, 25, 36]]
+
+
+def _square_all(part: list[int]) -> list[int]:
+    return [n * n for n in part]
+
+
+T = TypeVar("T")
+
+
+def _alike(value: T) -> T:
+    return value
+
+
+def _ended(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def test_every_process_holds_every_part_and_makes_its_own_findings() -> None:
+    with twinned():
+        assert may_start()
+        squares = exchanged(PARTS, _square_all, _alike, _alike)
+        assert not may_start()
+        assert beside() == len(PARTS)
+
+        def seen(part: Sequence[int]) -> tuple[int, list[int], list[list[int]]]:
+            return os.getpid(), list(part), squares
+
+        made = made_beside([[0], [1], [2], [3]], seen, seen, _alike)
+    assert squares == SQUARES
+    pids = [pid for pid, _, _ in made]
+    assert pids[0] == os.getpid()
+    assert len(set(pids)) == len(PARTS)
+    assert [part for _, part, _ in made] == [[0], [1], [2], [3]]
+    assert all(held == SQUARES for _, _, held in made)
+    assert all(_ended(pid) for pid in pids[1:])
+
+
+def test_outside_the_block_nothing_is_forked() -> None:
+    assert not may_start()
+    assert beside() == 1
+    with twinned():
+        assert beside() == 1  # until a scan starts copies
+    assert not may_start()
+
+
+def _dies_in_a_copy(parent: int) -> Callable[[list[int]], list[int]]:
+    def here(part: list[int]) -> list[int]:
+        if os.getpid() != parent:
+            os._exit(3)
+        return _square_all(part)
+
+    return here
+
+
+def test_a_copy_that_dies_before_the_exchange_leaves_its_part_here(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="mfls"), twinned():
+        squares = exchanged(PARTS, _dies_in_a_copy(os.getpid()), _alike, _alike)
+        assert beside() == len(PARTS)
+        made = made_beside(PARTS, _square_all, _square_all, _alike)
+    assert squares == made == SQUARES
+    assert caplog.text.count("a forked process failed") == len(PARTS) - 1
+
+
+@pytest.mark.parametrize("fault", ["raises", "dies", "unpicklable"])
+def test_a_copy_that_fails_on_its_findings_leaves_them_here(fault: str) -> None:
+    parent = os.getpid()
+
+    def there(part: list[int]) -> object:
+        if fault == "raises":
+            raise ValueError("a fault in the copy")
+        if fault == "dies":
+            os._exit(3)
+        return lambda: part
+
+    with twinned():
+        exchanged(PARTS, _square_all, _alike, _alike)
+        made = made_beside(PARTS, _square_all, there, _alike)
+    assert os.getpid() == parent
+    assert made == SQUARES
+
+
+def test_a_copy_writes_nothing(capfd: pytest.CaptureFixture[str]) -> None:
+    with twinned():
+        exchanged(PARTS, _square_all, _alike, _alike)
+        print("said by every process", flush=True)
+        print("and on errors", file=sys.stderr, flush=True)
+        made_beside(PARTS, _square_all, _square_all, _alike)
+    out, err = capfd.readouterr()
+    assert out == "said by every process\n"
+    assert err == "and on errors\n"
+
+
+def test_copies_never_asked_end_with_the_block() -> None:
+    def pid(part: list[int]) -> int:
+        return os.getpid()
+
+    with twinned():
+        pids = exchanged(PARTS, pid, _alike, _alike)
+    assert pids[0] == os.getpid()
+    assert len(set(pids)) == len(PARTS)
+    assert all(_ended(copy) for copy in pids[1:])
+
+
+def test_a_fault_here_stops_the_copies() -> None:
+    def pid(part: list[int]) -> int:
+        return os.getpid()
+
+    with pytest.raises(RuntimeError), twinned():
+        pids = exchanged(PARTS, pid, _alike, _alike)
+        raise RuntimeError("a fault in this process")
+    assert all(_ended(copy) for copy in pids[1:])
+
+
+def test_messages_bigger_than_a_pipe_cross_both_ways() -> None:
+    """Each side sends a message far bigger than a pipe holds while the other sends its
+    own: neither waits on the other."""
+    big = [list(range(n, n + 300_000)) for n in range(3)]
+    with twinned():
+        got = exchanged(big, _alike, _alike, _alike)
+        made = made_beside(big, len, len, _alike)
+    assert got == big
+    assert made == [300_000] * 3
+
+
+def test_a_copy_holds_only_its_own_pipes() -> None:
+    def pipes(part: object) -> list[str]:
+        return sorted(
+            os.readlink(f"/proc/self/fd/{fd}")
+            for fd in os.listdir("/proc/self/fd")
+            if os.path.exists(f"/proc/self/fd/{fd}")
+            and os.readlink(f"/proc/self/fd/{fd}").startswith("pipe:")
+        )
+
+    before = set(pipes(None))
+    with twinned():
+        exchanged([[0], [1], [2]], _alike, _alike, _alike)
+        held = made_beside([0, 1, 2], pipes, pipes, _alike)
+    for copy in held[1:]:
+        assert len(set(copy) - before) == 2  # its own ends: one each way
+    assert twins._scope is None
