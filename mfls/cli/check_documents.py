@@ -82,8 +82,12 @@ def documents_findings(
     there: Callable[[Sequence[Checked]], _Rows | Written]
     there = _written(here) if as_text else _rows(here)
     runs = even_runs(documents, weights, workers)
-    share = twins.made_beside if twins.beside() > 1 else shared_out
-    for made in share(runs, mine, there, _back):
+    if twins.beside() > 1:  # the copies' cut is theirs only if they saw the same documents
+        agreed = ([document.uri for document in documents], weights)
+        runs_made = twins.made_beside(runs, mine, there, _back, agreed)
+    else:
+        runs_made = shared_out(runs, mine, there, _back)
+    for made in runs_made:
         if isinstance(made, Written):
             found.written.append((len(found.kept), made))
         else:

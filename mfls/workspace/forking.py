@@ -112,8 +112,12 @@ def _start(
             status = 0
         finally:
             os._exit(status)
-    signal.pthread_sigmask(signal.SIG_SETMASK, held)
     os.close(writing)
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    except BaseException:  # a Ctrl-C held back until now: the copy is not on record yet
+        _abandon(pid, reading)
+        raise
     return pid, reading
 
 

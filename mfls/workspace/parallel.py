@@ -218,6 +218,9 @@ course is built, they share little memory, and a copy pays from about this expec
 time. Measured on 2 CPUs, `mfls check --jobs 2` against `--jobs 1` (bench_check.py's
 corpora, medians of 9): `dense` and `similar` 0.96-0.99 at 50 lessons (an expected 15-16
 ms scan), 1.00-1.03 at 25 (7-8 ms); `features` 0.80-0.91 at 25 to 200 lessons."""
+MOST_TWINS = 4
+"""At most this many processes go on with a check together (`twins`), `--jobs` or not: each
+builds the whole course's index, so their memory grows with their number."""
 MOST_FORCED = 4
 """`jobs` asks for at most the CPUs this process may run on, or this many where fewer:
 more processes than CPUs only share them (and hold their memory at once)."""
@@ -307,6 +310,8 @@ def scan_texts(texts: Sequence[str], jobs: int | None = 1) -> Iterator[ScanResul
     if fork_safe():
         least = TWIN_MIN_SCAN_NS if twins.may_start() else FORK_MIN_SCAN_NS
         workers = fork_workers(scan_ns(texts), least, jobs, len(texts))
+        if twins.may_start():
+            workers = min(workers, MOST_TWINS)
         if workers > 1:
             yield from _forked_scan(texts, workers)
         else:

@@ -31,6 +31,7 @@ Result = TypeVar("Result")
 Sent = TypeVar("Sent")
 
 _LENGTH = 8  # bytes of a message's length, before its pickle
+_PR_SET_PDEATHSIG = 1
 
 
 class _Copy(NamedTuple):
@@ -100,24 +101,26 @@ def exchanged(
     scope.started = True
     scope.count = max(1, len(parts))
     for index in range(1, len(parts)):
+        # Ctrl-C is held back until the copy is on record, to be stopped with the block.
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             copy = _fork(scope)
+            if scope.part != -1:
+                scope.copies.append(copy)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        if copy is None and scope.part == -1:  # this is the copy
+        if scope.part == -1:  # this is the copy
             scope.part = index
             try:
                 return _copy_exchange(scope, parts, here, sent, back)
             except BaseException:
                 os._exit(1)
-        scope.copies.append(copy)
     results = [here(parts[0])] if parts else []
     blobs = [pickle.dumps(sent(results[0]), protocol=pickle.HIGHEST_PROTOCOL)] if parts else []
     for index, copy in enumerate(scope.copies, start=1):
         # This process's part goes to the copy while the copy's comes back.
         data = None if copy is None else _swap(copy.reading, copy.writing, blobs[0])
-        made = _loaded(data)
+        made = _made_back(_loaded(data), back)
         if made is None:
             if copy is not None:
                 log.warning("working in one process: a forked process failed")
@@ -125,7 +128,7 @@ def exchanged(
             results.append(here(parts[index]))
             blobs.append(pickle.dumps(sent(results[-1]), protocol=pickle.HIGHEST_PROTOCOL))
         else:
-            results.append(back(made[0]))
+            results.append(made[0])
             blobs.append(data or b"")
     for index, copy in enumerate(scope.copies, start=1):
         try:
@@ -168,10 +171,12 @@ def made_beside(
     here: Callable[[Part], Result],
     there: Callable[[Part], Sent],
     back: Callable[[Sent], Result],
+    agreed: object = None,
 ) -> list[Result]:
     """`here(part)` of each of `parts` (one per process, `beside()`), in order, in this
-    process: part i made by copy i as `back(there(part))`, or here where the copy is gone.
-    A copy sends its part and ends its process."""
+    process: part i made by copy i as `back(there(part))`, or here where the copy is gone
+    or did not see the same `agreed` (what decides the cut: a file changed meanwhile). A
+    copy sends its part and ends its process."""
     import pickle
 
     scope = _scope
@@ -179,8 +184,8 @@ def made_beside(
     if scope.part:
         status = 1
         try:
-            made = pickle.dumps(there(parts[scope.part]), protocol=pickle.HIGHEST_PROTOCOL)
-            _send(scope.pipes[1], made)
+            mine = (agreed, there(parts[scope.part]))
+            _send(scope.pipes[1], pickle.dumps(mine, protocol=pickle.HIGHEST_PROTOCOL))
             status = 0
         finally:
             os._exit(status)
@@ -191,8 +196,23 @@ def made_beside(
         if copy is not None:
             got = _loaded(_receive(copy.reading))
             _drop(scope, index, status=True)
-        results.append(here(parts[index]) if got is None else back(got[0]))
+        if got is not None and got[0][0] != agreed:
+            log.warning("working in one process: a forked process saw other files")
+            got = None
+        made = None if got is None else _made_back((got[0][1],), back)
+        results.append(here(parts[index]) if made is None else made[0])
     return results
+
+
+def _made_back(sent: tuple[Any] | None, back: Callable[[Any], Result]) -> tuple[Result] | None:
+    """`back` of what a copy sent, in a one-tuple (None: nothing, or garbage)."""
+    if sent is None:
+        return None
+    try:
+        return (back(sent[0]),)
+    except Exception as error:
+        log.warning("working in one process: a forked process sent garbage (%s)", error)
+        return None
 
 
 def _fork(scope: Twins) -> _Copy | None:
@@ -204,6 +224,7 @@ def _fork(scope: Twins) -> _Copy | None:
     except OSError as error:
         log.warning("working in one process: no pipe (%s)", error)
         return None
+    parent = os.getpid()
     try:
         pid = os.fork()
     except OSError as error:
@@ -212,16 +233,18 @@ def _fork(scope: Twins) -> _Copy | None:
         log.warning("working in one process: no process could be started (%s)", error)
         return None
     if pid == 0:
-        _become_copy(scope, (down_read, up_write), (up_read, down_write))
+        _become_copy(scope, (down_read, up_write), (up_read, down_write), parent)
         return None
     os.close(up_write)
     os.close(down_read)
     return _Copy(pid, up_read, down_write)
 
 
-def _become_copy(scope: Twins, mine: tuple[int, int], parents: tuple[int, int]) -> None:
+def _become_copy(
+    scope: Twins, mine: tuple[int, int], parents: tuple[int, int], parent: int
+) -> None:
     """A fresh copy: silent (its output and errors go nowhere), holding only its own
-    pipes' ends and no other copy."""
+    pipes' ends and no other copy, and ended when `parent` ends."""
     for end in parents:
         os.close(end)
     for copy in scope.copies:
@@ -232,6 +255,19 @@ def _become_copy(scope: Twins, mine: tuple[int, int], parents: tuple[int, int]) 
     scope.part = -1
     scope.pipes = mine
     silence_standard_streams()
+    _die_with(parent)
+
+
+def _die_with(parent: int) -> None:
+    """This process is killed when `parent` ends (Linux's `PR_SET_PDEATHSIG`), or ends
+    now if it already has: a check stopped by a signal leaves no copy working."""
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _swap(reading: int, writing: int, data: bytes) -> bytes | None:
@@ -242,22 +278,30 @@ def _swap(reading: int, writing: int, data: bytes) -> bytes | None:
     out = memoryview(len(data).to_bytes(_LENGTH, "little") + data)
     got = bytearray()
     wanted = _LENGTH
+    poll = select.poll()
+    poll.register(reading, select.POLLIN)
+    poll.register(writing, select.POLLOUT)
     os.set_blocking(writing, False)
     try:
         while out or len(got) < wanted:
-            readable, writable, _ = select.select(
-                [reading] if len(got) < wanted else [], [writing] if out else [], []
-            )
-            if writable:
-                with contextlib.suppress(BlockingIOError):
-                    out = out[os.write(writing, out) :]
-            if readable:
-                piece = os.read(reading, min(wanted - len(got), PIPE_READ))
-                if not piece:
-                    return None
-                got += piece
-                if len(got) == _LENGTH:
-                    wanted += int.from_bytes(got, "little")
+            for fd, event in poll.poll():
+                if fd == writing and out:
+                    if event & select.POLLOUT:
+                        with contextlib.suppress(BlockingIOError):
+                            out = out[os.write(writing, out) :]
+                    else:  # the other end is closed
+                        return None
+                    if not out:
+                        poll.unregister(writing)
+                elif fd == reading and len(got) < wanted:
+                    piece = os.read(reading, min(wanted - len(got), PIPE_READ))
+                    if not piece:
+                        return None
+                    got += piece
+                    if len(got) == _LENGTH:
+                        wanted += int.from_bytes(got, "little")
+                    if len(got) == wanted:
+                        poll.unregister(reading)
     except OSError:
         return None
     finally:

@@ -176,3 +176,32 @@ def test_copies_that_die_mid_check_change_nothing_printed(tmp_path: Path) -> Non
         died = mfls_bytes("check", "--jobs", jobs, str(tmp_path), code=COPIES_DIE)
         assert (died.returncode, died.stdout) == (one.returncode, one.stdout)
         assert died.stderr.count(b"a forked process failed (status 7)") == int(jobs) - 1
+
+
+COPIES_SPEAK = (
+    "import logging, os, sys\n"
+    "from mfls.cli import main\n"
+    "from mfls.cli import check_documents\n"
+    "parent, made = os.getpid(), check_documents.document_findings\n"
+    "def speaking(*args, **kwargs):\n"
+    "    who = 'parent' if os.getpid() == parent else 'copy'\n"
+    "    print(who, 'prints')\n"
+    "    os.write(1, who.encode() + b' writes\\n')\n"
+    "    os.write(2, who.encode() + b' writes on errors\\n')\n"
+    "    logging.getLogger('mfls').warning('%s logs', who)\n"
+    "    return made(*args, **kwargs)\n"
+    "check_documents.document_findings = speaking\n"
+)
+
+
+def test_copies_write_nothing_on_the_terminal(tmp_path: Path) -> None:
+    """A copy's output, its errors and its log (through the handler made before the
+    fork) go nowhere: only this process's reach the terminal."""
+    (tmp_path / "mfcourse.toml").write_text('name = "copies speak"\n', encoding="utf-8")
+    for n in range(4):
+        (tmp_path / f"l{n}.md").write_text(f"?[{{{{ q{n} }}}} A | B]\n")
+    done = mfls_bytes("check", "--jobs", "3", str(tmp_path), code=COPIES_SPEAK)
+    assert done.returncode == 0, done.stderr
+    assert b"copy" not in done.stdout + done.stderr
+    assert done.stdout.count(b"parent prints") == done.stdout.count(b"parent writes") > 0
+    assert done.stderr.count(b"parent logs") == done.stderr.count(b"parent writes on") > 0

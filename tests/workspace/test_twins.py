@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
 
 from mfls.workspace import twins
 from mfls.workspace.twins import beside, exchanged, made_beside, may_start, twinned
+from tests.kit.cli import environment
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux")
 
@@ -33,11 +38,21 @@ def _alike(value: T) -> T:
 
 
 def _ended(pid: int) -> bool:
+    """Whether `pid` is gone, or dead and not yet reaped by whoever adopted it."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
         return True
-    return False
+
+
+def _soon_ended(pids: Sequence[int], seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not all(map(_ended, pids)):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def test_every_process_holds_every_part_and_makes_its_own_findings() -> None:
@@ -165,3 +180,99 @@ def test_a_copy_holds_only_its_own_pipes() -> None:
     for copy in held[1:]:
         assert len(set(copy) - before) == 2  # its own ends: one each way
     assert twins._scope is None
+
+
+def test_a_copy_never_runs_past_the_block(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Copies never asked for their findings end with the block on their own (here this
+    process waits for them instead of stopping them)."""
+    parent = os.getpid()
+    statuses: list[int] = []
+
+    def waited(copy: twins._Copy) -> None:
+        os.close(copy.writing)
+        os.close(copy.reading)
+        statuses.append(os.waitstatus_to_exitcode(os.waitpid(copy.pid, 0)[1]))
+
+    monkeypatch.setattr(twins, "_abandon", waited)
+    with twinned():
+        exchanged(PARTS, _square_all, _alike, _alike)
+    if os.getpid() != parent:  # a copy that got out of the block
+        (tmp_path / f"escaped-{os.getpid()}").touch()
+        os._exit(0)
+    assert statuses == [1, 1, 1]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_ctrl_c_while_forking_leaves_no_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C pressed while a copy is forked comes once the copy is on record: it is
+    stopped with the block."""
+    started: list[int] = []
+    fork = os.fork
+
+    def interrupted() -> int:
+        pid = fork()
+        if pid:
+            started.append(pid)
+            os.kill(os.getpid(), signal.SIGINT)  # held back until the fork is done with
+        return pid
+
+    monkeypatch.setattr(twins.os, "fork", interrupted)
+    with pytest.raises(KeyboardInterrupt), twinned():
+        exchanged([[1], [2]], _square_all, _alike, _alike)
+    assert len(started) == 1
+    assert _ended(started[0])
+
+
+def test_what_a_copy_sends_that_cannot_be_taken_is_made_here(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    parent = os.getpid()
+
+    def back(sent: list[int]) -> list[int]:
+        if os.getpid() == parent:
+            raise ValueError("garbled")
+        return sent
+
+    with caplog.at_level(logging.WARNING, logger="mfls"), twinned():
+        exchanged(PARTS, _square_all, _alike, _alike)
+        made = made_beside(PARTS, _square_all, _square_all, back)
+    assert made == SQUARES
+    assert caplog.text.count("a forked process sent garbage (garbled)") == len(PARTS) - 1
+
+
+def test_a_copy_that_saw_other_documents_is_not_taken(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """What decides the cut (here: the process id) differs in a copy: its part is made
+    here."""
+    with caplog.at_level(logging.WARNING, logger="mfls"), twinned():
+        exchanged(PARTS, _square_all, _alike, _alike)
+        made = made_beside(PARTS, _square_all, _square_all, _alike, os.getpid())
+    assert made == SQUARES
+    assert caplog.text.count("a forked process saw other files") == len(PARTS) - 1
+
+
+KILLED = """
+import os, signal, sys, time
+from mfls.workspace.twins import exchanged, twinned
+with twinned():
+    pids = exchanged([[0], [1], [2]], lambda part: os.getpid(), int, int)
+    if os.getpid() == pids[0]:
+        print(*pids[1:], flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(60)
+"""
+
+
+def test_copies_end_with_a_killed_check() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=environment(),
+    )
+    assert done.returncode == -signal.SIGKILL
+    copies = [int(pid) for pid in done.stdout.split()]
+    assert len(copies) == 2
+    assert _soon_ended(copies)
