@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -213,7 +214,9 @@ def test_a_ctrl_c_while_forking_leaves_no_copy(monkeypatch: pytest.MonkeyPatch) 
         pid = fork()
         if pid:
             started.append(pid)
-            os.kill(os.getpid(), signal.SIGINT)  # held back until the fork is done with
+            # To this thread (the test may run beside others): held back until the copy
+            # is on record.
+            signal.pthread_kill(threading.get_ident(), signal.SIGINT)
         return pid
 
     monkeypatch.setattr(twins.os, "fork", interrupted)
