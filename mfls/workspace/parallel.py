@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
@@ -252,10 +252,10 @@ def _scanned_here(texts: Sequence[str]) -> list[ScanResult]:
 
 
 def _scanned_there(texts: Sequence[str]) -> _Columns:
-    return _columns(_scanned_here(texts))
+    return _columns(map(scan_markers, texts))  # each result dropped once in the columns
 
 
-def _columns(results: Sequence[ScanResult]) -> _Columns:
+def _columns(results: Iterable[ScanResult]) -> _Columns:
     """What a forked copy sends back of its texts' results: each text's count of markers,
     the markers of all texts column by column (the C pickler writes a few long lists far
     faster than many records), and each text's invalid markers and interactions as rows

@@ -220,8 +220,13 @@ def test_a_ctrl_c_while_forking_leaves_no_copy(monkeypatch: pytest.MonkeyPatch) 
         return pid
 
     monkeypatch.setattr(twins.os, "fork", interrupted)
-    with pytest.raises(KeyboardInterrupt), twinned():
-        exchanged([[1], [2]], _square_all, _alike, _alike)
+    # Ctrl-C raises KeyboardInterrupt here (a process started in the background ignores it).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt), twinned():
+            exchanged([[1], [2]], _square_all, _alike, _alike)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert len(started) == 1
     assert _ended(started[0])
 
