@@ -212,12 +212,15 @@ them costs, but the copy-on-write faults of two processes touching the same memo
 the rest on a small course. Measured in process on 2 CPUs at 100 lessons (1.5 MB): the
 parent's CPU time with a copy against one process 0.98 for the `dense` corpus of
 bench_check.py (an expected 32 ms scan) and 0.81 for `features` (short blocks: 180 ms)."""
-TWIN_MIN_SCAN_NS = 15_000_000
+TWIN_MIN_SCAN_NS = 40_000_000
 """`FORK_MIN_SCAN_NS` for copies that go on with the check (`twins`): forked before the
-course is built, they share little memory, and a copy pays from about this expected scan
-time. Measured on 2 CPUs, `mfls check --jobs 2` against `--jobs 1` (bench_check.py's
-corpora, medians of 9): `dense` and `similar` 0.96-0.99 at 50 lessons (an expected 15-16
-ms scan), 1.00-1.03 at 25 (7-8 ms); `features` 0.80-0.91 at 25 to 200 lessons."""
+course is built, they share little memory and pay from a smaller course. Measured on 2
+CPUs, `mfls check --jobs 2` against `--jobs 1` (bench_check.py's corpora, medians of 9,
+an idle machine): `features` 0.80-0.91 at 25 to 200 lessons (an expected 47-378 ms
+scan); `dense` and `similar` 0.92-0.97 at 100 lessons (31-33 ms), 0.96-0.99 at 50 (15-16
+ms), 1.00-1.03 at 25 (7-8 ms). Below 40 ms the gain is no bigger than what a busy host
+takes from the copy's CPU (`similar` at 100 lessons: 1.10 at a time when every run took
+twice as long), so a small course stays in one process."""
 MOST_TWINS = 4
 """At most this many processes go on with a check together (`twins`), `--jobs` or not: each
 builds the whole course's index, so their memory grows with their number."""
