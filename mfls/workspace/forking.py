@@ -57,7 +57,7 @@ def shared_out(
     finally:
         for child in children:
             if child is not None:
-                _abandon(*child)
+                abandon(*child)
 
 
 def even_runs(items: Sequence[Part], weights: Sequence[int], count: int) -> list[Sequence[Part]]:
@@ -116,7 +116,7 @@ def _start(
     try:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
     except BaseException:  # a Ctrl-C held back until now: the copy is not on record yet
-        _abandon(pid, reading)
+        abandon(pid, reading)
         raise
     return pid, reading
 
@@ -124,34 +124,47 @@ def _start(
 def _collect(pid: int, reading: int) -> tuple[Any] | None:
     """What the copy `pid` sent, in a one-tuple (None: it failed); the copy is reaped
     whatever happens (stopped first when this process is interrupted)."""
-    import pickle  # loaded only by a process that forks
-
     pieces: list[bytes] = []
     try:
         while piece := os.read(reading, PIPE_READ):
             pieces.append(piece)
     except BaseException:
-        _abandon(pid, reading)
+        abandon(pid, reading)
         raise
     os.close(reading)
-    data = b"".join(pieces)
+    return loaded(b"".join(pieces)) if reaped(pid) else None
+
+
+def reaped(pid: int) -> bool:
+    """Whether the copy `pid`, waited for, ended well (a failure is logged)."""
     _, status = os.waitpid(pid, 0)
     if status != 0:
-        log.warning("working in one process: a forked process failed (status %s)", status)
+        code = os.waitstatus_to_exitcode(status)
+        log.warning("working in one process: a forked process failed (status %s)", code)
+    return status == 0
+
+
+def loaded(data: bytes | None) -> tuple[Any] | None:
+    """What a copy sent, unpickled, in a one-tuple (None: nothing came, or garbage, a
+    truncated or garbled message: its part is redone here)."""
+    import pickle  # loaded only by a process that forks
+
+    if data is None:
         return None
     try:
         return (pickle.loads(data),)
-    except Exception as error:  # a truncated or garbled message: redo the part here
+    except Exception as error:
         log.warning("working in one process: a forked process sent garbage (%s)", error)
         return None
 
 
-def _abandon(pid: int, reading: int) -> None:
-    """Stop and reap a copy whose result is no longer wanted."""
+def abandon(pid: int, *ends: int) -> None:
+    """Stop and reap a copy whose result is no longer wanted, its pipes' `ends` closed."""
     import signal
 
-    with contextlib.suppress(OSError):
-        os.close(reading)
+    for end in ends:
+        with contextlib.suppress(OSError):
+            os.close(end)
     with contextlib.suppress(OSError):
         os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(OSError):

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 from mfls.disk.silence import silence_standard_streams
-from mfls.workspace.forking import PIPE_READ
+from mfls.workspace.forking import PIPE_READ, abandon, loaded, reaped
 
 log = logging.getLogger("mfls")
 
@@ -70,7 +70,7 @@ def twinned() -> Iterator[None]:
         for index, copy in enumerate(scope.copies):
             if copy is not None:
                 scope.copies[index] = None
-                _abandon(copy)
+                abandon(*copy)
 
 
 def may_start() -> bool:
@@ -120,7 +120,7 @@ def exchanged(
     for index, copy in enumerate(scope.copies, start=1):
         # This process's part goes to the copy while the copy's comes back.
         data = None if copy is None else _swap(copy.reading, copy.writing, blobs[0])
-        made = _made_back(_loaded(data), back)
+        made = _made_back(loaded(data), back)
         if made is None:
             if copy is not None:
                 log.warning("working in one process: a forked process failed")
@@ -194,7 +194,7 @@ def made_beside(
         copy = scope.copies[index - 1] if index - 1 < len(scope.copies) else None
         got = None
         if copy is not None:
-            got = _loaded(_receive(copy.reading))
+            got = loaded(_receive(copy.reading))
             _drop(scope, index, status=True)
         if got is not None and got[0][0] != agreed:
             log.warning("working in one process: a forked process saw other files")
@@ -339,18 +339,6 @@ def _exactly(reading: int, size: int) -> bytes | None:
     return b"".join(pieces)
 
 
-def _loaded(data: bytes | None) -> tuple[Any] | None:
-    import pickle
-
-    if data is None:
-        return None
-    try:
-        return (pickle.loads(data),)
-    except Exception as error:  # a truncated or garbled message: redo the part here
-        log.warning("working in one process: a forked process sent garbage (%s)", error)
-        return None
-
-
 def _drop(scope: Twins, index: int, status: bool = False) -> None:
     """Copy `index` is done with (reaped; stopped first unless `status`: it ended)."""
     copy = scope.copies[index - 1]
@@ -362,23 +350,6 @@ def _drop(scope: Twins, index: int, status: bool = False) -> None:
             with contextlib.suppress(OSError):
                 os.close(end)
         with contextlib.suppress(OSError):
-            _, code = os.waitpid(copy.pid, 0)
-            if code != 0:
-                status_code = os.waitstatus_to_exitcode(code)
-                log.warning(
-                    "working in one process: a forked process failed (status %s)", status_code
-                )
+            reaped(copy.pid)
         return
-    _abandon(copy)
-
-
-def _abandon(copy: _Copy) -> None:
-    import signal
-
-    for end in (copy.reading, copy.writing):
-        with contextlib.suppress(OSError):
-            os.close(end)
-    with contextlib.suppress(OSError):
-        os.kill(copy.pid, signal.SIGKILL)
-    with contextlib.suppress(OSError):
-        os.waitpid(copy.pid, 0)
+    abandon(*copy)

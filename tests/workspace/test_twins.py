@@ -189,12 +189,12 @@ def test_a_copy_never_runs_past_the_block(monkeypatch: pytest.MonkeyPatch, tmp_p
     parent = os.getpid()
     statuses: list[int] = []
 
-    def waited(copy: twins._Copy) -> None:
-        os.close(copy.writing)
-        os.close(copy.reading)
-        statuses.append(os.waitstatus_to_exitcode(os.waitpid(copy.pid, 0)[1]))
+    def waited(pid: int, *ends: int) -> None:
+        for end in ends:
+            os.close(end)
+        statuses.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 
-    monkeypatch.setattr(twins, "_abandon", waited)
+    monkeypatch.setattr(twins, "abandon", waited)
     with twinned():
         exchanged(PARTS, _square_all, _alike, _alike)
     if os.getpid() != parent:  # a copy that got out of the block
