@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 from mfls.disk.system_load import running_now
 from mfls.syntax.model import Choice, Interaction, InvalidMarker, Marker, ScanResult
 from mfls.syntax.scanner import scan_markers
-from mfls.workspace import twins
 from mfls.workspace.forking import even_runs, fork_safe, shared_out
 
 PARALLEL_MIN_CHARS = 4_000_000
@@ -296,9 +295,11 @@ def _scanned_back(sent: _Columns) -> list[ScanResult]:
     return results
 
 
-def _forked_scan(texts: Sequence[str], workers: int) -> Iterator[ScanResult]:
+def _forked_scan(texts: Sequence[str], workers: int, twinning: bool) -> Iterator[ScanResult]:
+    from mfls.workspace import twins
+
     parts = even_runs(texts, list(map(len, texts)), workers)
-    if twins.may_start():
+    if twinning:
         made = twins.exchanged(parts, _scanned_here, _columns, _scanned_back)
     else:
         made = shared_out(parts, _scanned_here, _scanned_there, _scanned_back)
@@ -311,12 +312,15 @@ def scan_texts(texts: Sequence[str], jobs: int | None = 1) -> Iterator[ScanResul
     `jobs` processes (`fork_workers`; None: as many as pay); elsewhere, with `jobs` > 1
     and enough text, up to `jobs` worker processes (None: `chosen_workers`)."""
     if fork_safe():
-        least = TWIN_MIN_SCAN_NS if twins.may_start() else FORK_MIN_SCAN_NS
+        from mfls.workspace import twins  # loaded only where copies may be forked
+
+        twinning = twins.may_start()
+        least = TWIN_MIN_SCAN_NS if twinning else FORK_MIN_SCAN_NS
         workers = fork_workers(scan_ns(texts), least, jobs, len(texts))
-        if twins.may_start():
+        if twinning:
             workers = min(workers, MOST_TWINS)
         if workers > 1:
-            yield from _forked_scan(texts, workers)
+            yield from _forked_scan(texts, workers, twinning)
         else:
             yield from map(scan_markers, texts)
         return
