@@ -125,7 +125,7 @@ def check_paths(
     targets = list(dict.fromkeys(targets))
     with twinned():  # copies that a big course's scan forks end with the block
         snapshot, courses, checked, made = _course_documents(
-            report, folders, targets, given, (language, jobs, as_text)
+            report, folders, targets, given, language, jobs, as_text
         )
     report.written += [(len(report.findings) + at, lines) for at, lines in made.written]
     report.findings += made.kept
@@ -148,12 +148,13 @@ def _course_documents(
     folders: list[str],
     targets: list[str],
     given: dict[str, str],
-    how: tuple[str, int | None, bool],
+    language: str,
+    jobs: int | None,
+    as_text: bool,
 ) -> tuple[WorkspaceSnapshot, dict[str, str], dict[str, None], Found]:
     """The courses of `folders` and `targets` indexed, and the findings of `targets`'
     documents (language, jobs and text report as in `check_paths`); with the snapshot,
     the course files of the courses checked (by course id) and those courses."""
-    language, jobs, as_text = how
     workspace = Workspace(jobs=jobs)
     workspace.set_folders(folders)
     workspace.index_all()

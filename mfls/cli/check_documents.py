@@ -57,8 +57,9 @@ def documents_findings(
     silence; up to `jobs` processes (None: as many as pay) each make those of a run of
     documents of about as many markers, a copy's sent written as text with `as_text`."""
     weights = [_markers(snapshot, document.uri) for document in documents]
-    workers = twins.beside()
-    if workers == 1:
+    workers = twins.beside()  # copies that went on with the check make their own runs
+    twinned = workers > 1
+    if not twinned:
         workers = fork_workers(sum(weights), FORK_MIN_MARKERS, jobs, len(documents))
 
     def here(part: Sequence[Checked]) -> Placed:
@@ -78,11 +79,11 @@ def documents_findings(
         settle_findings(course)
     found = Found([], [], [])
     # The text report's lines of this process's run are made while the copies work.
-    mine: Callable[[Sequence[Checked]], Placed | Written] = _written(here) if as_text else here
-    there: Callable[[Sequence[Checked]], _Rows | Written]
-    there = _written(here) if as_text else _rows(here)
+    written = _written(here)
+    mine: Callable[[Sequence[Checked]], Placed | Written] = written if as_text else here
+    there: Callable[[Sequence[Checked]], _Rows | Written] = written if as_text else _rows(here)
     runs = even_runs(documents, weights, workers)
-    if twins.beside() > 1:  # the copies' cut is theirs only if they saw the same documents
+    if twinned:  # the copies' cut is theirs only if they saw the same documents
         agreed = ([document.uri for document in documents], weights)
         runs_made = twins.made_beside(runs, mine, there, _back, agreed)
     else:

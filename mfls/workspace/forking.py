@@ -102,11 +102,9 @@ def _start(
         status = 1
         try:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
-            import pickle
-
             for other in (reading, *earlier):
                 os.close(other)
-            data = memoryview(pickle.dumps(there(part), protocol=pickle.HIGHEST_PROTOCOL))
+            data = memoryview(pickled(there(part)))
             while data:
                 data = data[os.write(writing, data) :]
             status = 0
@@ -142,6 +140,13 @@ def reaped(pid: int) -> bool:
         code = os.waitstatus_to_exitcode(status)
         log.warning("working in one process: a forked process failed (status %s)", code)
     return status == 0
+
+
+def pickled(value: object) -> bytes:
+    """`value` as a copy sends it (`loaded` takes it back)."""
+    import pickle  # loaded only by a process that forks
+
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def loaded(data: bytes | None) -> tuple[Any] | None:

@@ -296,11 +296,11 @@ def _scanned_back(sent: _Columns) -> list[ScanResult]:
 
 
 def _forked_scan(texts: Sequence[str], workers: int, twinning: bool) -> Iterator[ScanResult]:
-    from mfls.workspace import twins
-
     parts = even_runs(texts, list(map(len, texts)), workers)
     if twinning:
-        made = twins.exchanged(parts, _scanned_here, _columns, _scanned_back)
+        from mfls.workspace.twins import exchanged
+
+        made = exchanged(parts, _scanned_here, _columns, _scanned_back)
     else:
         made = shared_out(parts, _scanned_here, _scanned_there, _scanned_back)
     for part in made:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 from mfls.disk.silence import silence_standard_streams
-from mfls.workspace.forking import PIPE_READ, abandon, loaded, reaped
+from mfls.workspace.forking import PIPE_READ, abandon, loaded, pickled, reaped
 
 log = logging.getLogger("mfls")
 
@@ -93,7 +93,6 @@ def exchanged(
     """`here(part)` of each of `parts`, in order, in every process: this one makes the
     first, a forked copy each other; each copy sends `sent` of its result and receives
     those of the others (`back` makes them results again). `may_start()` must hold."""
-    import pickle
     import signal
 
     scope = _scope
@@ -116,7 +115,7 @@ def exchanged(
             except BaseException:
                 os._exit(1)
     results = [here(parts[0])] if parts else []
-    blobs = [pickle.dumps(sent(results[0]), protocol=pickle.HIGHEST_PROTOCOL)] if parts else []
+    blobs = [pickled(sent(results[0]))] if parts else []
     for index, copy in enumerate(scope.copies, start=1):
         # This process's part goes to the copy while the copy's comes back.
         data = None if copy is None else _swap(copy.reading, copy.writing, blobs[0])
@@ -126,14 +125,16 @@ def exchanged(
                 log.warning("working in one process: a forked process failed")
                 _drop(scope, index)
             results.append(here(parts[index]))
-            blobs.append(pickle.dumps(sent(results[-1]), protocol=pickle.HIGHEST_PROTOCOL))
+            blobs.append(pickled(sent(results[-1])))
         else:
             results.append(made[0])
             blobs.append(data or b"")
     for index, copy in enumerate(scope.copies, start=1):
+        if copy is None:
+            continue
         try:
             for at in range(1, len(blobs)):
-                if copy is not None and at != index:
+                if at != index:  # the other copies' parts
                     _send(copy.writing, blobs[at])
         except OSError:
             _drop(scope, index)
@@ -152,7 +153,7 @@ def _copy_exchange(
 
     mine = here(parts[scope.part])
     reading, writing = scope.pipes
-    data = _swap(reading, writing, pickle.dumps(sent(mine), protocol=pickle.HIGHEST_PROTOCOL))
+    data = _swap(reading, writing, pickled(sent(mine)))
     results = []
     for at in range(len(parts)):
         if at == scope.part:
@@ -177,7 +178,6 @@ def made_beside(
     process: part i made by copy i as `back(there(part))`, or here where the copy is gone
     or did not see the same `agreed` (what decides the cut: a file changed meanwhile). A
     copy sends its part and ends its process."""
-    import pickle
 
     scope = _scope
     assert scope is not None and scope.started
@@ -185,7 +185,7 @@ def made_beside(
         status = 1
         try:
             mine = (agreed, there(parts[scope.part]))
-            _send(scope.pipes[1], pickle.dumps(mine, protocol=pickle.HIGHEST_PROTOCOL))
+            _send(scope.pipes[1], pickled(mine))
             status = 0
         finally:
             os._exit(status)

@@ -151,11 +151,15 @@ def test_an_export_before_a_course_keeps_the_text_report_in_order(tmp_path: Path
         assert (more.returncode, more.stdout) == (one.returncode, one.stdout)
 
 
-COPIES_DIE = (
-    "import os, sys\n"
+IN_COPIES = (
+    "import logging, os, sys\n"
     "from mfls.cli import main\n"
     "from mfls.cli import check_documents\n"
     "parent, made = os.getpid(), check_documents.document_findings\n"
+)
+"""The prelude of a hook on the documents' findings, made in every process."""
+
+COPIES_DIE = IN_COPIES + (
     "def dying(*args, **kwargs):\n"
     "    if os.getpid() != parent:\n"
     "        os._exit(7)\n"
@@ -178,11 +182,7 @@ def test_copies_that_die_mid_check_change_nothing_printed(tmp_path: Path) -> Non
         assert died.stderr.count(b"a forked process failed (status 7)") == int(jobs) - 1
 
 
-COPIES_SPEAK = (
-    "import logging, os, sys\n"
-    "from mfls.cli import main\n"
-    "from mfls.cli import check_documents\n"
-    "parent, made = os.getpid(), check_documents.document_findings\n"
+COPIES_SPEAK = IN_COPIES + (
     "def speaking(*args, **kwargs):\n"
     "    who = 'parent' if os.getpid() == parent else 'copy'\n"
     "    print(who, 'prints')\n"
